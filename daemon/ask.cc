@@ -1,0 +1,306 @@
+#include "ask.h"
+
+#include "keys.h"
+#include "reply_extractor.h"
+#include "screen_matcher.h"
+#include "terminal.h"
+#include "utf8.h"
+
+namespace tuidriver {
+namespace {
+
+std::vector<std::string> SplitLines(const std::string& text) {
+  std::vector<std::string> lines;
+  size_t start = 0;
+  for (;;) {
+    size_t nl = text.find('\n', start);
+    lines.push_back(text.substr(start, nl == std::string::npos ? std::string::npos : nl - start));
+    if (nl == std::string::npos) break;
+    start = nl + 1;
+  }
+  while (lines.size() > 1 && lines.back().empty()) lines.pop_back();
+  return lines;
+}
+
+KeyModes ModesOf(const Terminal& term) {
+  KeyModes modes;
+  modes.app_cursor_keys = term.app_cursor_keys();
+  modes.app_keypad = term.app_keypad();
+  return modes;
+}
+
+std::chrono::milliseconds Ms(long ms) { return std::chrono::milliseconds(ms); }
+
+}  // namespace
+
+Ask::Ask(const Request& request, const EngineConfig& config,
+         const ScreenMatcher& matcher, TimePoint now)
+    : config_(config),
+      matcher_(matcher),
+      id_(request.id),
+      streaming_(request.type == "ask_stream"),
+      prompt_(SanitizePrompt(request.prompt)) {
+  long timeout_ms = request.timeout_s > 0 ? static_cast<long>(request.timeout_s * 1000)
+                                          : config.timeouts.ask_ms;
+  timeout_ms_ = timeout_ms;
+  deadline_ = now + Ms(timeout_ms);
+}
+
+uint64_t Ask::CursorRow(const Terminal& term) const {
+  return term.lines_scrolled() + static_cast<uint64_t>(term.cursor().row);
+}
+
+TimePoint Ask::next_wakeup() const {
+  if (!outbox_.empty() && next_send_at_ < deadline_) return next_send_at_;
+  return deadline_;
+}
+
+void Ask::Start(const Terminal& term, ChildInput* child, TimePoint now) {
+  deadline_ = now + Ms(timeout_ms_);
+  start_row_ = config_.submit.mode == SubmitMode::kLines ? CursorRow(term)
+                                                         : term.lines_scrolled();
+  if (config_.submit.mode == SubmitMode::kLines) {
+    lines_ = SplitLines(prompt_);
+    QueueLine(term);
+  } else {
+    QueueWhole(term);
+  }
+  phase_ = Phase::kSending;
+  Flush(term, child, now);
+}
+
+void Ask::QueueLine(const Terminal& term) {
+  const std::string& line = lines_[next_line_++];
+  sent_row_ = CursorRow(term);
+  sent_prompt_cols_ = term.cursor().col;
+  sent_line_ = line;
+  saw_echo_ = false;
+  output_start_ = sent_row_ + static_cast<uint64_t>(EchoRows(sent_prompt_cols_, line, term.cols()));
+  // Pasted, a line is taken literally: a TAB inserts a TAB instead of
+  // completing, and auto-indenting REPLs do not indent it twice.
+  if (term.bracketed_paste() && !line.empty()) {
+    outbox_.push_back({"\x1b[200~" + line + "\x1b[201~", 0});
+  } else {
+    outbox_.push_back({line, 0});
+  }
+  outbox_.push_back({KeysToBytes(config_.submit.enter, ModesOf(term)),
+                     config_.submit.enter_delay_ms});
+}
+
+void Ask::QueueWhole(const Terminal& term) {
+  sent_row_ = CursorRow(term);
+  std::string text = prompt_;
+  bool paste = config_.submit.mode == SubmitMode::kPaste && term.bracketed_paste();
+  size_t chunk = config_.submit.chunk_size ? config_.submit.chunk_size : text.size();
+  if (paste) outbox_.push_back({"\x1b[200~", 0});
+  for (size_t pos = 0; pos < text.size(); pos += chunk) {
+    size_t len = std::min(chunk, text.size() - pos);
+    // Never split a UTF-8 character between chunks.
+    while (pos + len < text.size() && (static_cast<unsigned char>(text[pos + len]) & 0xC0) == 0x80) ++len;
+    outbox_.push_back({text.substr(pos, len), pos ? config_.submit.chunk_delay_ms : 0});
+    chunk = config_.submit.chunk_size ? config_.submit.chunk_size : text.size();
+    if (len > chunk) pos += len - chunk;
+  }
+  if (paste) outbox_.push_back({"\x1b[201~", 0});
+  outbox_.push_back({KeysToBytes(config_.submit.enter, ModesOf(term)),
+                     config_.submit.enter_delay_ms});
+}
+
+void Ask::Flush(const Terminal& term, ChildInput* child, TimePoint now) {
+  while (!outbox_.empty() && now >= next_send_at_) {
+    child->Write(outbox_.front().bytes);
+    outbox_.pop_front();
+    if (!outbox_.empty()) next_send_at_ = now + Ms(outbox_.front().delay_ms);
+    if (!outbox_.empty() && outbox_.front().delay_ms > 0) break;
+  }
+  if (outbox_.empty()) phase_ = Phase::kWaiting;
+}
+
+void Ask::Update(const Terminal& term, ChildInput* child, TimePoint now) {
+  if (phase_ == Phase::kQueued || phase_ == Phase::kDone) return;
+  if (phase_ == Phase::kSending) Flush(term, child, now);
+  if (phase_ == Phase::kWaiting) {
+    std::string question;
+    if (matcher_.NeedsInput(term, &question)) {
+      result_.text = CurrentReply(term, false);
+      Fail("needs_input", "the program is asking a question no dialog rule answers");
+      result_.question = question;
+      return;
+    }
+    if (config_.submit.mode == SubmitMode::kLines) {
+      UpdateLines(term, child, now);
+    } else {
+      UpdateWhole(term);
+    }
+  }
+  if (phase_ != Phase::kDone && now >= deadline_) {
+    result_.text = CurrentReply(term, false);
+    Interrupt(term, child);
+    Fail("timeout", "no reply within " + std::to_string(timeout_ms_) + " ms");
+    return;
+  }
+  if (streaming_ && phase_ == Phase::kWaiting) Stream(CurrentReply(term, false), false);
+}
+
+bool Ask::PromptAfterSend(const Terminal& term, bool* continuation) {
+  bool prompt = matcher_.PromptVisible(term);
+  bool cont = !prompt && matcher_.ContinuationVisible(term);
+  if (!prompt && !cont) {
+    saw_echo_ = true;
+    return false;
+  }
+  if (!saw_echo_ && CursorRow(term) <= sent_row_) return false;
+  if (matcher_.Busy(term)) return false;
+  *continuation = cont;
+  return true;
+}
+
+void Ask::UpdateLines(const Terminal& term, ChildInput* child, TimePoint now) {
+  bool continuation = false;
+  if (!PromptAfterSend(term, &continuation)) return;
+  CloseLineSegment(term);
+  if (next_line_ < lines_.size() || (continuation && config_.submit.close_blocks && !block_closed_)) {
+    if (next_line_ >= lines_.size()) {
+      block_closed_ = true;
+      lines_.push_back("");
+    }
+    QueueLine(term);
+    phase_ = Phase::kSending;
+    Flush(term, child, now);
+    return;
+  }
+  if (continuation) {
+    result_.text = finished_output_;
+    Fail("needs_input", "the program waits for more input (continuation prompt)");
+    result_.question = CursorLineText(term);
+    return;
+  }
+  Finish(term);
+}
+
+// The current line's output: rows from after its echo up to the prompt
+// the cursor now sits on.
+void Ask::CloseLineSegment(const Terminal& term) {
+  uint64_t prompt_row = CursorRow(term);
+  uint64_t first = output_start_;
+  if (prompt_row <= sent_row_) first = term.lines_scrolled();  // screen was cleared
+  AppendSegment(RowsBetween(term, first, prompt_row), &finished_output_, &has_output_);
+}
+
+void Ask::AppendSegment(const std::vector<Row>& rows, std::string* text, bool* has) const {
+  if (rows.empty()) return;
+  if (*has) *text += '\n';
+  *text += JoinRows(rows);
+  *has = true;
+}
+
+std::string Ask::CurrentReply(const Terminal& term, bool final) const {
+  if (config_.submit.mode != SubmitMode::kLines) {
+    std::vector<Row> rows = RowsBetween(term, start_row_, term.lines_scrolled() + term.rows());
+    std::string text = ExtractMarkedOrPlain(term, rows);
+    if (final) return text;
+    // While the program is still writing, its last line may change.
+    size_t nl = text.rfind('\n');
+    return nl == std::string::npos ? std::string() : text.substr(0, nl + 1);
+  }
+  std::string text = finished_output_;
+  if (final || phase_ != Phase::kWaiting) return text;
+  // Completed rows of the line being answered; the cursor's row may still grow.
+  uint64_t end = CursorRow(term);
+  if (end <= output_start_) return text;
+  std::vector<Row> rows = RowsBetween(term, output_start_, end);
+  while (!rows.empty() && rows.back().wrapped) rows.pop_back();
+  bool has = has_output_;
+  AppendSegment(rows, &text, &has);
+  if (!rows.empty()) text += '\n';  // those rows are complete lines
+  return text;
+}
+
+std::string Ask::ExtractMarkedOrPlain(const Terminal& term, const std::vector<Row>& rows) const {
+  if (!config_.reply.start.empty()) {
+    return ExtractMarkedReply(rows, prompt_, matcher_, config_.reply, term.cols());
+  }
+  // No reply marker: everything after the echo of the prompt, up to the
+  // prompt row.
+  uint64_t first = sent_row_ + static_cast<uint64_t>(EchoRows(sent_prompt_cols_, prompt_, term.cols()));
+  uint64_t end = CursorRow(term);
+  std::vector<Row> out;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    uint64_t abs = start_row_ + i;
+    if (abs >= first && abs < end && !matcher_.IsChrome(rows[i].text)) out.push_back(rows[i]);
+  }
+  return JoinRows(out);
+}
+
+void Ask::UpdateWhole(const Terminal& term) {
+  bool busy = matcher_.Busy(term);
+  bool prompt = matcher_.PromptVisible(term);
+  saw_busy_ |= busy;
+  if (!prompt) saw_echo_ = true;
+  if (busy || !prompt) return;
+  // The turn has begun once the program showed it was busy, hid its
+  // prompt, or (for a turn too quick to catch) already shows a reply.
+  bool started = saw_busy_ || saw_echo_ || CursorRow(term) != sent_row_;
+  if (!started && !config_.reply.start.empty()) started = !CurrentReply(term, true).empty();
+  if (started) Finish(term);
+}
+
+void Ask::Finish(const Terminal& term) {
+  result_.ok = true;
+  result_.text = CurrentReply(term, true);
+  if (streaming_) Stream(result_.text, true);
+  phase_ = Phase::kDone;
+}
+
+void Ask::Stream(std::string candidate, bool final) {
+  // A line break is sent with the line after it: the final text has no
+  // trailing line break, and the deltas must add up to it exactly.
+  if (!final) {
+    size_t keep = candidate.find_last_not_of('\n');
+    candidate.resize(keep == std::string::npos ? 0 : keep + 1);
+  }
+  // Deltas only ever extend what was sent: a reply the program rewrote is
+  // held back until it extends the streamed prefix again.
+  if (candidate.size() <= streamed_.size()) return;
+  if (candidate.compare(0, streamed_.size(), streamed_) != 0) return;
+  pending_delta_ += candidate.substr(streamed_.size());
+  streamed_ = candidate;
+}
+
+std::string Ask::TakeDelta() {
+  std::string out;
+  out.swap(pending_delta_);
+  return out;
+}
+
+bool Ask::revised() const {
+  return streaming_ && result_.ok && streamed_ != result_.text;
+}
+
+void Ask::Interrupt(const Terminal& term, ChildInput* child) {
+  if (phase_ == Phase::kQueued || phase_ == Phase::kDone) return;
+  child->Write(KeysToBytes(config_.interrupt_keys, ModesOf(term)));
+}
+
+void Ask::Cancel(const Terminal& term, ChildInput* child, const std::string& why) {
+  if (phase_ == Phase::kDone) return;
+  result_.text = phase_ == Phase::kQueued ? std::string() : CurrentReply(term, false);
+  Interrupt(term, child);
+  Fail("cancelled", why);
+}
+
+void Ask::ChildExited(const Terminal& term, const std::string& why) {
+  if (phase_ == Phase::kDone) return;
+  result_.text = phase_ == Phase::kQueued ? std::string() : CurrentReply(term, false);
+  Fail("exited", why);
+}
+
+void Ask::Fail(const std::string& kind, const std::string& error) {
+  result_.ok = false;
+  result_.kind = kind;
+  result_.error = error;
+  outbox_.clear();
+  phase_ = Phase::kDone;
+}
+
+}  // namespace tuidriver

@@ -1,0 +1,135 @@
+// One ask: submit a prompt the engine's way, detect completion from the
+// screen, and extract the reply. Pure logic: it reads a Terminal, writes
+// through a ChildInput, and is driven by the session with explicit times,
+// so it is tested without a PTY or a clock.
+#ifndef TUIDRIVER_ASK_H_
+#define TUIDRIVER_ASK_H_
+
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <vector>
+
+#include "engine_config.h"
+#include "reply_extractor.h"
+#include "request.h"
+#include "terminal.h"
+
+namespace tuidriver {
+
+class ScreenMatcher;
+
+using Clock = std::chrono::steady_clock;
+using TimePoint = Clock::time_point;
+
+// Where an ask's keystrokes go: the child's PTY, or a fake in tests.
+class ChildInput {
+ public:
+  virtual ~ChildInput() = default;
+  virtual void Write(const std::string& bytes) = 0;
+};
+
+struct AskResult {
+  bool ok = false;
+  std::string kind;      // on failure: timeout, cancelled, exited, needs_input
+  std::string error;     // on failure: human-readable
+  std::string text;      // the reply (ok), or what was seen so far
+  std::string question;  // needs_input: the question on screen
+};
+
+class Ask {
+ public:
+  // `config` and `matcher` must outlive the Ask.
+  Ask(const Request& request, const EngineConfig& config,
+      const ScreenMatcher& matcher, TimePoint now);
+
+  const RequestId& id() const { return id_; }
+  bool streaming() const { return streaming_; }
+  bool started() const { return phase_ != Phase::kQueued; }
+  bool finished() const { return phase_ == Phase::kDone; }
+  const AskResult& result() const { return result_; }
+
+  // Starts typing. The session calls this once the engine is ready.
+  void Start(const Terminal& term, ChildInput* child, TimePoint now);
+  // Re-evaluates after new output, or when next_wakeup() has passed.
+  void Update(const Terminal& term, ChildInput* child, TimePoint now);
+  // Interrupts the program (if started) and fails the ask as cancelled.
+  void Cancel(const Terminal& term, ChildInput* child, const std::string& why);
+  // Fails the ask: the program is gone.
+  void ChildExited(const Terminal& term, const std::string& why);
+
+  TimePoint deadline() const { return deadline_; }
+  // The earliest time Update must run even without output.
+  TimePoint next_wakeup() const;
+
+  // New reply text since the last call (ask_stream), or empty.
+  std::string TakeDelta();
+  // True when the streamed deltas do not add up to the final text (the
+  // program rewrote what had been streamed); the reply says so.
+  bool revised() const;
+  // First row of the ask on the terminal: history from here is pinned.
+  uint64_t start_row() const { return start_row_; }
+
+ private:
+  enum class Phase { kQueued, kSending, kWaiting, kDone };
+  // Bytes waiting to be typed, each after a pause (Enter after text).
+  struct Pending {
+    std::string bytes;
+    int delay_ms = 0;
+  };
+
+  void QueueLine(const Terminal& term);
+  void QueueWhole(const Terminal& term);
+  void Flush(const Terminal& term, ChildInput* child, TimePoint now);
+  void UpdateLines(const Terminal& term, ChildInput* child, TimePoint now);
+  void UpdateWhole(const Terminal& term);
+  bool PromptAfterSend(const Terminal& term, bool* continuation);
+  void CloseLineSegment(const Terminal& term);
+  void AppendSegment(const std::vector<Row>& rows, std::string* text, bool* has) const;
+  std::string CurrentReply(const Terminal& term, bool final) const;
+  std::string ExtractMarkedOrPlain(const Terminal& term, const std::vector<Row>& rows) const;
+  void Finish(const Terminal& term);
+  void Stream(std::string candidate, bool final);
+  void Fail(const std::string& kind, const std::string& error);
+  void Interrupt(const Terminal& term, ChildInput* child);
+  uint64_t CursorRow(const Terminal& term) const;
+
+  const EngineConfig& config_;
+  const ScreenMatcher& matcher_;
+  RequestId id_;
+  bool streaming_;
+  std::string prompt_;              // sanitised
+  long timeout_ms_ = 0;
+  std::vector<std::string> lines_;  // kLines: the prompt's lines
+  size_t next_line_ = 0;
+  bool block_closed_ = false;
+
+  Phase phase_ = Phase::kQueued;
+  TimePoint deadline_;
+  std::deque<Pending> outbox_;
+  TimePoint next_send_at_;
+  uint64_t start_row_ = 0;
+
+  // Where the current line was typed, and whether its echo has shown
+  // (the prompt left the cursor line), so that the prompt that was already
+  // there is not taken for the next one.
+  uint64_t sent_row_ = 0;
+  int sent_prompt_cols_ = 0;
+  std::string sent_line_;
+  bool saw_echo_ = false;
+  bool saw_busy_ = false;
+  // kLines: output of the lines already answered, and where the current
+  // line's output starts.
+  std::string finished_output_;
+  bool has_output_ = false;
+  uint64_t output_start_ = 0;
+
+  std::string streamed_;  // what the deltas add up to so far
+  std::string pending_delta_;
+  AskResult result_;
+};
+
+}  // namespace tuidriver
+
+#endif  // TUIDRIVER_ASK_H_

@@ -1,0 +1,360 @@
+#include "engine_config.h"
+
+#include <dirent.h>
+#include <re2/re2.h>
+#include <simdjson.h>
+
+#include <algorithm>
+#include <fstream>
+#include <functional>
+#include <set>
+#include <sstream>
+
+namespace tuidriver {
+namespace {
+
+using simdjson::dom::element;
+using simdjson::dom::element_type;
+
+const char* TypeName(element_type t) {
+  switch (t) {
+    case element_type::ARRAY: return "an array";
+    case element_type::OBJECT: return "an object";
+    case element_type::STRING: return "a string";
+    case element_type::BOOL: return "a boolean";
+    case element_type::NULL_VALUE: return "null";
+    default: return "a number";
+  }
+}
+
+// Walks one JSON object strictly: every field must be known, every value of
+// the right type. The first problem is kept in `error`, with the field's
+// dotted path, e.g. "submit.mode".
+class Reader {
+ public:
+  explicit Reader(std::string* error) : error_(error) {}
+
+  bool failed() const { return !error_->empty(); }
+
+  bool Fail(const std::string& path, const std::string& message) {
+    if (error_->empty()) *error_ = "field '" + path + "': " + message;
+    return false;
+  }
+
+  // Calls `field(key, value, path)` for each field; fields starting with
+  // '$' ($schema, $comment) are ignored.
+  bool Object(const element& e, const std::string& path,
+              const std::function<bool(const std::string&, const element&, const std::string&)>& field) {
+    simdjson::dom::object obj;
+    if (e.get(obj)) return Fail(path.empty() ? "(top level)" : path, Want("an object", e));
+    for (auto kv : obj) {
+      std::string key(kv.key);
+      if (!key.empty() && key[0] == '$') continue;
+      std::string sub = path.empty() ? key : path + "." + key;
+      if (!field(key, kv.value, sub)) return Fail(sub, "unknown field");
+      if (failed()) return false;
+    }
+    return true;
+  }
+
+  void String(const element& e, const std::string& path, std::string* out) {
+    std::string_view s;
+    if (e.get(s)) {
+      Fail(path, Want("a string", e));
+      return;
+    }
+    out->assign(s.data(), s.size());
+  }
+
+  void Regex(const element& e, const std::string& path, std::string* out) {
+    String(e, path, out);
+    if (failed() || out->empty()) return;
+    RE2::Options options;
+    options.set_log_errors(false);
+    RE2 re(*out, options);
+    if (!re.ok()) Fail(path, "invalid regular expression: " + re.error());
+  }
+
+  void Int(const element& e, const std::string& path, int64_t min, int64_t max, int64_t* out) {
+    int64_t v;
+    if (!e.is_int64() || e.get(v)) {
+      Fail(path, Want("an integer", e));
+      return;
+    }
+    if (v < min || v > max) {
+      Fail(path, "must be from " + std::to_string(min) + " to " + std::to_string(max) +
+                     ", got " + std::to_string(v));
+      return;
+    }
+    *out = v;
+  }
+
+  void Int(const element& e, const std::string& path, int64_t min, int64_t max, int* out) {
+    int64_t v = *out;
+    Int(e, path, min, max, &v);
+    *out = static_cast<int>(v);
+  }
+
+  void Bool(const element& e, const std::string& path, bool* out) {
+    if (e.get(*out)) Fail(path, Want("true or false", e));
+  }
+
+  void Strings(const element& e, const std::string& path, std::vector<std::string>* out) {
+    simdjson::dom::array arr;
+    if (e.get(arr)) {
+      Fail(path, Want("an array of strings", e));
+      return;
+    }
+    out->clear();
+    size_t i = 0;
+    for (element item : arr) {
+      out->emplace_back();
+      String(item, path + "[" + std::to_string(i++) + "]", &out->back());
+      if (failed()) return;
+    }
+  }
+
+  // A string or {"pattern": ..., "scope": "cursor_line"|"screen"}.
+  void Pattern(const element& e, const std::string& path, ScreenPattern* out) {
+    if (e.is_string()) {
+      Regex(e, path, &out->pattern);
+      return;
+    }
+    Object(e, path, [&](const std::string& key, const element& v, const std::string& sub) {
+      if (key == "pattern") Regex(v, sub, &out->pattern);
+      else if (key == "scope") Scope(v, sub, &out->scope);
+      else return false;
+      return true;
+    });
+  }
+
+  void Patterns(const element& e, const std::string& path, MatchScope scope,
+                std::vector<ScreenPattern>* out) {
+    simdjson::dom::array arr;
+    if (e.get(arr)) {
+      Fail(path, Want("an array of patterns", e));
+      return;
+    }
+    out->clear();
+    size_t i = 0;
+    for (element item : arr) {
+      ScreenPattern p;
+      p.scope = scope;
+      Pattern(item, path + "[" + std::to_string(i++) + "]", &p);
+      if (failed()) return;
+      out->push_back(p);
+    }
+  }
+
+  void Scope(const element& e, const std::string& path, MatchScope* out) {
+    std::string s;
+    String(e, path, &s);
+    if (failed()) return;
+    if (s == "cursor_line") *out = MatchScope::kCursorLine;
+    else if (s == "screen") *out = MatchScope::kScreen;
+    else Fail(path, "expected one of cursor_line, screen; got '" + s + "'");
+  }
+
+ private:
+  static std::string Want(const char* want, const element& e) {
+    return std::string("expected ") + want + ", got " + TypeName(e.type());
+  }
+  std::string* error_;
+};
+
+void ReadSubmit(Reader* r, const element& e, const std::string& path, SubmitConfig* s) {
+  r->Object(e, path, [&](const std::string& key, const element& v, const std::string& sub) {
+    if (key == "mode") {
+      std::string mode;
+      r->String(v, sub, &mode);
+      if (mode == "lines") s->mode = SubmitMode::kLines;
+      else if (mode == "paste") s->mode = SubmitMode::kPaste;
+      else if (mode == "type") s->mode = SubmitMode::kType;
+      else if (!r->failed()) r->Fail(sub, "expected one of lines, paste, type; got '" + mode + "'");
+    } else if (key == "enter") {
+      r->Strings(v, sub, &s->enter);
+    } else if (key == "enter_delay_ms") {
+      r->Int(v, sub, 0, 10000, &s->enter_delay_ms);
+    } else if (key == "chunk_size") {
+      int64_t n = 0;
+      r->Int(v, sub, 0, 1 << 20, &n);
+      s->chunk_size = static_cast<size_t>(n);
+    } else if (key == "chunk_delay_ms") {
+      r->Int(v, sub, 0, 10000, &s->chunk_delay_ms);
+    } else if (key == "close_blocks") {
+      r->Bool(v, sub, &s->close_blocks);
+    } else {
+      return false;
+    }
+    return true;
+  });
+}
+
+void ReadReply(Reader* r, const element& e, const std::string& path, ReplyConfig* c) {
+  r->Object(e, path, [&](const std::string& key, const element& v, const std::string& sub) {
+    if (key == "start") r->Regex(v, sub, &c->start);
+    else if (key == "continuation_indent") r->String(v, sub, &c->continuation_indent);
+    else if (key == "end") r->Regex(v, sub, &c->end);
+    else if (key == "unwrap") r->Bool(v, sub, &c->unwrap);
+    else if (key == "chrome") {
+      r->Strings(v, sub, &c->chrome);
+      for (size_t i = 0; i < c->chrome.size() && !r->failed(); ++i) {
+        RE2::Options options;
+        options.set_log_errors(false);
+        RE2 re(c->chrome[i], options);
+        if (!re.ok()) r->Fail(sub + "[" + std::to_string(i) + "]", "invalid regular expression: " + re.error());
+      }
+    } else {
+      return false;
+    }
+    return true;
+  });
+}
+
+void ReadDialogs(Reader* r, const element& e, const std::string& path, std::vector<DialogRule>* out) {
+  simdjson::dom::array arr;
+  if (e.get(arr)) {
+    r->Fail(path, "expected an array of dialog rules");
+    return;
+  }
+  size_t i = 0;
+  for (element item : arr) {
+    std::string at = path + "[" + std::to_string(i++) + "]";
+    DialogRule d;
+    r->Object(item, at, [&](const std::string& key, const element& v, const std::string& sub) {
+      if (key == "name") r->String(v, sub, &d.name);
+      else if (key == "pattern") r->Regex(v, sub, &d.pattern);
+      else if (key == "keys") r->Strings(v, sub, &d.keys);
+      else if (key == "modes") r->Strings(v, sub, &d.modes);
+      else return false;
+      return true;
+    });
+    if (r->failed()) return;
+    if (d.pattern.empty()) r->Fail(at + ".pattern", "required, and must not be empty");
+    else if (d.keys.empty()) r->Fail(at + ".keys", "required, and must not be empty");
+    for (const std::string& m : d.modes) {
+      if (m != "exec" && m != "agent") r->Fail(at + ".modes", "expected exec or agent, got '" + m + "'");
+    }
+    if (r->failed()) return;
+    if (d.name.empty()) d.name = "dialog " + std::to_string(i - 1);
+    out->push_back(d);
+  }
+}
+
+void ReadTimeouts(Reader* r, const element& e, const std::string& path, Timeouts* t) {
+  const int64_t kMax = 24 * 3600 * 1000;
+  r->Object(e, path, [&](const std::string& key, const element& v, const std::string& sub) {
+    if (key == "ready_ms") r->Int(v, sub, 1, kMax, &t->ready_ms);
+    else if (key == "ask_ms") r->Int(v, sub, 1, kMax, &t->ask_ms);
+    else if (key == "quit_grace_ms") r->Int(v, sub, 0, 60000, &t->quit_grace_ms);
+    else if (key == "term_grace_ms") r->Int(v, sub, 0, 60000, &t->term_grace_ms);
+    else return false;
+    return true;
+  });
+}
+
+void ReadEnv(Reader* r, const element& e, const std::string& path, std::map<std::string, std::string>* env) {
+  r->Object(e, path, [&](const std::string& key, const element& v, const std::string& sub) {
+    if (key.empty() || key.find('=') != std::string::npos) {
+      r->Fail(sub, "not a valid environment variable name");
+      return true;
+    }
+    r->String(v, sub, &(*env)[key]);
+    return true;
+  });
+}
+
+// One top-level field; false if the name is unknown.
+bool ReadTopField(Reader* r, const std::string& key, const element& v, const std::string& path,
+                  EngineConfig* c) {
+  if (key == "description") r->String(v, path, &c->description);
+  else if (key == "command") r->Strings(v, path, &c->command);
+  else if (key == "agent_args") r->Strings(v, path, &c->agent_args);
+  else if (key == "env") ReadEnv(r, v, path, &c->env);
+  else if (key == "env_strip") r->Strings(v, path, &c->env_strip);
+  else if (key == "cols") r->Int(v, path, 2, 1000, &c->cols);
+  else if (key == "rows") r->Int(v, path, 2, 1000, &c->rows);
+  else if (key == "prompt") r->Pattern(v, path, &c->prompt);
+  else if (key == "continuation_prompt") r->Pattern(v, path, &c->continuation_prompt);
+  else if (key == "busy") r->Patterns(v, path, MatchScope::kScreen, &c->busy);
+  else if (key == "busy_osc") r->Int(v, path, 0, 100000, &c->busy_osc);
+  else if (key == "busy_osc_pattern") r->Regex(v, path, &c->busy_osc_pattern);
+  else if (key == "submit") ReadSubmit(r, v, path, &c->submit);
+  else if (key == "interrupt_keys") r->Strings(v, path, &c->interrupt_keys);
+  else if (key == "quit_keys") r->Strings(v, path, &c->quit_keys);
+  else if (key == "reply") ReadReply(r, v, path, &c->reply);
+  else if (key == "dialogs") ReadDialogs(r, v, path, &c->dialogs);
+  else if (key == "needs_input") r->Patterns(v, path, MatchScope::kScreen, &c->needs_input);
+  else if (key == "timeouts") ReadTimeouts(r, v, path, &c->timeouts);
+  else return false;
+  return true;
+}
+
+std::string BaseName(const std::string& path) {
+  size_t slash = path.rfind('/');
+  std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
+  if (base.size() > 5 && base.compare(base.size() - 5, 5, ".json") == 0) base.resize(base.size() - 5);
+  return base;
+}
+
+}  // namespace
+
+bool ParseEngineConfig(const std::string& path, const std::string& json, EngineConfig* config,
+                       std::string* err) {
+  *config = EngineConfig();
+  config->name = BaseName(path);
+  config->file = path;
+  config->prompt.scope = MatchScope::kCursorLine;
+  config->continuation_prompt.scope = MatchScope::kCursorLine;
+
+  simdjson::dom::parser parser;
+  element doc;
+  simdjson::padded_string padded(json);
+  if (auto e = parser.parse(padded).get(doc)) {
+    *err = path + ": invalid JSON: " + simdjson::error_message(e);
+    return false;
+  }
+  std::string error;
+  Reader reader(&error);
+  reader.Object(doc, "", [&](const std::string& key, const element& v, const std::string& sub) {
+    return ReadTopField(&reader, key, v, sub, config);
+  });
+  if (!reader.failed() && config->command.empty()) reader.Fail("command", "required: the program and its arguments");
+  if (!reader.failed() && config->prompt.pattern.empty()) reader.Fail("prompt", "required: how to recognise the input prompt");
+  if (!reader.failed() && config->busy_osc != 0 && config->busy_osc_pattern.empty()) {
+    reader.Fail("busy_osc_pattern", "required when busy_osc is set");
+  }
+  if (reader.failed()) {
+    *err = path + ": " + error;
+    return false;
+  }
+  return true;
+}
+
+bool LoadEngineFile(const std::string& path, EngineConfig* config, std::string* err) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    *err = path + ": cannot read the engine file";
+    return false;
+  }
+  std::stringstream text;
+  text << in.rdbuf();
+  return ParseEngineConfig(path, text.str(), config, err);
+}
+
+std::vector<std::string> ListEngines(const std::string& dir) {
+  std::vector<std::string> names;
+  DIR* d = opendir(dir.c_str());
+  if (!d) return names;
+  while (struct dirent* entry = readdir(d)) {
+    std::string file = entry->d_name;
+    if (file.size() <= 5 || file.compare(file.size() - 5, 5, ".json") != 0) continue;
+    if (file == "schema.json") continue;
+    names.push_back(BaseName(file));
+  }
+  closedir(d);
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+}  // namespace tuidriver

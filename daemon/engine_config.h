@@ -1,0 +1,127 @@
+// Engine configuration: everything the daemon knows about driving one
+// interactive program, loaded from engines/NAME.json. Engines are data, so
+// adding a CLI never needs C++ code; see docs/engines.md for the file format.
+#ifndef TUIDRIVER_ENGINE_CONFIG_H_
+#define TUIDRIVER_ENGINE_CONFIG_H_
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace tuidriver {
+
+// Where a screen pattern is matched.
+enum class MatchScope {
+  kCursorLine,  // the cursor's row, from column 0 up to the cursor
+  kScreen,      // any row of the visible screen
+};
+
+// A regular expression (RE2 syntax) matched against rendered screen rows,
+// one row at a time, without colours. An empty pattern never matches.
+struct ScreenPattern {
+  std::string pattern;
+  MatchScope scope = MatchScope::kScreen;
+};
+
+// A question the program may ask on its own (trust this folder? use this
+// key?) and the keys that answer it. Rules run only while no ask owns the
+// screen, or while an ask waits for the program.
+struct DialogRule {
+  std::string name;
+  std::string pattern;             // RE2, matched against the whole screen text
+  std::vector<std::string> keys;   // key names, as in the `keys` request
+  std::vector<std::string> modes;  // "exec" / "agent"; empty means every mode
+};
+
+enum class SubmitMode {
+  kLines,  // type one line at a time, waiting for a prompt after each (REPLs)
+  kPaste,  // bracketed paste of the whole prompt, then Enter (agent TUIs)
+  kType,   // type the whole prompt as keystrokes, then Enter
+};
+
+struct SubmitConfig {
+  SubmitMode mode = SubmitMode::kLines;
+  std::vector<std::string> enter = {"Enter"};  // key names sent to submit
+  int enter_delay_ms = 0;   // pause between the text and Enter
+  size_t chunk_size = 0;    // split typed/pasted text into chunks; 0 = whole
+  int chunk_delay_ms = 0;   // pause between chunks
+  // kLines: when the continuation prompt is still showing after the last
+  // line, send Enter once more (closes a Python block).
+  bool close_blocks = false;
+};
+
+struct ReplyConfig {
+  // First row of the reply (agent TUIs: "● "). When set, rows before it are
+  // skipped and the matched prefix is removed. Empty: the reply starts right
+  // after the echoed prompt.
+  std::string start;
+  // Prefix removed from every later reply row (agent TUIs indent
+  // continuation rows, e.g. two spaces).
+  std::string continuation_indent;
+  // Rows that are program chrome, never part of a reply (spinners, footers,
+  // timing lines). RE2, each matched against one row.
+  std::vector<std::string> chrome;
+  // Rows at or below the first match of this pattern end the reply region
+  // (agent TUIs: the top border of the input box). Empty: the input prompt
+  // row ends the reply.
+  std::string end;
+  // Join rows that the program wrapped itself (word wrap at the screen
+  // edge) back into one line. Rows wrapped by the terminal are always joined.
+  bool unwrap = false;
+};
+
+struct Timeouts {
+  int ready_ms = 15000;      // spawn until the input prompt shows
+  int ask_ms = 60000;        // default for ask requests without "timeout"
+  int quit_grace_ms = 1000;  // after the quit keys, before SIGTERM
+  int term_grace_ms = 2000;  // after SIGTERM, before SIGKILL
+};
+
+struct EngineConfig {
+  std::string name;         // file name without .json, e.g. "python"
+  std::string file;         // path it was loaded from, for error messages
+  std::string description;
+
+  std::vector<std::string> command;     // argv; command[0] looked up on PATH
+  std::vector<std::string> agent_args;  // appended in --mode agent
+  std::map<std::string, std::string> env;  // set in the child
+  std::vector<std::string> env_strip;      // removed from the child's env
+  int cols = 120;
+  int rows = 40;
+
+  ScreenPattern prompt;               // the input prompt: the program waits
+  ScreenPattern continuation_prompt;  // e.g. Python's "... "
+  std::vector<ScreenPattern> busy;    // any match: the program is working
+  // Machine-readable state some TUIs print (Codex's OSC 7501): when this
+  // OSC's latest payload matches busy_osc_pattern the program is busy.
+  int busy_osc = 0;
+  std::string busy_osc_pattern;
+
+  SubmitConfig submit;
+  std::vector<std::string> interrupt_keys = {"C-c"};
+  std::vector<std::string> quit_keys;
+  ReplyConfig reply;
+  std::vector<DialogRule> dialogs;
+  // A question no dialog rule answers (tool permission): the ask ends with
+  // kind "needs_input" and the matched screen text.
+  std::vector<ScreenPattern> needs_input;
+  Timeouts timeouts;
+};
+
+// Loads and validates one engine file. On failure returns false and sets
+// *err to a message naming the file and the offending field, for example
+// "engines/x.json: field 'submit.mode': expected one of lines, paste, type".
+bool LoadEngineFile(const std::string& path, EngineConfig* config,
+                    std::string* err);
+
+// Parses engine JSON text; `path` is used for the name and in messages.
+bool ParseEngineConfig(const std::string& path, const std::string& json,
+                       EngineConfig* config, std::string* err);
+
+// Engine names (file names without .json) in `dir`, sorted; schema.json is
+// not an engine.
+std::vector<std::string> ListEngines(const std::string& dir);
+
+}  // namespace tuidriver
+
+#endif  // TUIDRIVER_ENGINE_CONFIG_H_

@@ -1,0 +1,102 @@
+#include "json_writer.h"
+
+#include <cstdio>
+
+#include "utf8.h"
+
+namespace tuidriver {
+
+void AppendJsonString(std::string_view s, std::string* out) {
+  out->push_back('"');
+  size_t pos = 0;
+  while (pos < s.size()) {
+    unsigned char b = static_cast<unsigned char>(s[pos]);
+    if (b >= 0x20 && b < 0x80 && b != '"' && b != '\\') {
+      out->push_back(static_cast<char>(b));
+      ++pos;
+      continue;
+    }
+    if (b >= 0x80) {
+      size_t start = pos;
+      uint32_t cp;
+      bool ok = DecodeUtf8(s.data(), s.size(), &pos, &cp);
+      if (cp == 0x2028 || cp == 0x2029) {
+        out->append(cp == 0x2028 ? "\\u2028" : "\\u2029");
+      } else if (ok) {
+        out->append(s.data() + start, pos - start);
+      } else {
+        AppendUtf8(0xFFFD, out);
+      }
+      continue;
+    }
+    ++pos;
+    switch (b) {
+      case '"': out->append("\\\""); break;
+      case '\\': out->append("\\\\"); break;
+      case '\n': out->append("\\n"); break;
+      case '\r': out->append("\\r"); break;
+      case '\t': out->append("\\t"); break;
+      case '\b': out->append("\\b"); break;
+      case '\f': out->append("\\f"); break;
+      default: {
+        char buf[8];
+        snprintf(buf, sizeof buf, "\\u%04x", b);
+        out->append(buf);
+      }
+    }
+  }
+  out->push_back('"');
+}
+
+void JsonObject::Key(const char* key) {
+  if (text_.size() > 1) text_.push_back(',');
+  AppendJsonString(key, &text_);
+  text_.push_back(':');
+}
+
+JsonObject& JsonObject::Add(const char* key, const std::string& value) {
+  Key(key);
+  AppendJsonString(value, &text_);
+  return *this;
+}
+
+JsonObject& JsonObject::Add(const char* key, const char* value) {
+  return Add(key, std::string(value));
+}
+
+JsonObject& JsonObject::Add(const char* key, bool value) {
+  Key(key);
+  text_.append(value ? "true" : "false");
+  return *this;
+}
+
+JsonObject& JsonObject::Add(const char* key, int64_t value) {
+  Key(key);
+  text_.append(std::to_string(value));
+  return *this;
+}
+
+JsonObject& JsonObject::AddNull(const char* key) {
+  Key(key);
+  text_.append("null");
+  return *this;
+}
+
+JsonObject& JsonObject::AddRaw(const char* key, const std::string& json) {
+  Key(key);
+  text_.append(json);
+  return *this;
+}
+
+JsonObject& JsonObject::AddStringArray(const char* key, const std::vector<std::string>& items) {
+  Key(key);
+  text_.push_back('[');
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (i > 0) text_.push_back(',');
+    AppendJsonString(items[i], &text_);
+  }
+  text_.push_back(']');
+  return *this;
+}
+
+}  // namespace tuidriver

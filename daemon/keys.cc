@@ -1,0 +1,198 @@
+#include "keys.h"
+
+#include <strings.h>
+
+#include "utf8.h"
+
+namespace tuidriver {
+namespace {
+
+struct NamedKey {
+  const char* name;
+  KeyCode code;
+};
+
+// Name -> code. Aliases follow tmux (BSpace, BTab, DC, IC, NPage, PPage).
+const NamedKey kKeyNames[] = {
+    {"Enter", KeyCode::kEnter},      {"Escape", KeyCode::kEscape},
+    {"Esc", KeyCode::kEscape},       {"Tab", KeyCode::kTab},
+    {"BTab", KeyCode::kBackTab},     {"BSpace", KeyCode::kBackspace},
+    {"Backspace", KeyCode::kBackspace}, {"Space", KeyCode::kSpace},
+    {"Up", KeyCode::kUp},            {"Down", KeyCode::kDown},
+    {"Left", KeyCode::kLeft},        {"Right", KeyCode::kRight},
+    {"Home", KeyCode::kHome},        {"End", KeyCode::kEnd},
+    {"IC", KeyCode::kInsert},        {"Insert", KeyCode::kInsert},
+    {"DC", KeyCode::kDelete},        {"Delete", KeyCode::kDelete},
+    {"PageUp", KeyCode::kPageUp},    {"PgUp", KeyCode::kPageUp},
+    {"PPage", KeyCode::kPageUp},     {"PageDown", KeyCode::kPageDown},
+    {"PgDn", KeyCode::kPageDown},    {"NPage", KeyCode::kPageDown},
+    {"F1", KeyCode::kF1},   {"F2", KeyCode::kF2},   {"F3", KeyCode::kF3},
+    {"F4", KeyCode::kF4},   {"F5", KeyCode::kF5},   {"F6", KeyCode::kF6},
+    {"F7", KeyCode::kF7},   {"F8", KeyCode::kF8},   {"F9", KeyCode::kF9},
+    {"F10", KeyCode::kF10}, {"F11", KeyCode::kF11}, {"F12", KeyCode::kF12},
+    {"KP0", KeyCode::kKp0}, {"KP1", KeyCode::kKp1}, {"KP2", KeyCode::kKp2},
+    {"KP3", KeyCode::kKp3}, {"KP4", KeyCode::kKp4}, {"KP5", KeyCode::kKp5},
+    {"KP6", KeyCode::kKp6}, {"KP7", KeyCode::kKp7}, {"KP8", KeyCode::kKp8},
+    {"KP9", KeyCode::kKp9}, {"KP/", KeyCode::kKpDivide},
+    {"KP*", KeyCode::kKpMultiply}, {"KP-", KeyCode::kKpMinus},
+    {"KP+", KeyCode::kKpPlus}, {"KPEnter", KeyCode::kKpEnter},
+    {"KP.", KeyCode::kKpPeriod},
+};
+
+// Code -> bytes, for keys whose sequence has a fixed shape.
+struct KeySequence {
+  KeyCode code;
+  const char* normal;  // without modifiers
+  const char* app;     // in application mode (cursor keys or keypad), or null
+  // With modifiers: CSI 1;m final (letter keys) or CSI n;m ~ (tilde keys).
+  char final;
+  int number;
+};
+
+const KeySequence kSequences[] = {
+    {KeyCode::kUp, "\x1b[A", "\x1bOA", 'A', 1},
+    {KeyCode::kDown, "\x1b[B", "\x1bOB", 'B', 1},
+    {KeyCode::kRight, "\x1b[C", "\x1bOC", 'C', 1},
+    {KeyCode::kLeft, "\x1b[D", "\x1bOD", 'D', 1},
+    {KeyCode::kHome, "\x1b[H", "\x1bOH", 'H', 1},
+    {KeyCode::kEnd, "\x1b[F", "\x1bOF", 'F', 1},
+    {KeyCode::kInsert, "\x1b[2~", nullptr, '~', 2},
+    {KeyCode::kDelete, "\x1b[3~", nullptr, '~', 3},
+    {KeyCode::kPageUp, "\x1b[5~", nullptr, '~', 5},
+    {KeyCode::kPageDown, "\x1b[6~", nullptr, '~', 6},
+    {KeyCode::kF1, "\x1bOP", nullptr, 'P', 1},
+    {KeyCode::kF2, "\x1bOQ", nullptr, 'Q', 1},
+    {KeyCode::kF3, "\x1bOR", nullptr, 'R', 1},
+    {KeyCode::kF4, "\x1bOS", nullptr, 'S', 1},
+    {KeyCode::kF5, "\x1b[15~", nullptr, '~', 15},
+    {KeyCode::kF6, "\x1b[17~", nullptr, '~', 17},
+    {KeyCode::kF7, "\x1b[18~", nullptr, '~', 18},
+    {KeyCode::kF8, "\x1b[19~", nullptr, '~', 19},
+    {KeyCode::kF9, "\x1b[20~", nullptr, '~', 20},
+    {KeyCode::kF10, "\x1b[21~", nullptr, '~', 21},
+    {KeyCode::kF11, "\x1b[23~", nullptr, '~', 23},
+    {KeyCode::kF12, "\x1b[24~", nullptr, '~', 24},
+    {KeyCode::kKp0, "0", "\x1bOp", 0, 0},  {KeyCode::kKp1, "1", "\x1bOq", 0, 0},
+    {KeyCode::kKp2, "2", "\x1bOr", 0, 0},  {KeyCode::kKp3, "3", "\x1bOs", 0, 0},
+    {KeyCode::kKp4, "4", "\x1bOt", 0, 0},  {KeyCode::kKp5, "5", "\x1bOu", 0, 0},
+    {KeyCode::kKp6, "6", "\x1bOv", 0, 0},  {KeyCode::kKp7, "7", "\x1bOw", 0, 0},
+    {KeyCode::kKp8, "8", "\x1bOx", 0, 0},  {KeyCode::kKp9, "9", "\x1bOy", 0, 0},
+    {KeyCode::kKpDivide, "/", "\x1bOo", 0, 0},
+    {KeyCode::kKpMultiply, "*", "\x1bOj", 0, 0},
+    {KeyCode::kKpMinus, "-", "\x1bOm", 0, 0},
+    {KeyCode::kKpPlus, "+", "\x1bOk", 0, 0},
+    {KeyCode::kKpEnter, "\r", "\x1bOM", 0, 0},
+    {KeyCode::kKpPeriod, ".", "\x1bOn", 0, 0},
+};
+
+bool IsKeypad(KeyCode code) { return code >= KeyCode::kKp0; }
+
+// Strips C-, M- and S- prefixes (any order) into `key`.
+std::string StripModifiers(const std::string& name, Key* key) {
+  size_t i = 0;
+  while (i + 2 < name.size() && name[i + 1] == '-') {
+    char m = name[i];
+    if (m == 'C' || m == 'c') key->ctrl = true;
+    else if (m == 'M' || m == 'm') key->meta = true;
+    else if (m == 'S' || m == 's') key->shift = true;
+    else break;
+    i += 2;
+  }
+  return name.substr(i);
+}
+
+// A single character key (after modifiers), or false.
+bool ParseCharacter(const std::string& base, Key* key) {
+  size_t pos = 0;
+  uint32_t cp;
+  if (base.empty() || !DecodeUtf8(base, &pos, &cp) || pos != base.size()) return false;
+  key->code = KeyCode::kChar;
+  key->ch = cp;
+  return true;
+}
+
+// Control characters for C-x: letters and @[\]^_? as a terminal sends them.
+bool ControlByte(uint32_t ch, char* out) {
+  if (ch >= 'a' && ch <= 'z') ch -= 'a' - 'A';
+  if (ch >= '@' && ch <= '_') {
+    *out = static_cast<char>(ch - '@');
+    return true;
+  }
+  if (ch == ' ' || ch == '2') { *out = 0; return true; }
+  if (ch == '?') { *out = 0x7f; return true; }
+  return false;
+}
+
+std::string CharacterBytes(const Key& key) {
+  std::string out;
+  uint32_t ch = key.ch;
+  if (key.shift && ch >= 'a' && ch <= 'z') ch -= 'a' - 'A';
+  char control;
+  if (key.ctrl && ControlByte(ch, &control)) out.push_back(control);
+  else AppendUtf8(ch, &out);
+  return out;
+}
+
+// xterm's modifier parameter: 1 + shift + 2*meta + 4*ctrl.
+int ModifierParam(const Key& key) {
+  return 1 + (key.shift ? 1 : 0) + (key.meta ? 2 : 0) + (key.ctrl ? 4 : 0);
+}
+
+std::string SequenceBytes(const KeySequence& seq, const Key& key, const KeyModes& modes) {
+  bool app = IsKeypad(key.code) ? modes.app_keypad : modes.app_cursor_keys;
+  int mods = ModifierParam(key);
+  if (mods == 1 || seq.final == 0) {
+    std::string base = app && seq.app ? seq.app : seq.normal;
+    return key.meta && seq.final == 0 ? "\x1b" + base : base;
+  }
+  if (seq.final == '~') {
+    return "\x1b[" + std::to_string(seq.number) + ";" + std::to_string(mods) + "~";
+  }
+  return "\x1b[1;" + std::to_string(mods) + seq.final;
+}
+
+}  // namespace
+
+bool ParseKeyName(const std::string& name, Key* key) {
+  *key = Key();
+  std::string base = StripModifiers(name, key);
+  for (const NamedKey& k : kKeyNames) {
+    if (strcasecmp(base.c_str(), k.name) == 0) {
+      key->code = k.code;
+      return true;
+    }
+  }
+  return ParseCharacter(base, key);
+}
+
+std::string KeyBytes(const Key& key, const KeyModes& modes) {
+  switch (key.code) {
+    case KeyCode::kChar: {
+      std::string bytes = CharacterBytes(key);
+      return key.meta ? "\x1b" + bytes : bytes;
+    }
+    case KeyCode::kEnter: return key.meta ? "\x1b\r" : "\r";
+    case KeyCode::kEscape: return "\x1b";
+    case KeyCode::kTab: return key.shift ? "\x1b[Z" : (key.meta ? "\x1b\t" : "\t");
+    case KeyCode::kBackTab: return "\x1b[Z";
+    case KeyCode::kBackspace: return key.meta ? "\x1b\x7f" : (key.ctrl ? "\x08" : "\x7f");
+    case KeyCode::kSpace: return key.ctrl ? std::string(1, '\0') : (key.meta ? "\x1b " : " ");
+    default: break;
+  }
+  for (const KeySequence& seq : kSequences) {
+    if (seq.code == key.code) return SequenceBytes(seq, key, modes);
+  }
+  return std::string();
+}
+
+std::string KeysToBytes(const std::vector<std::string>& names, const KeyModes& modes) {
+  std::string out;
+  for (const std::string& name : names) {
+    Key key;
+    if (ParseKeyName(name, &key)) out += KeyBytes(key, modes);
+    else out += name;
+  }
+  return out;
+}
+
+}  // namespace tuidriver

@@ -1,0 +1,99 @@
+// tuidriver: drive one interactive terminal program over NDJSON.
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <string>
+
+#include "engine_config.h"
+#include "json_writer.h"
+#include "options.h"
+#include "session.h"
+
+namespace {
+
+// Exit code 2 or 3 with one JSON error line on stdout and a plain message
+// on stderr.
+int Fail(int code, const std::string& kind, const std::string& message) {
+  tuidriver::JsonObject o;
+  o.Add("type", "error").Add("kind", kind).Add("error", message);
+  std::string line = o.Finish() + "\n";
+  fwrite(line.data(), 1, line.size(), stdout);
+  fflush(stdout);
+  fprintf(stderr, "tuidriver: %s\n", message.c_str());
+  if (kind == "usage") fprintf(stderr, "%s", tuidriver::UsageText());
+  return code;
+}
+
+int ListEngines() {
+  std::string dir = tuidriver::FindEnginesDir();
+  printf("engines in %s:\n", dir.c_str());
+  for (const std::string& name : tuidriver::ListEngines(dir)) {
+    tuidriver::EngineConfig config;
+    std::string err;
+    if (tuidriver::LoadEngineFile(dir + "/" + name + ".json", &config, &err)) {
+      printf("  %-10s %s\n", name.c_str(), config.description.c_str());
+    } else {
+      printf("  %-10s (invalid: %s)\n", name.c_str(), err.c_str());
+    }
+  }
+  return 0;
+}
+
+bool LoadEngine(const tuidriver::Options& o, tuidriver::EngineConfig* config, std::string* err) {
+  std::string path = o.engine_file;
+  if (path.empty()) {
+    if (o.engine.find('/') != std::string::npos) {
+      *err = "engine names contain no '/'; use --engine-file PATH for a file";
+      return false;
+    }
+    path = tuidriver::FindEnginesDir() + "/" + o.engine + ".json";
+    struct stat st;
+    if (stat(path.c_str(), &st) != 0) {
+      *err = "unknown engine '" + o.engine + "' (no " + path + "; see tuidriver --list-engines)";
+      return false;
+    }
+  }
+  return tuidriver::LoadEngineFile(path, config, err);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  tuidriver::Options o;
+  std::string err;
+  if (!tuidriver::ParseOptions(argc, argv, &o, &err)) return Fail(2, "usage", err);
+  switch (o.action) {
+    case tuidriver::Options::Action::kHelp:
+      printf("%s", tuidriver::UsageText());
+      return 0;
+    case tuidriver::Options::Action::kVersion:
+      printf("tuidriver %s\n", TUIDRIVER_VERSION);
+      return 0;
+    case tuidriver::Options::Action::kListEngines:
+      return ListEngines();
+    case tuidriver::Options::Action::kRun:
+      break;
+  }
+  tuidriver::SessionOptions session;
+  session.raw = o.command.size() > 0;
+  if (session.raw) {
+    session.engine.name = "raw";
+    session.engine.command = o.command;
+  } else if (!LoadEngine(o, &session.engine, &err)) {
+    return Fail(2, "engine", err);
+  }
+  if (!o.engine.empty() && !o.engine_file.empty()) session.engine.name = o.engine;
+  std::vector<std::string>& argv_out = session.engine.command;
+  if (o.mode == "agent") {
+    argv_out.insert(argv_out.end(), session.engine.agent_args.begin(), session.engine.agent_args.end());
+  }
+  argv_out.insert(argv_out.end(), o.extra_args.begin(), o.extra_args.end());
+  if (o.cols) session.engine.cols = o.cols;
+  if (o.rows) session.engine.rows = o.rows;
+  session.mode = o.mode;
+  session.cwd = o.cwd;
+  session.scrollback_lines = static_cast<size_t>(o.scrollback);
+  tuidriver::Session s(std::move(session), STDIN_FILENO, STDOUT_FILENO);
+  return s.Run();
+}

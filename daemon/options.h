@@ -1,0 +1,37 @@
+// Command-line parsing and engine lookup for the tuidriver binary.
+#ifndef TUIDRIVER_OPTIONS_H_
+#define TUIDRIVER_OPTIONS_H_
+
+#include <string>
+#include <vector>
+
+namespace tuidriver {
+
+struct Options {
+  enum class Action { kRun, kHelp, kVersion, kListEngines } action = Action::kRun;
+  std::string engine;                  // engine name, or empty for a raw session
+  std::string engine_file;             // --engine-file
+  std::vector<std::string> command;    // after "--": a raw session
+  int cols = 0, rows = 0;              // 0: the engine's default
+  std::string mode = "exec";
+  std::vector<std::string> extra_args;
+  std::string cwd;
+  long scrollback = 10000;
+};
+
+// Parses argv. On a usage error returns false with *err set.
+bool ParseOptions(int argc, char** argv, Options* options, std::string* err);
+
+const char* UsageText();
+
+// Where engines/*.json live: $TUIDRIVER_ENGINES, else the first of
+// <dir of binary>/../engines, <dir>/../../engines, <dir>/engines,
+// <dir>/../share/tuidriver/engines that exists.
+std::string FindEnginesDir();
+
+// The running binary's own path (Linux: /proc/self/exe); empty if unknown.
+std::string SelfExePath();
+
+}  // namespace tuidriver
+
+#endif  // TUIDRIVER_OPTIONS_H_

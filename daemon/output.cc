@@ -1,0 +1,87 @@
+#include "output.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <unistd.h>
+
+#include <chrono>
+
+#include "json_writer.h"
+
+namespace tuidriver {
+
+Output::Output(int fd) : fd_(fd), blocking_(isatty(fd)) {
+  if (!blocking_) {
+    int flags = fcntl(fd, F_GETFL);
+    if (flags >= 0) fcntl(fd, F_SETFL, flags | O_NONBLOCK);
+  }
+}
+
+void Output::Send(const std::string& json) {
+  if (broken_) return;
+  if (dropped_events_ > 0) NoteDropped();
+  buffer_ += json;
+  buffer_ += '\n';
+  if (blocking_) Flush();
+}
+
+void Output::SendDroppable(const std::string& json, size_t raw_bytes) {
+  if (broken_) return;
+  if (buffer_.size() - written_ > kDropOutputAbove) {
+    dropped_bytes_ += raw_bytes;
+    ++dropped_events_;
+    return;
+  }
+  Send(json);
+}
+
+void Output::NoteDropped() {
+  JsonObject o;
+  o.Add("type", "output_dropped")
+      .Add("bytes", static_cast<int64_t>(dropped_bytes_))
+      .Add("events", static_cast<int64_t>(dropped_events_))
+      .Add("reason", "the client was not reading stdout");
+  dropped_bytes_ = dropped_events_ = 0;
+  buffer_ += o.Finish();
+  buffer_ += '\n';
+}
+
+bool Output::Flush() {
+  while (!broken_ && written_ < buffer_.size()) {
+    ssize_t n = write(fd_, buffer_.data() + written_, buffer_.size() - written_);
+    if (n > 0) {
+      written_ += static_cast<size_t>(n);
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
+    broken_ = true;  // EPIPE or similar: nobody reads any more
+    buffer_.clear();
+    written_ = 0;
+    return false;
+  }
+  if (written_ == buffer_.size()) {
+    buffer_.clear();
+    written_ = 0;
+  } else if (written_ > (1 << 20)) {
+    buffer_.erase(0, written_);  // amortised: only after 1 MiB was written
+    written_ = 0;
+  }
+  return !broken_;
+}
+
+void Output::Drain(int timeout_ms) {
+  auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  while (pending() && !broken_) {
+    Flush();
+    if (!pending()) break;
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        end - std::chrono::steady_clock::now()).count();
+    if (left <= 0) break;
+    struct pollfd p = {fd_, POLLOUT, 0};
+    poll(&p, 1, static_cast<int>(left));
+  }
+}
+
+}  // namespace tuidriver

@@ -1,0 +1,364 @@
+#include "pty_process.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include <cctype>
+
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
+
+extern char** environ;
+
+namespace tuidriver {
+namespace {
+
+bool SetCloexec(int fd) {
+  int flags = fcntl(fd, F_GETFD);
+  return flags >= 0 && fcntl(fd, F_SETFD, flags | FD_CLOEXEC) == 0;
+}
+
+bool SetNonblocking(int fd) {
+  int flags = fcntl(fd, F_GETFL);
+  return flags >= 0 && fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0;
+}
+
+std::string Errno(const char* what) {
+  return std::string(what) + ": " + strerror(errno);
+}
+
+// Builds the child's environment before fork: allocation after fork is not
+// async-signal-safe.
+std::vector<std::string> ChildEnvironment(const SpawnOptions& options) {
+  std::vector<std::string> env;
+  for (char** e = environ; *e; ++e) {
+    std::string entry(*e);
+    std::string name = entry.substr(0, entry.find('='));
+    bool stripped = options.env_set.count(name) > 0;
+    for (const std::string& s : options.env_strip) stripped |= (s == name);
+    if (!stripped) env.push_back(entry);
+  }
+  for (const auto& kv : options.env_set) env.push_back(kv.first + "=" + kv.second);
+  return env;
+}
+
+// Finds argv0 on PATH the way execvp would, so that "not found" is known
+// before fork and reported as a spawn error.
+bool ResolveCommand(const std::string& argv0, const std::string& path_env,
+                    std::string* resolved) {
+  if (argv0.find('/') != std::string::npos) {
+    *resolved = argv0;
+    return access(argv0.c_str(), X_OK) == 0;
+  }
+  size_t start = 0;
+  while (start <= path_env.size()) {
+    size_t end = path_env.find(':', start);
+    if (end == std::string::npos) end = path_env.size();
+    std::string dir = path_env.substr(start, end - start);
+    std::string candidate = (dir.empty() ? "." : dir) + "/" + argv0;
+    if (access(candidate.c_str(), X_OK) == 0) {
+      *resolved = candidate;
+      return true;
+    }
+    start = end + 1;
+  }
+  return false;
+}
+
+// Runs in the child between fork and exec: only async-signal-safe calls.
+[[noreturn]] void ExecChild(int slave, int error_pipe, const char* path,
+                            char* const* argv, char* const* envp,
+                            const char* cwd) {
+  for (int sig = 1; sig < NSIG; ++sig) signal(sig, SIG_DFL);
+  // The daemon blocks SIGCHLD/SIGINT/... outside ppoll; the child starts
+  // with nothing blocked, as it would from a shell.
+  sigset_t none;
+  sigemptyset(&none);
+  sigprocmask(SIG_SETMASK, &none, nullptr);
+  setsid();
+  ioctl(slave, TIOCSCTTY, 0);
+  dup2(slave, 0);
+  dup2(slave, 1);
+  dup2(slave, 2);
+  // Close every inherited fd except the error pipe (it is CLOEXEC).
+  long max_fd = sysconf(_SC_OPEN_MAX);
+  if (max_fd < 0 || max_fd > 65536) max_fd = 65536;
+  for (int fd = 3; fd < max_fd; ++fd) {
+    if (fd != error_pipe) close(fd);
+  }
+  if (cwd[0] != '\0' && chdir(cwd) != 0) {
+    int e = errno;
+    ssize_t unused = write(error_pipe, "C", 1);
+    unused = write(error_pipe, &e, sizeof e);
+    (void)unused;
+    _exit(127);
+  }
+  execve(path, argv, envp);
+  int e = errno;
+  ssize_t unused = write(error_pipe, "E", 1);
+  unused = write(error_pipe, &e, sizeof e);
+  (void)unused;
+  _exit(127);
+}
+
+bool OpenPty(int cols, int rows, int* master, int* slave, std::string* err) {
+  int m = posix_openpt(O_RDWR | O_NOCTTY);
+  if (m < 0) {
+    *err = Errno("posix_openpt");
+    return false;
+  }
+  if (grantpt(m) != 0 || unlockpt(m) != 0) {
+    *err = Errno("grantpt/unlockpt");
+    close(m);
+    return false;
+  }
+  const char* name = ptsname(m);
+  int s = name ? open(name, O_RDWR | O_NOCTTY) : -1;
+  if (s < 0) {
+    *err = Errno("open pty slave");
+    close(m);
+    return false;
+  }
+  struct winsize ws = {};
+  ws.ws_col = static_cast<unsigned short>(cols);
+  ws.ws_row = static_cast<unsigned short>(rows);
+  ioctl(s, TIOCSWINSZ, &ws);
+  // A sane terminal: UTF-8 input processing where the platform has it.
+  struct termios t;
+  if (tcgetattr(s, &t) == 0) {
+#ifdef IUTF8
+    t.c_iflag |= IUTF8;
+#endif
+    tcsetattr(s, TCSANOW, &t);
+  }
+  SetCloexec(m);
+  SetCloexec(s);
+  SetNonblocking(m);
+  *master = m;
+  *slave = s;
+  return true;
+}
+
+// Reads the child's exec report: empty pipe means exec succeeded.
+bool ReadExecReport(int fd, const std::string& argv0, const std::string& cwd,
+                    std::string* err) {
+  char kind = 0;
+  int child_errno = 0;
+  ssize_t n;
+  do n = read(fd, &kind, 1); while (n < 0 && errno == EINTR);
+  if (n <= 0) return true;
+  ssize_t m;
+  do m = read(fd, &child_errno, sizeof child_errno); while (m < 0 && errno == EINTR);
+  if (kind == 'C') {
+    *err = "cannot change directory to " + cwd + ": " + strerror(child_errno);
+  } else {
+    *err = argv0 + ": " + strerror(child_errno);
+  }
+  return false;
+}
+
+}  // namespace
+
+PtyProcess::~PtyProcess() {
+  if (master_ >= 0) close(master_);
+  if (slave_ >= 0) close(slave_);
+}
+
+bool PtyProcess::Spawn(const SpawnOptions& options, std::string* err) {
+  if (options.argv.empty() || options.argv[0].empty()) {
+    *err = "empty command";
+    return false;
+  }
+  std::vector<std::string> env = ChildEnvironment(options);
+  std::string path_env = "/usr/local/bin:/usr/bin:/bin";
+  for (const std::string& e : env) {
+    if (e.compare(0, 5, "PATH=") == 0) path_env = e.substr(5);
+  }
+  std::string path;
+  if (!ResolveCommand(options.argv[0], path_env, &path)) {
+    *err = options.argv[0] + ": command not found";
+    return false;
+  }
+  if (!OpenPty(options.cols, options.rows, &master_, &slave_, err)) return false;
+
+  std::vector<char*> argv, envp;
+  for (const std::string& a : options.argv) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  for (const std::string& e : env) envp.push_back(const_cast<char*>(e.c_str()));
+  envp.push_back(nullptr);
+
+  int report[2];
+  if (pipe(report) != 0) {
+    *err = Errno("pipe");
+    return false;
+  }
+  SetCloexec(report[0]);
+  SetCloexec(report[1]);
+
+  sigset_t all, old_mask;
+  sigfillset(&all);
+  sigprocmask(SIG_BLOCK, &all, &old_mask);
+  pid_t pid = fork();
+  if (pid == 0) {
+    ExecChild(slave_, report[1], path.c_str(), argv.data(), envp.data(),
+              options.cwd.c_str());
+  }
+  int fork_errno = errno;
+  sigprocmask(SIG_SETMASK, &old_mask, nullptr);
+  close(report[1]);
+  if (pid < 0) {
+    close(report[0]);
+    errno = fork_errno;
+    *err = Errno("fork");
+    return false;
+  }
+  pid_ = pid;
+  bool ok = ReadExecReport(report[0], options.argv[0], options.cwd, err);
+  close(report[0]);
+  if (!ok) {
+    while (!TryReap()) usleep(1000);
+    return false;
+  }
+  return true;
+}
+
+bool PtyProcess::Write(const char* data, size_t len) {
+  while (len > 0) {
+    ssize_t n = write(master_, data, len);
+    if (n > 0) {
+      data += n;
+      len -= static_cast<size_t>(n);
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && errno == EAGAIN) {
+      // The child is not reading: wait for room rather than drop input.
+      struct pollfd p = {master_, POLLOUT, 0};
+      if (poll(&p, 1, 1000) < 0 && errno != EINTR) return false;
+      continue;
+    }
+    return false;
+  }
+  return true;
+}
+
+bool PtyProcess::Resize(int cols, int rows) {
+  struct winsize ws = {};
+  ws.ws_col = static_cast<unsigned short>(cols);
+  ws.ws_row = static_cast<unsigned short>(rows);
+  // Setting the size on the master makes the kernel send SIGWINCH to the
+  // foreground process group.
+  return ioctl(master_, TIOCSWINSZ, &ws) == 0;
+}
+
+bool PtyProcess::SignalForeground(int sig) {
+  pid_t pgrp = tcgetpgrp(master_);
+  if (pgrp > 0 && kill(-pgrp, sig) == 0) return true;
+  return SignalGroup(sig);
+}
+
+bool PtyProcess::SignalGroup(int sig) {
+  if (pid_ <= 0 || status_.exited) return false;
+  // The child is a session leader, so its pid is also its group id.
+  return kill(-pid_, sig) == 0 || kill(pid_, sig) == 0;
+}
+
+bool PtyProcess::TryReap() {
+  if (status_.exited) return true;
+  if (pid_ <= 0) return false;
+  int wstatus = 0;
+  pid_t r;
+  do r = waitpid(pid_, &wstatus, WNOHANG); while (r < 0 && errno == EINTR);
+  if (r == 0) return false;
+  status_.exited = true;
+  if (r < 0) return true;  // not our child any more; treat as gone
+  if (WIFEXITED(wstatus)) {
+    status_.code = WEXITSTATUS(wstatus);
+  } else if (WIFSIGNALED(wstatus)) {
+    status_.signal = WTERMSIG(wstatus);
+  }
+  return true;
+}
+
+pid_t PtyProcess::ForegroundPid() const {
+  if (master_ < 0) return -1;
+  pid_t pgrp = tcgetpgrp(master_);
+  return pgrp > 0 ? pgrp : pid_;
+}
+
+std::string PtyProcess::Cwd() const {
+  pid_t pid = ForegroundPid();
+  if (pid <= 0) return "";
+#ifdef __linux__
+  char buf[4096];
+  std::string link = "/proc/" + std::to_string(pid) + "/cwd";
+  ssize_t n = readlink(link.c_str(), buf, sizeof buf - 1);
+  if (n > 0) return std::string(buf, static_cast<size_t>(n));
+#endif
+  return "";
+}
+
+ssize_t ReadAvailable(int fd, char* buf, size_t len) {
+  for (;;) {
+    ssize_t n = read(fd, buf, len);
+    if (n > 0) return n;
+    if (n == 0) return -1;
+    if (errno == EINTR) continue;
+    if (errno == EAGAIN || errno == EWOULDBLOCK) return 0;
+    return -1;  // EIO on a PTY master: the slave side is gone
+  }
+}
+
+namespace {
+struct SignalEntry {
+  const char* name;
+  int number;
+};
+const SignalEntry kSignals[] = {
+    {"HUP", SIGHUP},   {"INT", SIGINT},     {"QUIT", SIGQUIT}, {"KILL", SIGKILL},
+    {"TERM", SIGTERM}, {"USR1", SIGUSR1},   {"USR2", SIGUSR2}, {"STOP", SIGSTOP},
+    {"CONT", SIGCONT}, {"TSTP", SIGTSTP},   {"WINCH", SIGWINCH}, {"ABRT", SIGABRT},
+    {"ALRM", SIGALRM}, {"PIPE", SIGPIPE},   {"SEGV", SIGSEGV}, {"TTIN", SIGTTIN},
+    {"TTOU", SIGTTOU},
+};
+}  // namespace
+
+int SignalFromName(const std::string& name) {
+  std::string upper;
+  for (char c : name) upper += static_cast<char>(toupper(static_cast<unsigned char>(c)));
+  if (upper.compare(0, 3, "SIG") == 0) upper = upper.substr(3);
+  if (!upper.empty() && upper.find_first_not_of("0123456789") == std::string::npos) {
+    int n = atoi(upper.c_str());
+    return (n > 0 && n < NSIG) ? n : 0;
+  }
+  for (const SignalEntry& e : kSignals) {
+    if (upper == e.name) return e.number;
+  }
+  return 0;
+}
+
+std::string SignalName(int sig) {
+  for (const SignalEntry& e : kSignals) {
+    if (e.number == sig) return e.name;
+  }
+  return std::to_string(sig);
+}
+
+bool DieWithParent() {
+#ifdef __linux__
+  return prctl(PR_SET_PDEATHSIG, SIGTERM) == 0;
+#else
+  return false;
+#endif
+}
+
+}  // namespace tuidriver

@@ -1,0 +1,163 @@
+#include "reply_extractor.h"
+
+#include "screen_matcher.h"
+#include "terminal.h"
+#include "utf8.h"
+
+namespace tuidriver {
+namespace {
+
+// Display columns of a UTF-8 string: East Asian wide ranges and emoji take
+// two columns, everything else one. Good enough to reason about wrapping.
+int Columns(const std::string& s) {
+  int cols = 0;
+  size_t pos = 0;
+  while (pos < s.size()) {
+    uint32_t cp;
+    DecodeUtf8(s, &pos, &cp);
+    bool wide = (cp >= 0x1100 && cp <= 0x115F) || (cp >= 0x2E80 && cp <= 0xA4CF) ||
+                (cp >= 0xAC00 && cp <= 0xD7A3) || (cp >= 0xF900 && cp <= 0xFAFF) ||
+                (cp >= 0xFE30 && cp <= 0xFE4F) || (cp >= 0xFF00 && cp <= 0xFF60) ||
+                (cp >= 0xFFE0 && cp <= 0xFFE6) || (cp >= 0x1F300 && cp <= 0x1F64F) ||
+                (cp >= 0x1F900 && cp <= 0x1F9FF) || (cp >= 0x20000 && cp <= 0x3FFFD);
+    bool zero = (cp >= 0x300 && cp <= 0x36F) || cp == 0x200D || (cp >= 0xFE00 && cp <= 0xFE0F);
+    cols += zero ? 0 : (wide ? 2 : 1);
+  }
+  return cols;
+}
+
+std::string TrimRight(const std::string& s) {
+  size_t end = s.find_last_not_of(' ');
+  return end == std::string::npos ? std::string() : s.substr(0, end + 1);
+}
+
+std::string TrimBoth(const std::string& s) {
+  size_t start = s.find_first_not_of(' ');
+  return start == std::string::npos ? std::string() : TrimRight(s.substr(start));
+}
+
+std::string FirstLine(const std::string& s) {
+  return s.substr(0, s.find('\n'));
+}
+
+// Logical lines: wrapped rows joined.
+std::vector<std::string> LogicalLines(const std::vector<Row>& rows) {
+  std::vector<std::string> lines;
+  bool continued = false;
+  for (const Row& r : rows) {
+    if (continued) {
+      lines.back() += r.text;
+    } else {
+      lines.push_back(r.text);
+    }
+    continued = r.wrapped;
+  }
+  return lines;
+}
+
+// The last line at or after `from` whose text contains the prompt's first
+// line (its first 40 columns, since a long echo may be wrapped or cut).
+int FindEcho(const std::vector<std::string>& lines, int from, int end,
+             const std::string& prompt) {
+  std::string needle = TrimBoth(FirstLine(prompt));
+  if (needle.size() > 40) needle.resize(40);
+  if (needle.empty()) return -1;
+  for (int i = end - 1; i >= from; --i) {
+    if (lines[static_cast<size_t>(i)].find(needle) != std::string::npos) return i;
+  }
+  return -1;
+}
+
+}  // namespace
+
+std::vector<Row> RowsBetween(const Terminal& term, uint64_t first, uint64_t end) {
+  std::vector<Row> rows;
+  if (first < term.first_retained_row()) first = term.first_retained_row();
+  for (uint64_t r = first; r < end; ++r) {
+    Row row;
+    if (!term.LineAt(r, &row.text, &row.wrapped)) break;
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+std::string JoinRows(const std::vector<Row>& rows) {
+  std::string out;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    out += rows[i].text;
+    if (i + 1 < rows.size() && !rows[i].wrapped) out += '\n';
+  }
+  return out;
+}
+
+int EchoRows(int prompt_cols, const std::string& text, int cols) {
+  if (cols <= 0) return 1;
+  int width = prompt_cols + Columns(text);
+  return width <= cols ? 1 : (width + cols - 1) / cols;
+}
+
+std::vector<std::string> UnwrapWordWrapped(const std::vector<std::string>& rows,
+                                           int width) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const std::string& row = rows[i];
+    bool join = false;
+    if (i > 0 && !row.empty() && !rows[i - 1].empty()) {
+      // A word-wrapper breaks a line where the next word would not fit.
+      std::string first_word = row.substr(0, row.find(' '));
+      join = Columns(rows[i - 1]) + 1 + Columns(first_word) > width;
+    }
+    if (join) {
+      out.back() += " " + row;
+    } else {
+      out.push_back(row);
+    }
+  }
+  return out;
+}
+
+std::string ExtractMarkedReply(const std::vector<Row>& rows, const std::string& prompt,
+                               const ScreenMatcher& matcher, const ReplyConfig& config,
+                               int cols) {
+  std::vector<std::string> lines = LogicalLines(rows);
+  int end = static_cast<int>(lines.size());
+  for (int i = end - 1; i >= 0; --i) {
+    if (matcher.IsReplyEnd(lines[static_cast<size_t>(i)])) end = i;
+    else if (end != static_cast<int>(lines.size())) break;
+  }
+  int echo = FindEcho(lines, 0, end, prompt);
+  // The echo of a multi-line prompt spans several rows: skip to its last.
+  std::string last_line = TrimBoth(prompt.substr(prompt.rfind('\n') == std::string::npos ? 0 : prompt.rfind('\n') + 1));
+  if (echo >= 0 && prompt.find('\n') != std::string::npos && !last_line.empty()) {
+    if (last_line.size() > 40) last_line.resize(40);
+    for (int i = echo; i < end; ++i) {
+      if (lines[static_cast<size_t>(i)].find(last_line) != std::string::npos) { echo = i; break; }
+    }
+  }
+  std::vector<std::string> body;
+  bool started = false;
+  for (int i = echo + 1; i < end; ++i) {
+    const std::string& line = lines[static_cast<size_t>(i)];
+    size_t prefix = 0;
+    if (matcher.IsReplyStart(line, &prefix)) {
+      started = true;
+      body.push_back(TrimRight(line.substr(prefix)));
+      continue;
+    }
+    if (!started || matcher.IsChrome(line)) continue;
+    std::string text = line;
+    const std::string& indent = config.continuation_indent;
+    if (!indent.empty() && text.compare(0, indent.size(), indent) == 0) text = text.substr(indent.size());
+    body.push_back(TrimRight(text));
+  }
+  while (!body.empty() && body.back().empty()) body.pop_back();
+  if (config.unwrap) body = UnwrapWordWrapped(body, cols - static_cast<int>(config.continuation_indent.size()));
+  std::string out;
+  for (size_t i = 0; i < body.size(); ++i) {
+    if (i) out += '\n';
+    out += body[i];
+  }
+  return out;
+}
+
+}  // namespace tuidriver

@@ -1,0 +1,65 @@
+// Parsing one NDJSON request line into a validated Request.
+//
+// One long-lived RequestParser owns the simdjson parser and its buffers;
+// every string in a Request is a copy, so a Request outlives the line.
+#ifndef TUIDRIVER_REQUEST_H_
+#define TUIDRIVER_REQUEST_H_
+
+#include <simdjson.h>
+
+#include <string>
+#include <vector>
+
+namespace tuidriver {
+
+// Longest request line accepted; longer lines are refused with a protocol
+// error without being buffered whole.
+constexpr size_t kMaxRequestBytes = 16 * 1024 * 1024;
+
+// The request id, echoed verbatim on the reply: a number or a string.
+struct RequestId {
+  enum class Kind { kNone, kNumber, kString } kind = Kind::kNone;
+  std::string json = "null";  // the id as JSON text: 7, "abc" or null
+  bool operator==(const RequestId& o) const { return kind == o.kind && json == o.json; }
+};
+
+struct Request {
+  std::string type;
+  RequestId id;
+
+  // Fields, set according to the type (see docs/protocol.md).
+  std::string prompt;                // ask, ask_stream
+  double timeout_s = -1;             // ask*, expect, wait_idle; <0: default
+  RequestId target;                  // cancel
+  std::string data;                  // send, send_secret
+  std::vector<std::string> keys;     // keys
+  std::string text;                  // paste
+  int cols = 0, rows = 0;            // resize
+  long lines = -1;                   // scrollback; <0: everything
+  std::string pattern;               // expect
+  int idle_ms = 0;                   // wait_idle
+  std::string signal;                // signal
+  std::vector<std::string> events;   // subscribe / unsubscribe
+};
+
+// Why a line was refused, as the reply's kind.
+enum class RequestError { kNone, kProtocol, kUnknownType };
+
+class RequestParser {
+ public:
+  // Parses one line (without its newline). On failure returns false, sets
+  // *kind and *err, and fills request->id when the id could still be read.
+  bool Parse(const std::string& line, Request* request, RequestError* kind,
+             std::string* err);
+
+ private:
+  simdjson::dom::parser parser_;
+  simdjson::padded_string buffer_;
+};
+
+// Every request type the daemon knows, for error messages and docs.
+const std::vector<std::string>& KnownRequestTypes();
+
+}  // namespace tuidriver
+
+#endif  // TUIDRIVER_REQUEST_H_

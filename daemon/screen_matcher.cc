@@ -1,0 +1,146 @@
+#include "screen_matcher.h"
+
+namespace tuidriver {
+namespace {
+
+std::unique_ptr<RE2> CompileOrNull(const std::string& pattern) {
+  if (pattern.empty()) return nullptr;
+  RE2::Options options;
+  options.set_log_errors(false);
+  auto re = std::make_unique<RE2>(pattern, options);
+  if (!re->ok()) return nullptr;  // validated at load; never match if not
+  return re;
+}
+
+// Columns a UTF-8 string takes, counting each code point as one column.
+// Only used to pad a prompt row up to the cursor, where that is enough.
+int ApproxColumns(const std::string& s) {
+  int n = 0;
+  for (unsigned char c : s) n += (c & 0xC0) != 0x80;
+  return n;
+}
+
+}  // namespace
+
+std::string CursorLineText(const Terminal& term) {
+  Cursor cur = term.cursor();
+  std::string text = term.RowText(cur.row);
+  int width = ApproxColumns(text);
+  if (width < cur.col) text.append(static_cast<size_t>(cur.col - width), ' ');
+  return text;
+}
+
+ScreenMatcher::Compiled ScreenMatcher::Compile(const ScreenPattern& p) {
+  Compiled c;
+  c.re = CompileOrNull(p.pattern);
+  c.scope = p.scope;
+  return c;
+}
+
+ScreenMatcher::ScreenMatcher(const EngineConfig& config)
+    : prompt_(Compile(config.prompt)),
+      continuation_(Compile(config.continuation_prompt)),
+      reply_start_(CompileOrNull(config.reply.start)),
+      reply_end_(CompileOrNull(config.reply.end)),
+      busy_osc_(config.busy_osc),
+      busy_osc_pattern_(CompileOrNull(config.busy_osc_pattern)) {
+  for (const ScreenPattern& p : config.busy) busy_.push_back(Compile(p));
+  for (const ScreenPattern& p : config.needs_input) needs_input_.push_back(Compile(p));
+  for (const std::string& p : config.reply.chrome) {
+    if (auto re = CompileOrNull(p)) chrome_.push_back(std::move(re));
+  }
+  for (const DialogRule& d : config.dialogs) {
+    if (auto re = CompileOrNull(d.pattern)) dialogs_.push_back({std::move(re), d.modes});
+  }
+}
+
+bool ScreenMatcher::Matches(const Compiled& c, const Terminal& term, int* row) {
+  if (!c.re) return false;
+  if (c.scope == MatchScope::kCursorLine) {
+    *row = term.cursor().row;
+    return RE2::PartialMatch(CursorLineText(term), *c.re);
+  }
+  for (int r = 0; r < term.rows(); ++r) {
+    if (RE2::PartialMatch(term.RowText(r), *c.re)) {
+      *row = r;
+      return true;
+    }
+  }
+  return false;
+}
+
+bool ScreenMatcher::PromptVisible(const Terminal& term) const {
+  int row;
+  return Matches(prompt_, term, &row);
+}
+
+bool ScreenMatcher::ContinuationVisible(const Terminal& term) const {
+  int row;
+  return Matches(continuation_, term, &row);
+}
+
+bool ScreenMatcher::Busy(const Terminal& term) const {
+  int row;
+  for (const Compiled& c : busy_) {
+    if (Matches(c, term, &row)) return true;
+  }
+  if (busy_osc_ > 0 && busy_osc_pattern_) {
+    std::string payload = term.osc(busy_osc_);
+    if (!payload.empty() && RE2::PartialMatch(payload, *busy_osc_pattern_)) return true;
+  }
+  return false;
+}
+
+bool ScreenMatcher::IsChrome(const std::string& row) const {
+  for (const auto& re : chrome_) {
+    if (RE2::PartialMatch(row, *re)) return true;
+  }
+  return false;
+}
+
+bool ScreenMatcher::IsReplyEnd(const std::string& row) const {
+  return reply_end_ && RE2::PartialMatch(row, *reply_end_);
+}
+
+bool ScreenMatcher::IsReplyStart(const std::string& row, size_t* prefix_len) const {
+  if (!reply_start_) return false;
+  re2::StringPiece input(row);
+  re2::StringPiece match;
+  if (!reply_start_->Match(input, 0, input.size(), RE2::ANCHOR_START, &match, 1)) {
+    return false;
+  }
+  *prefix_len = match.size();
+  return true;
+}
+
+int ScreenMatcher::MatchDialog(const Terminal& term, const std::string& mode) const {
+  if (dialogs_.empty()) return -1;
+  std::string screen;
+  for (const std::string& line : term.ScreenLines()) screen += line + "\n";
+  for (size_t i = 0; i < dialogs_.size(); ++i) {
+    const Dialog& d = dialogs_[i];
+    bool mode_ok = d.modes.empty();
+    for (const std::string& m : d.modes) mode_ok |= (m == mode);
+    if (mode_ok && RE2::PartialMatch(screen, *d.re)) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+bool ScreenMatcher::NeedsInput(const Terminal& term, std::string* question) const {
+  for (const Compiled& c : needs_input_) {
+    int row;
+    if (!Matches(c, term, &row)) continue;
+    std::vector<std::string> lines = term.ScreenLines();
+    size_t last = lines.size();
+    while (last > static_cast<size_t>(row) && lines[last - 1].empty()) --last;
+    question->clear();
+    for (size_t r = static_cast<size_t>(row); r < last; ++r) {
+      if (!question->empty()) *question += "\n";
+      *question += lines[r];
+    }
+    return true;
+  }
+  return false;
+}
+
+}  // namespace tuidriver

@@ -1,0 +1,75 @@
+// The engine's screen patterns, compiled once, and the questions the
+// daemon asks of a screen: is the input prompt showing, is the program
+// busy, is a dialog or an unanswered question on screen.
+#ifndef TUIDRIVER_SCREEN_MATCHER_H_
+#define TUIDRIVER_SCREEN_MATCHER_H_
+
+#include <re2/re2.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine_config.h"
+#include "terminal.h"
+
+namespace tuidriver {
+
+// The text a cursor-scoped pattern sees: the cursor's row, padded with
+// blanks up to the cursor (trailing blanks are trimmed from rows, but a
+// prompt such as ">>> " ends in one).
+std::string CursorLineText(const Terminal& term);
+
+class ScreenMatcher {
+ public:
+  // The config must have been validated (all patterns compile). Keeps no
+  // reference to it.
+  explicit ScreenMatcher(const EngineConfig& config);
+
+  bool PromptVisible(const Terminal& term) const;
+  bool ContinuationVisible(const Terminal& term) const;
+  // Any busy pattern on screen, or the busy OSC says so.
+  bool Busy(const Terminal& term) const;
+  // Prompt showing and not busy: the program waits for input.
+  bool Ready(const Terminal& term) const {
+    return PromptVisible(term) && !Busy(term);
+  }
+
+  bool IsChrome(const std::string& row) const;
+  bool IsReplyEnd(const std::string& row) const;
+  // Matches reply.start at the start of row; *prefix_len is the match length.
+  bool IsReplyStart(const std::string& row, size_t* prefix_len) const;
+
+  // The first dialog rule for `mode` whose pattern is on screen, or -1.
+  int MatchDialog(const Terminal& term, const std::string& mode) const;
+  // An unanswered question on screen: fills *question with the screen
+  // text from the matching row down.
+  bool NeedsInput(const Terminal& term, std::string* question) const;
+
+ private:
+  struct Compiled {
+    std::unique_ptr<RE2> re;
+    MatchScope scope = MatchScope::kScreen;
+  };
+  static Compiled Compile(const ScreenPattern& p);
+  static bool Matches(const Compiled& c, const Terminal& term, int* row);
+
+  Compiled prompt_;
+  Compiled continuation_;
+  std::vector<Compiled> busy_;
+  std::vector<Compiled> needs_input_;
+  std::vector<std::unique_ptr<RE2>> chrome_;
+  std::unique_ptr<RE2> reply_start_;
+  std::unique_ptr<RE2> reply_end_;
+  int busy_osc_ = 0;
+  std::unique_ptr<RE2> busy_osc_pattern_;
+  struct Dialog {
+    std::unique_ptr<RE2> re;
+    std::vector<std::string> modes;
+  };
+  std::vector<Dialog> dialogs_;
+};
+
+}  // namespace tuidriver
+
+#endif  // TUIDRIVER_SCREEN_MATCHER_H_

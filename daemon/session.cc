@@ -1,0 +1,728 @@
+#include "session.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "json_writer.h"
+#include "keys.h"
+
+namespace tuidriver {
+namespace {
+
+// Set by signal handlers, read by the loop. Signals are blocked except
+// inside ppoll, so the loop sees them right after waking.
+volatile sig_atomic_t g_child_changed = 0;
+volatile sig_atomic_t g_terminate = 0;
+
+void OnSigchld(int) { g_child_changed = 1; }
+void OnTerminate(int) { g_terminate = 1; }
+
+void InstallSignals(sigset_t* wait_mask) {
+  sigset_t block;
+  sigemptyset(&block);
+  sigaddset(&block, SIGCHLD);
+  sigaddset(&block, SIGTERM);
+  sigaddset(&block, SIGHUP);
+  sigaddset(&block, SIGINT);
+  sigprocmask(SIG_BLOCK, &block, wait_mask);
+  sigdelset(wait_mask, SIGCHLD);
+  sigdelset(wait_mask, SIGTERM);
+  sigdelset(wait_mask, SIGHUP);
+  sigdelset(wait_mask, SIGINT);
+  struct sigaction sa = {};
+  sa.sa_handler = OnSigchld;
+  sigaction(SIGCHLD, &sa, nullptr);
+  sa.sa_handler = OnTerminate;
+  sigaction(SIGTERM, &sa, nullptr);
+  sigaction(SIGHUP, &sa, nullptr);
+  sigaction(SIGINT, &sa, nullptr);
+  signal(SIGPIPE, SIG_IGN);  // a closed stdout is an EPIPE, not a death
+}
+
+std::chrono::milliseconds Ms(long ms) { return std::chrono::milliseconds(ms); }
+
+std::string JsonStringArray(const std::vector<std::string>& items) {
+  std::string out = "[";
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (i) out += ',';
+    AppendJsonString(items[i], &out);
+  }
+  return out + "]";
+}
+
+std::string JsonString(const std::string& s) {
+  std::string out;
+  AppendJsonString(s, &out);
+  return out;
+}
+
+std::string RegexError(const std::string& pattern) {
+  RE2::Options o;
+  o.set_log_errors(false);
+  RE2 re(pattern, o);
+  return re.ok() ? "" : re.error();
+}
+
+}  // namespace
+
+Session::Session(SessionOptions options, int in_fd, int out_fd)
+    : options_(std::move(options)),
+      in_fd_(in_fd),
+      out_(out_fd),
+      term_(options_.engine.cols, options_.engine.rows, options_.scrollback_lines),
+      matcher_(options_.engine) {
+  int flags = fcntl(in_fd_, F_GETFL);
+  if (flags >= 0 && !isatty(in_fd_)) fcntl(in_fd_, F_SETFL, flags | O_NONBLOCK);
+}
+
+Session::~Session() = default;
+
+int Session::Run() {
+  sigset_t wait_mask;
+  InstallSignals(&wait_mask);
+  DieWithParent();
+  if (!Spawn()) return 3;
+  last_output_ = Clock::now();
+  ready_deadline_ = last_output_ + Ms(options_.engine.timeouts.ready_ms);
+  if (options_.raw) CheckReady(Clock::now());
+  while (!quit_) {
+    TimePoint now = Clock::now();
+    std::vector<struct pollfd> fds;
+    bool want_stdin = stdin_open_ && !out_.congested();
+    fds.push_back({want_stdin ? in_fd_ : -1, POLLIN, 0});
+    fds.push_back({child_reaped_ ? -1 : pty_.master_fd(), POLLIN, 0});
+    fds.push_back({out_.pending() ? out_.fd() : -1, POLLOUT, 0});
+    int timeout = PollTimeoutMs(now);
+    struct timespec ts = {timeout / 1000, (timeout % 1000) * 1000000L};
+    int n = ppoll(fds.data(), fds.size(), timeout < 0 ? nullptr : &ts, &wait_mask);
+    if (n < 0 && errno != EINTR) break;
+    HandleSignals();
+    if (fds[1].revents & (POLLIN | POLLHUP | POLLERR)) ReadChild(1 << 20);
+    if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) ReadRequests();
+    CheckChildExit();
+    OnScreen(Clock::now());
+    if (!out_.Flush() && state_ != State::kExited) BeginClose(nullptr);
+    if (exit_code_ != 0) break;
+  }
+  out_.Drain(2000);
+  return exit_code_;
+}
+
+bool Session::Spawn() {
+  SpawnOptions spawn;
+  spawn.argv = options_.engine.command;
+  spawn.env_set = options_.engine.env;
+  // The emulator behaves like xterm; say so unless the engine says otherwise.
+  spawn.env_set.emplace("TERM", "xterm-256color");
+  spawn.env_strip = options_.engine.env_strip;
+  spawn.cwd = options_.cwd;
+  spawn.cols = options_.engine.cols;
+  spawn.rows = options_.engine.rows;
+  std::string err;
+  if (pty_.Spawn(spawn, &err)) return true;
+  JsonObject o;
+  o.Add("type", "error").Add("kind", "spawn").Add("error", err);
+  out_.Send(o.Finish());
+  out_.Drain(1000);
+  fprintf(stderr, "tuidriver: %s\n", err.c_str());
+  return false;
+}
+
+int Session::PollTimeoutMs(TimePoint now) const {
+  TimePoint wake = now + Ms(60000);
+  auto consider = [&wake](TimePoint t) { wake = std::min(wake, t); };
+  if (state_ == State::kStarting) consider(ready_deadline_);
+  if (active_) consider(active_->next_wakeup());
+  for (const Waiter& w : waiters_) {
+    consider(w.deadline);
+    if (w.request.type == "wait_idle") consider(last_output_ + Ms(w.request.idle_ms));
+  }
+  if (resync_) consider(resync_give_up_);
+  if (close_phase_ != ClosePhase::kNone) consider(close_deadline_);
+  if (dialog_quiet_until_ > now) consider(dialog_quiet_until_);
+  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(wake - now).count();
+  return static_cast<int>(std::max<long long>(0, ms + 1));
+}
+
+void Session::HandleSignals() {
+  if (g_child_changed) {
+    g_child_changed = 0;
+    CheckChildExit();
+  }
+  if (g_terminate && !closing_) {
+    g_terminate = 0;
+    stdin_open_ = false;
+    BeginClose(nullptr);
+  }
+}
+
+// ---- child side -----------------------------------------------------------
+
+void Session::ReadChild(size_t budget) {
+  char buf[65536];
+  size_t total = 0;
+  while (total < budget) {
+    ssize_t n = ReadAvailable(pty_.master_fd(), buf, sizeof buf);
+    if (n <= 0) return;  // EAGAIN, or EOF
+    FeedChild(buf, static_cast<size_t>(n));
+    total += static_cast<size_t>(n);
+  }
+}
+
+void Session::FeedChild(const char* data, size_t len) {
+  term_.Feed(data, len);
+  std::string replies = term_.TakeReplies();
+  if (!replies.empty() && !child_reaped_) pty_.Write(replies);
+  last_output_ = Clock::now();
+  if (subscribed_output_) {
+    std::string text;
+    output_utf8_.Append(data, len, &text);
+    if (!text.empty()) {
+      JsonObject o;
+      o.Add("type", "output").Add("data", text);
+      out_.SendDroppable(o.Finish(), len);
+    }
+  }
+  for (Waiter& w : waiters_) {
+    if (!w.pattern) continue;
+    w.seen += SanitizePrompt(std::string(data, len));
+    if (w.seen.size() > (1u << 20)) w.seen.erase(0, w.seen.size() - (1u << 20));
+  }
+}
+
+void Session::CheckChildExit() {
+  if (child_reaped_ || !pty_.TryReap()) return;
+  // Everything the child wrote is in the master now: read it all before
+  // reporting the exit (the slave stays open, so this ends at EAGAIN).
+  ReadChild(SIZE_MAX);
+  child_reaped_ = true;
+  ReportExit();
+}
+
+void Session::ReportExit() {
+  TimePoint now = Clock::now();
+  if (active_) active_->Update(term_, &pty_input_, now);
+  if (subscribed_output_) {
+    std::string tail;
+    output_utf8_.Flush(&tail);
+    if (!tail.empty()) {
+      JsonObject o;
+      o.Add("type", "output").Add("data", tail);
+      out_.Send(o.Finish());
+    }
+  }
+  UpdateWaiters(now);
+  bool was_starting = state_ == State::kStarting;
+  state_ = State::kExited;
+  out_.Send("{\"type\":\"exit\"," + ExitFields() + "}");
+  std::string why = "the program exited (" + ExitFields() + ")";
+  if (active_ && !active_->finished()) active_->ChildExited(term_, why);
+  FinishAsk();
+  for (auto& ask : queue_) {
+    ask->ChildExited(term_, why);
+    ReplyAsk(*ask);
+  }
+  queue_.clear();
+  for (Waiter& w : waiters_) ReplyError(w.request.id, "exited", why, ScreenFields());
+  waiters_.clear();
+  if (was_starting && !options_.raw && !closing_) {
+    JsonObject o;
+    o.Add("type", "error").Add("kind", "not_ready")
+        .Add("error", options_.engine.name + " exited before it showed its prompt");
+    out_.Send(o.Finish());
+    fprintf(stderr, "tuidriver: %s exited before it showed its prompt\n", options_.engine.name.c_str());
+    exit_code_ = 3;
+  }
+  if (closing_) FinishClose();
+  else if (!stdin_open_) BeginClose(nullptr);
+}
+
+void Session::OnScreen(TimePoint now) {
+  if (state_ == State::kExited) return;
+  bool changed = term_.generation() != seen_generation_;
+  seen_generation_ = term_.generation();
+  if (changed || now >= dialog_quiet_until_) AnswerDialogs(now);
+  if (state_ == State::kStarting) CheckReady(now);
+  if (state_ == State::kReady) RunAsks(now);
+  UpdateWaiters(now);
+  AdvanceClose(now);
+}
+
+void Session::AnswerDialogs(TimePoint now) {
+  if (options_.raw || now < dialog_quiet_until_ || closing_) return;
+  int rule = matcher_.MatchDialog(term_, options_.mode);
+  if (rule < 0) {
+    dialog_armed_ = -1;
+    return;
+  }
+  if (rule == dialog_armed_) return;  // answered; wait for it to go away
+  const DialogRule& d = options_.engine.dialogs[static_cast<size_t>(rule)];
+  KeyModes modes{term_.app_cursor_keys(), term_.app_keypad()};
+  pty_.Write(KeysToBytes(d.keys, modes));
+  dialog_armed_ = rule;
+  dialog_quiet_until_ = now + Ms(300);
+  JsonObject o;
+  o.Add("type", "dialog").Add("name", d.name).AddStringArray("keys", d.keys);
+  out_.Send(o.Finish());
+}
+
+void Session::CheckReady(TimePoint now) {
+  if (options_.raw || matcher_.Ready(term_)) {
+    state_ = State::kReady;
+    JsonObject o;
+    o.Add("type", "ready");
+    if (options_.raw) o.AddNull("engine");
+    else o.Add("engine", options_.engine.name);
+    o.Add("pid", static_cast<int64_t>(pty_.pid()))
+        .Add("cols", term_.cols())
+        .Add("rows", term_.rows());
+    out_.Send(o.Finish());
+    return;
+  }
+  if (now >= ready_deadline_) {
+    JsonObject o;
+    o.Add("type", "error").Add("kind", "not_ready")
+        .Add("error", options_.engine.name + " did not show its prompt within " +
+                          std::to_string(options_.engine.timeouts.ready_ms) + " ms")
+        .AddStringArray("screen", term_.ScreenLines());
+    out_.Send(o.Finish());
+    fprintf(stderr, "tuidriver: %s never became ready\n", options_.engine.name.c_str());
+    exit_code_ = 3;
+    pty_.SignalGroup(SIGKILL);
+  }
+}
+
+void Session::RunAsks(TimePoint now) {
+  if (active_) {
+    active_->Update(term_, &pty_input_, now);
+    if (active_->streaming()) {
+      std::string delta = active_->TakeDelta();
+      if (!delta.empty()) {
+        std::string line = "{\"id\":" + active_->id().json + ",\"type\":\"chunk\",\"delta\":";
+        AppendJsonString(delta, &line);
+        out_.Send(line + "}");
+      }
+    }
+    if (active_->finished()) FinishAsk();
+  }
+  if (!active_ && !queue_.empty()) StartNextAsk(now);
+  if (!active_ && queue_.empty() && !stdin_open_ && !closing_) BeginClose(nullptr);
+}
+
+void Session::StartNextAsk(TimePoint now) {
+  if (!matcher_.Ready(term_)) return;
+  if (resync_) {
+    // Wait for the program to react to the interrupt, but not forever.
+    if (term_.generation() == resync_generation_ && now < resync_give_up_) return;
+    resync_ = false;
+  }
+  active_ = std::move(queue_.front());
+  queue_.pop_front();
+  active_->Start(term_, &pty_input_, now);
+  term_.PinHistory(active_->start_row());
+  active_->Update(term_, &pty_input_, now);
+  if (active_->finished()) FinishAsk();
+}
+
+void Session::FinishAsk() {
+  if (!active_ || !active_->finished()) return;
+  if (active_->streaming()) {
+    std::string delta = active_->TakeDelta();
+    if (!delta.empty()) {
+      std::string line = "{\"id\":" + active_->id().json + ",\"type\":\"chunk\",\"delta\":";
+      AppendJsonString(delta, &line);
+      out_.Send(line + "}");
+    }
+  }
+  const AskResult& r = active_->result();
+  if (!r.ok && (r.kind == "timeout" || r.kind == "cancelled")) {
+    resync_ = true;
+    resync_generation_ = term_.generation();
+    resync_give_up_ = Clock::now() + Ms(2000);
+  }
+  ReplyAsk(*active_);
+  active_.reset();
+  term_.UnpinHistory();
+}
+
+void Session::UpdateWaiters(TimePoint now) {
+  std::string screen;
+  bool have_screen = false;
+  for (size_t i = 0; i < waiters_.size();) {
+    Waiter& w = waiters_[i];
+    bool done = false;
+    if (w.pattern) {
+      if (!have_screen) {
+        for (const std::string& l : term_.ScreenLines()) screen += l + "\n";
+        have_screen = true;
+      }
+      int groups = w.pattern->NumberOfCapturingGroups();
+      std::vector<re2::StringPiece> m(static_cast<size_t>(groups) + 1);
+      const std::string* hay = &screen;
+      bool hit = w.pattern->Match(*hay, 0, hay->size(), RE2::UNANCHORED, m.data(), groups + 1);
+      if (!hit) {
+        hay = &w.seen;
+        hit = w.pattern->Match(*hay, 0, hay->size(), RE2::UNANCHORED, m.data(), groups + 1);
+      }
+      if (hit) {
+        std::vector<std::string> g;
+        for (int k = 1; k <= groups; ++k) g.emplace_back(m[static_cast<size_t>(k)].data() ? std::string(m[static_cast<size_t>(k)]) : "");
+        ReplyOk(w.request.id, "\"match\":" + JsonString(std::string(m[0])) + ",\"groups\":" + JsonStringArray(g));
+        done = true;
+      }
+    } else if (now >= last_output_ + Ms(w.request.idle_ms)) {
+      ReplyOk(w.request.id, "\"idle_ms\":" + std::to_string(w.request.idle_ms));
+      done = true;
+    }
+    if (!done && now >= w.deadline) {
+      ReplyError(w.request.id, "timeout", "condition not met before the timeout", ScreenFields());
+      done = true;
+    }
+    if (done) waiters_.erase(waiters_.begin() + static_cast<long>(i));
+    else ++i;
+  }
+}
+
+// ---- client side ----------------------------------------------------------
+
+void Session::ReadRequests() {
+  char buf[65536];
+  for (int rounds = 0; rounds < 64 && !out_.congested(); ++rounds) {
+    ssize_t n = read(in_fd_, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return;
+    if (n <= 0) {
+      stdin_open_ = false;
+      if (!in_buf_.empty() && !discarding_long_line_) HandleLine(in_buf_);
+      in_buf_.clear();
+      // Before ready, RunAsks closes once the program is ready (or the
+      // ready timeout ends the session), so a bare EOF still shows `ready`.
+      if (state_ != State::kStarting && !active_ && queue_.empty() && !closing_) BeginClose(nullptr);
+      return;
+    }
+    size_t start = 0;
+    for (size_t i = 0; i < static_cast<size_t>(n); ++i) {
+      if (buf[i] != '\n') continue;
+      if (!discarding_long_line_) {
+        in_buf_.append(buf + start, i - start);
+        HandleLine(in_buf_);
+      }
+      discarding_long_line_ = false;
+      in_buf_.clear();
+      start = i + 1;
+    }
+    if (!discarding_long_line_) in_buf_.append(buf + start, static_cast<size_t>(n) - start);
+    if (in_buf_.size() > kMaxRequestBytes) {
+      // Refuse now, without buffering the rest of the line.
+      ReplyError(RequestId(), "protocol", "request line longer than " +
+                 std::to_string(kMaxRequestBytes) + " bytes; discarded");
+      in_buf_.clear();
+      discarding_long_line_ = true;
+    }
+  }
+}
+
+void Session::HandleLine(const std::string& line) {
+  if (!line.empty() && line.back() == '\r') {
+    HandleLine(line.substr(0, line.size() - 1));
+    return;
+  }
+  Request request;
+  RequestError kind;
+  std::string err;
+  if (!parser_.Parse(line, &request, &kind, &err)) {
+    ReplyError(request.id, kind == RequestError::kUnknownType ? "unknown_type" : "protocol", err);
+    return;
+  }
+  if (request.id.kind != RequestId::Kind::kNone && IdInUse(request.id)) {
+    ReplyError(request.id, "protocol", "id " + request.id.json + " is already in use by a pending request");
+    return;
+  }
+  Dispatch(request);
+}
+
+bool Session::IdInUse(const RequestId& id) const {
+  if (active_ && active_->id() == id) return true;
+  for (const auto& a : queue_) {
+    if (a->id() == id) return true;
+  }
+  for (const Waiter& w : waiters_) {
+    if (w.request.id == id) return true;
+  }
+  for (const RequestId& c : close_ids_) {
+    if (c == id) return true;
+  }
+  return false;
+}
+
+void Session::Dispatch(Request& r) {
+  const std::string& t = r.type;
+  if (t == "ask" || t == "ask_stream") HandleAsk(r);
+  else if (t == "cancel") HandleCancel(r);
+  else if (t == "send" || t == "send_secret" || t == "keys" || t == "paste") HandleInput(r);
+  else if (t == "resize") {
+    if (state_ != State::kExited) pty_.Resize(r.cols, r.rows);
+    term_.Resize(r.cols, r.rows);
+    ReplyOk(r.id, "\"cols\":" + std::to_string(r.cols) + ",\"rows\":" + std::to_string(r.rows));
+  } else if (t == "screen") HandleScreen(r);
+  else if (t == "scrollback") HandleScrollback(r);
+  else if (t == "expect") HandleExpect(r);
+  else if (t == "wait_idle") HandleWaitIdle(r);
+  else if (t == "signal") HandleSignal(r);
+  else if (t == "status") HandleStatus(r);
+  else if (t == "subscribe" || t == "unsubscribe") HandleSubscribe(r);
+  else if (t == "close") BeginClose(&r.id);
+}
+
+void Session::HandleAsk(Request& r) {
+  if (options_.raw) {
+    ReplyError(r.id, "error", "this is a raw session with no engine; ask needs an engine (tuidriver ENGINE)");
+  } else if (state_ == State::kExited) {
+    ReplyError(r.id, "exited", "the program has exited (" + ExitFields() + ")");
+  } else if (closing_) {
+    ReplyError(r.id, "error", "the session is closing");
+  } else if (queue_.size() >= 10000) {
+    ReplyError(r.id, "busy", "too many asks queued (10000)");
+  } else {
+    queue_.push_back(std::make_unique<Ask>(r, options_.engine, matcher_, Clock::now()));
+  }
+}
+
+void Session::HandleCancel(const Request& r) {
+  if (active_ && active_->id() == r.target) {
+    active_->Cancel(term_, &pty_input_, "cancelled by request " + r.id.json);
+    FinishAsk();
+    ReplyOk(r.id);
+    return;
+  }
+  for (auto it = queue_.begin(); it != queue_.end(); ++it) {
+    if ((*it)->id() == r.target) {
+      (*it)->Cancel(term_, &pty_input_, "cancelled by request " + r.id.json + " before it started");
+      ReplyAsk(**it);
+      queue_.erase(it);
+      ReplyOk(r.id);
+      return;
+    }
+  }
+  ReplyError(r.id, "error", "no ask with id " + r.target.json + " is running or queued");
+}
+
+void Session::HandleInput(const Request& r) {
+  if (state_ == State::kExited) {
+    ReplyError(r.id, "exited", "the program has exited (" + ExitFields() + ")");
+    return;
+  }
+  KeyModes modes{term_.app_cursor_keys(), term_.app_keypad()};
+  std::string extra;
+  if (r.type == "send" || r.type == "send_secret") {
+    pty_.Write(r.data);
+  } else if (r.type == "keys") {
+    pty_.Write(KeysToBytes(r.keys, modes));
+  } else {
+    bool bracketed = term_.bracketed_paste();
+    // Inside a bracketed paste the end marker must not appear literally.
+    std::string text = r.text;
+    for (size_t p; (p = text.find("\x1b[201~")) != std::string::npos;) text.erase(p, 6);
+    pty_.Write(bracketed ? "\x1b[200~" + text + "\x1b[201~" : text);
+    extra = std::string("\"bracketed\":") + (bracketed ? "true" : "false");
+  }
+  ReplyOk(r.id, extra);
+}
+
+void Session::HandleScreen(const Request& r) { ReplyOk(r.id, ScreenFields()); }
+
+void Session::HandleScrollback(const Request& r) {
+  std::vector<std::string> lines;
+  uint64_t end = term_.lines_scrolled() + static_cast<uint64_t>(term_.rows());
+  uint64_t first = term_.first_retained_row();
+  if (r.lines >= 0 && end - first > static_cast<uint64_t>(r.lines)) first = end - static_cast<uint64_t>(r.lines);
+  for (uint64_t row = first; row < end; ++row) {
+    std::string text;
+    bool wrapped;
+    if (term_.LineAt(row, &text, &wrapped)) lines.push_back(std::move(text));
+  }
+  // Rows below the last non-blank one on screen are not history.
+  while (!lines.empty() && lines.back().empty()) lines.pop_back();
+  ReplyOk(r.id, "\"lines\":" + JsonStringArray(lines));
+}
+
+void Session::HandleExpect(Request& r) {
+  std::string err = RegexError(r.pattern);
+  if (!err.empty()) {
+    ReplyError(r.id, "protocol", "field 'pattern' is not a valid regular expression: " + err);
+    return;
+  }
+  Waiter w;
+  RE2::Options o;
+  o.set_log_errors(false);
+  w.pattern = std::make_unique<RE2>(r.pattern, o);
+  w.deadline = Clock::now() + Ms(r.timeout_s > 0 ? static_cast<long>(r.timeout_s * 1000) : 30000);
+  w.request = std::move(r);
+  waiters_.push_back(std::move(w));
+  UpdateWaiters(Clock::now());
+}
+
+void Session::HandleWaitIdle(Request& r) {
+  Waiter w;
+  w.deadline = Clock::now() + Ms(r.timeout_s > 0 ? static_cast<long>(r.timeout_s * 1000) : 30000);
+  w.request = std::move(r);
+  waiters_.push_back(std::move(w));
+}
+
+void Session::HandleSignal(const Request& r) {
+  int sig = SignalFromName(r.signal);
+  if (sig == 0) {
+    ReplyError(r.id, "protocol", "unknown signal '" + r.signal + "'");
+  } else if (state_ == State::kExited) {
+    ReplyError(r.id, "exited", "the program has exited (" + ExitFields() + ")");
+  } else if (!pty_.SignalForeground(sig)) {
+    ReplyError(r.id, "error", std::string("could not send the signal: ") + strerror(errno));
+  } else {
+    ReplyOk(r.id, "\"signal\":" + JsonString("SIG" + SignalName(sig)));
+  }
+}
+
+void Session::HandleStatus(const Request& r) {
+  const char* state = "starting";
+  if (state_ == State::kExited) state = "exited";
+  else if (state_ == State::kReady) state = (active_ || !queue_.empty()) ? "busy" : "ready";
+  JsonObject o;
+  o.Add("state", state).Add("pid", static_cast<int64_t>(pty_.pid()));
+  if (state_ == State::kExited) o.AddNull("foreground_pid").AddNull("cwd");
+  else o.Add("foreground_pid", static_cast<int64_t>(pty_.ForegroundPid())).Add("cwd", pty_.Cwd());
+  o.Add("cols", term_.cols()).Add("rows", term_.rows());
+  if (options_.raw) o.AddNull("engine");
+  else o.Add("engine", options_.engine.name);
+  o.Add("mode", options_.mode).Add("queued", static_cast<int64_t>(queue_.size()));
+  std::string fields = o.Finish();
+  fields = fields.substr(1, fields.size() - 2);  // the object's members only
+  fields += "," + (state_ == State::kExited ? ExitFields("exit_code") : "\"exit_code\":null,\"signal\":null");
+  ReplyOk(r.id, fields);
+}
+
+void Session::HandleSubscribe(const Request& r) {
+  subscribed_output_ = r.type == "subscribe";
+  ReplyOk(r.id, "\"events\":" + JsonStringArray(subscribed_output_ ? r.events : std::vector<std::string>()));
+}
+
+// ---- close ----------------------------------------------------------------
+
+void Session::BeginClose(const RequestId* id) {
+  if (id) close_ids_.push_back(*id);
+  if (closing_) return;
+  closing_ = true;
+  if (active_ && !active_->finished() && id) {
+    active_->Cancel(term_, &pty_input_, "the session is closing");
+    FinishAsk();
+  }
+  if (id) {
+    for (auto& ask : queue_) {
+      ask->Cancel(term_, &pty_input_, "the session is closing");
+      ReplyAsk(*ask);
+    }
+    queue_.clear();
+  }
+  if (state_ == State::kExited) {
+    FinishClose();
+    return;
+  }
+  TimePoint now = Clock::now();
+  if (!options_.engine.quit_keys.empty()) {
+    KeyModes modes{term_.app_cursor_keys(), term_.app_keypad()};
+    pty_.Write(KeysToBytes(options_.engine.quit_keys, modes));
+    close_phase_ = ClosePhase::kQuitKeys;
+    close_deadline_ = now + Ms(options_.engine.timeouts.quit_grace_ms);
+  } else {
+    close_phase_ = ClosePhase::kQuitKeys;
+    close_deadline_ = now;
+  }
+}
+
+void Session::AdvanceClose(TimePoint now) {
+  if (close_phase_ == ClosePhase::kNone || now < close_deadline_) return;
+  if (close_phase_ == ClosePhase::kQuitKeys) {
+    pty_.SignalForeground(SIGTERM);
+    pty_.SignalGroup(SIGTERM);
+    pty_.SignalGroup(SIGHUP);
+    close_phase_ = ClosePhase::kTerm;
+    close_deadline_ = now + Ms(options_.engine.timeouts.term_grace_ms);
+  } else if (close_phase_ == ClosePhase::kTerm) {
+    pty_.SignalForeground(SIGKILL);
+    pty_.SignalGroup(SIGKILL);
+    close_phase_ = ClosePhase::kKill;
+    close_deadline_ = now + Ms(1000);
+  } else {
+    // SIGKILL did not reap the child within a second: give up waiting.
+    FinishClose();
+  }
+}
+
+void Session::FinishClose() {
+  close_phase_ = ClosePhase::kNone;
+  // Whatever the program left in its process group goes with it.
+  pty_.SignalGroup(SIGKILL);
+  for (const RequestId& id : close_ids_) {
+    ReplyOk(id, "\"text\":\"\"," + ExitFields("exit_code"));
+  }
+  quit_ = true;
+}
+
+// ---- replies --------------------------------------------------------------
+
+void Session::ReplyOk(const RequestId& id, const std::string& extra_fields) {
+  std::string line = "{\"id\":" + id.json + ",\"type\":\"reply\",\"ok\":true";
+  if (!extra_fields.empty()) line += "," + extra_fields;
+  out_.Send(line + "}");
+}
+
+void Session::ReplyError(const RequestId& id, const std::string& kind,
+                         const std::string& error, const std::string& extra_fields) {
+  std::string line = "{\"id\":" + id.json + ",\"type\":\"reply\",\"ok\":false,\"kind\":";
+  AppendJsonString(kind, &line);
+  line += ",\"error\":";
+  AppendJsonString(error, &line);
+  if (!extra_fields.empty()) line += "," + extra_fields;
+  out_.Send(line + "}");
+}
+
+void Session::ReplyAsk(const Ask& ask) {
+  const AskResult& r = ask.result();
+  if (r.ok) {
+    std::string fields = "\"text\":" + JsonString(r.text);
+    if (ask.revised()) fields += ",\"revised\":true";
+    ReplyOk(ask.id(), fields);
+    return;
+  }
+  std::string extra = "\"text\":" + JsonString(r.text);
+  if (!r.question.empty()) extra += ",\"question\":" + JsonString(r.question);
+  ReplyError(ask.id(), r.kind, r.error, extra);
+}
+
+std::string Session::ScreenFields() const {
+  Cursor c = term_.cursor();
+  JsonObject o;
+  o.AddStringArray("lines", term_.ScreenLines());
+  std::string cursor = "{\"row\":" + std::to_string(c.row) + ",\"col\":" + std::to_string(c.col) +
+                       ",\"visible\":" + (c.visible ? "true" : "false") + "}";
+  o.AddRaw("cursor", cursor).Add("cols", term_.cols()).Add("rows", term_.rows())
+      .Add("alt_screen", term_.alt_screen()).Add("title", term_.title());
+  std::string s = o.Finish();
+  return s.substr(1, s.size() - 2);
+}
+
+// "code":N,"signal":null  or  "code":null,"signal":"SIGKILL"
+std::string Session::ExitFields(const char* code_key) const {
+  const ExitStatus& s = pty_.exit_status();
+  std::string code = std::string("\"") + code_key + "\":";
+  if (s.signal) return code + "null,\"signal\":" + JsonString("SIG" + SignalName(s.signal));
+  return code + std::to_string(s.code) + ",\"signal\":null";
+}
+
+}  // namespace tuidriver

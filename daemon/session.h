@@ -1,0 +1,156 @@
+// The daemon: one child on a PTY, one terminal emulator, and the NDJSON
+// protocol on stdin/stdout, driven by a single-threaded ppoll loop.
+//
+// The Session owns everything it uses. Requests are answered at once,
+// except asks, which run one at a time in arrival order, and expect,
+// wait_idle and close, which reply when their condition is met.
+#ifndef TUIDRIVER_SESSION_H_
+#define TUIDRIVER_SESSION_H_
+
+#include <re2/re2.h>
+
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ask.h"
+#include "engine_config.h"
+#include "output.h"
+#include "pty_process.h"
+#include "request.h"
+#include "screen_matcher.h"
+#include "terminal.h"
+#include "utf8.h"
+
+namespace tuidriver {
+
+struct SessionOptions {
+  // For a raw session only command and size are set. engine.command is the
+  // full argv, agent_args and --extra-arg values already appended.
+  EngineConfig engine;
+  bool raw = false;     // no engine: ask is refused, ready comes at once
+  std::string mode = "exec";  // "exec" or "agent": selects dialog rules
+  std::string cwd;
+  size_t scrollback_lines = 10000;
+};
+
+class Session {
+ public:
+  Session(SessionOptions options, int in_fd, int out_fd);
+  ~Session();
+
+  // Spawns the child and runs until close or stdin EOF. Returns the exit
+  // code: 0, or 3 when the program could not start or never became ready.
+  int Run();
+
+ private:
+  enum class State { kStarting, kReady, kExited };
+  enum class ClosePhase { kNone, kQuitKeys, kTerm, kKill };
+
+  // A request that replies later: expect or wait_idle.
+  struct Waiter {
+    Request request;
+    std::unique_ptr<RE2> pattern;  // expect
+    std::string seen;              // expect: new output since the request
+    TimePoint deadline;
+  };
+
+  class PtyInput : public ChildInput {
+   public:
+    explicit PtyInput(PtyProcess* pty) : pty_(pty) {}
+    void Write(const std::string& bytes) override { pty_->Write(bytes); }
+   private:
+    PtyProcess* pty_;
+  };
+
+  bool Spawn();
+  void Loop();
+  int PollTimeoutMs(TimePoint now) const;
+  void HandleSignals();
+
+  // Child side.
+  void ReadChild(size_t budget);
+  void FeedChild(const char* data, size_t len);
+  void CheckChildExit();
+  void ReportExit();
+  void OnScreen(TimePoint now);
+  void AnswerDialogs(TimePoint now);
+  void CheckReady(TimePoint now);
+  void RunAsks(TimePoint now);
+  void StartNextAsk(TimePoint now);
+  void FinishAsk();
+  void UpdateWaiters(TimePoint now);
+
+  // Client side.
+  void ReadRequests();
+  void HandleLine(const std::string& line);
+  void Dispatch(Request& request);
+  void HandleAsk(Request& request);
+  void HandleCancel(const Request& request);
+  void HandleInput(const Request& request);
+  void HandleScreen(const Request& request);
+  void HandleScrollback(const Request& request);
+  void HandleExpect(Request& request);
+  void HandleWaitIdle(Request& request);
+  void HandleSignal(const Request& request);
+  void HandleStatus(const Request& request);
+  void HandleSubscribe(const Request& request);
+  bool IdInUse(const RequestId& id) const;
+
+  // Close.
+  void BeginClose(const RequestId* id);
+  void AdvanceClose(TimePoint now);
+  void FinishClose();
+
+  // Replies.
+  void ReplyOk(const RequestId& id, const std::string& extra_fields = "");
+  void ReplyError(const RequestId& id, const std::string& kind,
+                  const std::string& error, const std::string& extra_fields = "");
+  void ReplyAsk(const Ask& ask);
+  std::string ScreenFields() const;
+  std::string ExitFields(const char* code_key = "code") const;
+
+  SessionOptions options_;
+  int in_fd_;
+  Output out_;
+  PtyProcess pty_;
+  PtyInput pty_input_{&pty_};
+  Terminal term_;
+  ScreenMatcher matcher_;
+  RequestParser parser_;
+  Utf8Sanitizer output_utf8_;
+
+  State state_ = State::kStarting;
+  TimePoint ready_deadline_;
+  bool stdin_open_ = true;
+  std::string in_buf_;
+  bool discarding_long_line_ = false;
+  bool subscribed_output_ = false;
+  bool child_reaped_ = false;
+  bool quit_ = false;
+  int exit_code_ = 0;
+
+  std::unique_ptr<Ask> active_;
+  std::deque<std::unique_ptr<Ask>> queue_;
+  // After a cancelled or timed-out ask: the next ask waits until the
+  // program has shown its prompt again, so leftovers are not attributed.
+  bool resync_ = false;
+  uint64_t resync_generation_ = 0;
+  TimePoint resync_give_up_;
+  std::vector<Waiter> waiters_;
+  TimePoint last_output_;
+  uint64_t seen_generation_ = ~0ull;
+
+  int dialog_armed_ = -1;  // last rule answered; re-armed once it is gone
+  TimePoint dialog_quiet_until_;
+
+  ClosePhase close_phase_ = ClosePhase::kNone;
+  TimePoint close_deadline_;
+  std::vector<RequestId> close_ids_;
+  bool closing_ = false;
+};
+
+}  // namespace tuidriver
+
+#endif  // TUIDRIVER_SESSION_H_

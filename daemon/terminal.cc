@@ -1,0 +1,467 @@
+#include "terminal.h"
+
+#include <vterm.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+
+#include "utf8.h"
+
+namespace tuidriver {
+
+// Static trampolines from libvterm's C callbacks to Terminal's methods.
+struct TerminalCallbacks {
+  static Terminal* T(void* user) { return static_cast<Terminal*>(user); }
+
+  static int PutGlyph(VTermGlyphInfo* info, VTermPos pos, void* user) {
+    T(user)->PutGlyph(info->chars, info->width, pos.row, pos.col);
+    return 1;
+  }
+  static int MoveCursor(VTermPos pos, VTermPos, int visible, void* user) {
+    T(user)->MoveCursor(pos.row, pos.col, visible != 0);
+    return 1;
+  }
+  static int ScrollRect(VTermRect r, int down, int right, void* user) {
+    T(user)->ScrollRect(r.start_row, r.end_row, r.start_col, r.end_col, down, right);
+    return 1;
+  }
+  static int Erase(VTermRect r, int, void* user) {
+    T(user)->Erase(r.start_row, r.end_row, r.start_col, r.end_col);
+    return 1;
+  }
+  static int SetTermProp(VTermProp prop, VTermValue* val, void* user) {
+    T(user)->SetProp(prop, val);
+    return 1;
+  }
+  static int Resize(int rows, int cols, VTermPos* delta, void* user) {
+    T(user)->OnResize(rows, cols, &delta->row);
+    return 1;
+  }
+  static int Csi(const char* leader, const long args[], int argc, const char*,
+                 char command, void* user) {
+    return T(user)->OnUnknownCsi(leader, args, argc, command) ? 1 : 0;
+  }
+  static int Osc(const char* command, size_t len, void* user) {
+    return T(user)->OnUnknownOsc(command, len) ? 1 : 0;
+  }
+  static void Output(const char* s, size_t len, void* user) {
+    T(user)->replies_.append(s, len);
+  }
+};
+
+namespace {
+
+const VTermStateCallbacks kStateCallbacks = {
+    TerminalCallbacks::PutGlyph,   TerminalCallbacks::MoveCursor,
+    TerminalCallbacks::ScrollRect, nullptr /* moverect: scrollrect does it */,
+    TerminalCallbacks::Erase,      nullptr /* initpen */,
+    nullptr /* setpenattr: no colours kept */,
+    TerminalCallbacks::SetTermProp, nullptr /* bell */,
+    TerminalCallbacks::Resize,     nullptr /* setlineinfo */,
+};
+
+const VTermParserCallbacks kFallbacks = {
+    nullptr, nullptr, nullptr, TerminalCallbacks::Csi, TerminalCallbacks::Osc,
+    nullptr, nullptr,
+};
+
+// A longer run is not an escape sequence we rewrite; pass it through.
+constexpr size_t kMaxCarry = 64;
+
+}  // namespace
+
+Terminal::Terminal(int cols, int rows, size_t scrollback_limit)
+    : vt_(vterm_new(rows, cols)), cols_(cols), rows_(rows),
+      scrollback_limit_(scrollback_limit) {
+  vterm_set_utf8(vt_, 1);
+  vterm_output_set_callback(vt_, TerminalCallbacks::Output, this);
+  state_ = vterm_obtain_state(vt_);
+  vterm_state_set_callbacks(state_, &kStateCallbacks, this);
+  vterm_state_set_unrecognised_fallbacks(state_, &kFallbacks, this);
+  ResizeBuffer(&main_, cols, rows, 0);
+  ResizeBuffer(&alt_, cols, rows, 0);
+  vterm_state_reset(state_, 1);
+}
+
+Terminal::~Terminal() { vterm_free(vt_); }
+
+void Terminal::Feed(const char* data, size_t len) {
+  if (carry_.empty()) {
+    Filter(data, len);
+    return;
+  }
+  std::string joined;
+  joined.swap(carry_);
+  joined.append(data, len);
+  Filter(joined.data(), joined.size());
+}
+
+std::string Terminal::TakeReplies() {
+  std::string out;
+  out.swap(replies_);
+  return out;
+}
+
+void Terminal::Write(const char* data, size_t len) {
+  if (len > 0) vterm_input_write(vt_, data, len);
+}
+
+// libvterm 0.1.4 lacks CSI s / CSI u (save/restore cursor, which it reads
+// as DECSLRM) and mode ?47, and its private modes are not readable. So we
+// rewrite those three into what it knows, and watch the modes we need on the
+// way. Everything else goes through untouched, in as few writes as possible.
+void Terminal::Filter(const char* data, size_t len) {
+  const char* p = data;
+  const char* end = data + len;
+  const char* segment = p;
+  while (p < end) {
+    const char* esc = static_cast<const char*>(memchr(p, 0x1b, static_cast<size_t>(end - p)));
+    if (!esc) break;
+    size_t used = FilterEscape(esc, end);
+    if (used == 0) {  // incomplete: keep it for the next Feed
+      Write(segment, static_cast<size_t>(esc - segment));
+      carry_.assign(esc, end);
+      return;
+    }
+    if (used != SIZE_MAX) {  // rewritten: FilterEscape wrote the replacement
+      Write(segment, static_cast<size_t>(esc - segment));
+      segment = esc + used;
+      p = segment;
+    } else {
+      p = esc + 1;
+    }
+  }
+  Write(segment, static_cast<size_t>(end - segment));
+}
+
+// Looks at the escape sequence at `p`. Returns 0 if it is cut off by `end`,
+// SIZE_MAX to pass it through unchanged, or the number of bytes consumed
+// after writing a replacement.
+size_t Terminal::FilterEscape(const char* p, const char* end) {
+  size_t avail = static_cast<size_t>(end - p);
+  if (avail < 2) return 0;
+  char c = p[1];
+  if (c == '=' || c == '>') app_keypad_ = c == '=';
+  if (c == 'c') bracketed_paste_ = app_cursor_keys_ = app_keypad_ = false;
+  if (c != '[') return SIZE_MAX;
+  size_t i = 2;
+  bool priv = i < avail && p[i] == '?';
+  if (priv) ++i;
+  size_t params_start = i;
+  while (i < avail && ((p[i] >= '0' && p[i] <= '9') || p[i] == ';')) ++i;
+  if (i >= avail) return avail < kMaxCarry ? 0 : SIZE_MAX;
+  std::string params(p + params_start, i - params_start);
+  char final = p[i];
+  if (!priv && params.empty() && (final == 's' || final == 'u')) {
+    Write(final == 's' ? "\x1b" "7" : "\x1b" "8", 2);
+    return i + 1;
+  }
+  if (!priv || (final != 'h' && final != 'l')) return SIZE_MAX;
+  TrackPrivateModes(params, final == 'h');
+  // Mode 47 is the old alternate screen: rewrite it as 1047.
+  std::string rewritten;
+  bool changed = false;
+  size_t start = 0;
+  while (start <= params.size()) {
+    size_t semi = params.find(';', start);
+    if (semi == std::string::npos) semi = params.size();
+    std::string mode = params.substr(start, semi - start);
+    if (mode == "47") { mode = "1047"; changed = true; }
+    if (!rewritten.empty() || start > 0) rewritten += ';';
+    rewritten += mode;
+    start = semi + 1;
+  }
+  if (!changed) return SIZE_MAX;
+  std::string seq = "\x1b[?" + rewritten + final;
+  Write(seq.data(), seq.size());
+  return i + 1;
+}
+
+void Terminal::TrackPrivateModes(const std::string& params, bool set) {
+  size_t start = 0;
+  while (start < params.size()) {
+    size_t semi = params.find(';', start);
+    if (semi == std::string::npos) semi = params.size();
+    int mode = atoi(params.substr(start, semi - start).c_str());
+    if (mode == 1) app_cursor_keys_ = set;
+    if (mode == 2004) bracketed_paste_ = set;
+    start = semi + 1;
+  }
+}
+
+bool Terminal::OnUnknownCsi(const char* leader, const long* args, int argc, char command) {
+  (void)args;
+  (void)argc;
+  // The kitty keyboard protocol query: answer "not enabled" like a terminal
+  // that supports the query, so programs stop waiting for an answer.
+  if (leader && leader[0] == '?' && command == 'u') {
+    replies_ += "\x1b[?0u";
+    return true;
+  }
+  return false;
+}
+
+bool Terminal::OnUnknownOsc(const char* command, size_t len) {
+  std::string s(command, len);
+  size_t semi = s.find(';');
+  if (semi == std::string::npos || semi == 0) return false;
+  int number = atoi(s.substr(0, semi).c_str());
+  std::string payload = s.substr(semi + 1);
+  // Colour queries: a dark background, light text, as most terminals.
+  if ((number == 10 || number == 11) && payload == "?") {
+    replies_ += number == 10 ? "\x1b]10;rgb:e5e5/e5e5/e5e5\x1b\\"
+                             : "\x1b]11;rgb:0000/0000/0000\x1b\\";
+    return true;
+  }
+  osc_[number] = SanitizeUtf8(payload);
+  ++generation_;
+  return true;
+}
+
+std::string Terminal::osc(int number) const {
+  auto it = osc_.find(number);
+  return it == osc_.end() ? std::string() : it->second;
+}
+
+Terminal::Line& Terminal::ScreenLine(int row) {
+  return screen_->pool[static_cast<size_t>(screen_->order[static_cast<size_t>(row)])];
+}
+
+const Terminal::Line& Terminal::ScreenLine(int row) const {
+  return screen_->pool[static_cast<size_t>(screen_->order[static_cast<size_t>(row)])];
+}
+
+void Terminal::BlankCells(Line* line, int from, int to) {
+  from = std::max(from, 0);
+  to = std::min(to, static_cast<int>(line->cells.size()));
+  for (int c = from; c < to; ++c) line->cells[static_cast<size_t>(c)] = Cell();
+}
+
+// Writing over either half of a wide character destroys all of it (as in
+// xterm and tmux): blank the other half so no stray half is left.
+void Terminal::SplitWideAt(Line* line, int col) {
+  int n = static_cast<int>(line->cells.size());
+  if (col < 0 || col >= n) return;
+  Cell& cell = line->cells[static_cast<size_t>(col)];
+  if (cell.width == 0 && col > 0) {
+    BlankCells(line, col - 1, col + 1);
+  } else if (cell.width == 2 && col + 1 < n) {
+    BlankCells(line, col, col + 2);
+  }
+}
+
+void Terminal::PutGlyph(const uint32_t* chars, int width, int row, int col) {
+  if (row < 0 || row >= rows_ || col < 0 || col >= cols_) return;
+  // A glyph at column 0 right after one that filled the row above, with no
+  // cursor move between: the terminal wrapped that row.
+  if (wrap_pending_ && col == 0 && row > 0) ScreenLine(row - 1).wrapped = true;
+  Line& line = ScreenLine(row);
+  SplitWideAt(&line, col);
+  if (width == 2) SplitWideAt(&line, col + 1);
+  Cell& cell = line.cells[static_cast<size_t>(col)];
+  cell = Cell();
+  for (int i = 0; i < 3 && chars[i]; ++i) cell.ch[i] = chars[i];
+  cell.width = static_cast<uint8_t>(width == 2 ? 2 : 1);
+  if (width == 2 && col + 1 < cols_) {
+    Cell& right = line.cells[static_cast<size_t>(col + 1)];
+    right = Cell();
+    right.width = 0;
+  }
+  wrap_pending_ = col + std::max(width, 1) >= cols_;
+  last_glyph_row_ = row;
+  last_glyph_col_ = col;
+  ++generation_;
+}
+
+void Terminal::MoveCursor(int row, int col, bool visible) {
+  if (row != last_glyph_row_ || col != last_glyph_col_) wrap_pending_ = false;
+  cursor_.row = row;
+  cursor_.col = col;
+  cursor_.visible = visible;
+  ++generation_;
+}
+
+void Terminal::ScrollRect(int top, int bottom, int left, int right, int down, int rightward) {
+  ++generation_;
+  int height = bottom - top;
+  if (height <= 0 || right <= left) return;
+  bool full_width = left == 0 && right == cols_;
+  if (full_width && rightward == 0 && std::abs(down) < height) {
+    // Whole rows: rotate row indices, then blank the rows that came in.
+    if (down > 0 && top == 0 && !alt_screen_) {
+      for (int r = 0; r < down; ++r) PushHistory(ScreenLine(r));
+      TrimHistory();
+    }
+    auto first = screen_->order.begin() + top;
+    auto last = screen_->order.begin() + bottom;
+    if (down > 0) std::rotate(first, first + down, last);
+    else std::rotate(first, last + down, last);
+    int blank_from = down > 0 ? bottom - down : top;
+    int blank_to = down > 0 ? bottom : top - down;
+    for (int r = blank_from; r < blank_to; ++r) {
+      Line& line = ScreenLine(r);
+      BlankCells(&line, 0, cols_);
+      line.wrapped = false;
+    }
+    return;
+  }
+  // A rectangle, or a scroll by the whole height: move cells one by one.
+  std::vector<Line> copy;
+  for (int r = top; r < bottom; ++r) copy.push_back(ScreenLine(r));
+  for (int r = top; r < bottom; ++r) {
+    Line& line = ScreenLine(r);
+    for (int c = left; c < right; ++c) {
+      int sr = r + down;
+      int sc = c + rightward;
+      bool inside = sr >= top && sr < bottom && sc >= left && sc < right;
+      line.cells[static_cast<size_t>(c)] =
+          inside ? copy[static_cast<size_t>(sr - top)].cells[static_cast<size_t>(sc)] : Cell();
+    }
+    SplitWideAt(&line, left);
+    SplitWideAt(&line, right - 1);
+  }
+}
+
+void Terminal::Erase(int top, int bottom, int left, int right) {
+  ++generation_;
+  for (int r = std::max(top, 0); r < std::min(bottom, rows_); ++r) {
+    Line& line = ScreenLine(r);
+    SplitWideAt(&line, left);
+    SplitWideAt(&line, right - 1);
+    BlankCells(&line, left, right);
+    if (right >= cols_) line.wrapped = false;
+  }
+}
+
+void Terminal::SetProp(int prop, const void* value) {
+  const VTermValue* val = static_cast<const VTermValue*>(value);
+  ++generation_;
+  switch (prop) {
+    case VTERM_PROP_ALTSCREEN:
+      alt_screen_ = val->boolean != 0;
+      screen_ = alt_screen_ ? &alt_ : &main_;
+      break;
+    case VTERM_PROP_TITLE:
+      title_ = SanitizeUtf8(val->string ? val->string : "");
+      break;
+    case VTERM_PROP_CURSORVISIBLE:
+      cursor_.visible = val->boolean != 0;
+      break;
+    default:
+      break;
+  }
+}
+
+void Terminal::ResizeBuffer(Buffer* b, int cols, int rows, int drop_top) {
+  std::vector<Line> lines;
+  for (size_t r = static_cast<size_t>(drop_top); r < b->order.size(); ++r) {
+    lines.push_back(std::move(b->pool[static_cast<size_t>(b->order[r])]));
+  }
+  lines.resize(static_cast<size_t>(rows));
+  b->order.resize(static_cast<size_t>(rows));
+  for (int r = 0; r < rows; ++r) {
+    Line& line = lines[static_cast<size_t>(r)];
+    line.cells.resize(static_cast<size_t>(cols));
+    // A wide character cut in half by the new right edge goes away.
+    if (cols > 0 && line.cells.back().width == 2) line.cells.back() = Cell();
+    b->order[static_cast<size_t>(r)] = r;
+  }
+  b->pool = std::move(lines);
+}
+
+// Called by libvterm in the middle of vterm_set_size: shrinking rows moves
+// the top rows into history, so the cursor's row stays on the screen.
+void Terminal::OnResize(int rows, int cols, int* delta_row) {
+  int drop = std::max(0, cursor_.row - (rows - 1));
+  if (!alt_screen_) {
+    for (int r = 0; r < drop; ++r) PushHistory(ScreenLine(r));
+    TrimHistory();
+  }
+  ResizeBuffer(&main_, cols, rows, alt_screen_ ? 0 : drop);
+  ResizeBuffer(&alt_, cols, rows, alt_screen_ ? drop : 0);
+  *delta_row = -drop;
+  rows_ = rows;
+  cols_ = cols;
+  wrap_pending_ = false;
+  ++generation_;
+}
+
+void Terminal::Resize(int cols, int rows) {
+  if (cols == cols_ && rows == rows_) return;
+  vterm_set_size(vt_, rows, cols);
+}
+
+std::string Terminal::LineText(const Line& line) {
+  std::string out;
+  out.reserve(line.cells.size());
+  for (const Cell& cell : line.cells) {
+    if (cell.width == 0) continue;  // right half of a wide character
+    if (cell.ch[0] == 0) {
+      out += ' ';
+      continue;
+    }
+    for (char32_t ch : cell.ch) {
+      if (ch == 0) break;
+      AppendUtf8(ch, &out);
+    }
+  }
+  size_t keep = out.find_last_not_of(' ');
+  out.resize(keep == std::string::npos ? 0 : keep + 1);
+  return out;
+}
+
+std::string Terminal::RowText(int row) const {
+  if (row < 0 || row >= rows_) return std::string();
+  return LineText(ScreenLine(row));
+}
+
+std::vector<std::string> Terminal::ScreenLines() const {
+  std::vector<std::string> lines;
+  lines.reserve(static_cast<size_t>(rows_));
+  for (int r = 0; r < rows_; ++r) lines.push_back(RowText(r));
+  return lines;
+}
+
+bool Terminal::RowWrapped(int row) const {
+  return row >= 0 && row < rows_ && ScreenLine(row).wrapped;
+}
+
+void Terminal::PushHistory(const Line& line) {
+  history_.push_back(HistoryLine{LineText(line), line.wrapped});
+  ++lines_scrolled_;
+}
+
+void Terminal::TrimHistory() {
+  while (history_.size() > scrollback_limit_) {
+    if (pinned_ && first_retained_row() >= pin_row_) break;
+    history_.pop_front();
+  }
+}
+
+bool Terminal::LineAt(uint64_t abs, std::string* text, bool* wrapped) const {
+  if (abs < first_retained_row()) return false;
+  if (abs < lines_scrolled_) {
+    const HistoryLine& h = history_[static_cast<size_t>(abs - first_retained_row())];
+    *text = h.text;
+    *wrapped = h.wrapped;
+    return true;
+  }
+  uint64_t row = abs - lines_scrolled_;
+  if (row >= static_cast<uint64_t>(rows_)) return false;
+  *text = RowText(static_cast<int>(row));
+  *wrapped = RowWrapped(static_cast<int>(row));
+  return true;
+}
+
+void Terminal::PinHistory(uint64_t abs) {
+  pinned_ = true;
+  pin_row_ = abs;
+}
+
+void Terminal::UnpinHistory() {
+  pinned_ = false;
+  TrimHistory();
+}
+
+}  // namespace tuidriver

@@ -1,0 +1,168 @@
+// The terminal emulator: bytes from the program in, a screen, a scrollback
+// history and reply bytes (answers to DA/DSR/colour queries) out. Pure: it
+// does no I/O, so it is tested and fuzzed on byte strings.
+//
+// libvterm's state layer parses escape sequences; the screen itself is ours,
+// because libvterm 0.1.4's screen layer is four times slower than its state
+// layer and mishandles overwriting half of a wide character. Rows live in a
+// fixed pool and scrolling rotates row indices, so scrolling never copies the
+// screen; lines that leave the top go to a bounded history.
+//
+// Rows are numbered two ways. Screen rows are 0..rows()-1. Absolute rows
+// count every line since the start: absolute row lines_scrolled() + r is
+// screen row r, and smaller absolute rows are in the history. An ask keeps
+// its absolute start row, so its reply survives scrolling.
+#ifndef TUIDRIVER_TERMINAL_H_
+#define TUIDRIVER_TERMINAL_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <string>
+#include <vector>
+
+struct VTerm;
+struct VTermState;
+
+namespace tuidriver {
+
+struct Cursor {
+  int row = 0;
+  int col = 0;
+  bool visible = true;
+};
+
+class Terminal {
+ public:
+  // `scrollback_limit` lines of history are kept (more while pinned).
+  Terminal(int cols, int rows, size_t scrollback_limit);
+  ~Terminal();
+  Terminal(const Terminal&) = delete;
+  Terminal& operator=(const Terminal&) = delete;
+
+  // Feeds program output. Split escape sequences and split UTF-8 characters
+  // are carried over to the next call.
+  void Feed(const char* data, size_t len);
+
+  // Bytes the terminal must send back to the program (device attributes,
+  // cursor position reports, colour and keyboard-protocol queries), since
+  // the last call. The caller writes them to the PTY.
+  std::string TakeReplies();
+
+  // Changes the size. History is kept; rows that no longer fit above the
+  // cursor move into the history.
+  void Resize(int cols, int rows);
+
+  int cols() const { return cols_; }
+  int rows() const { return rows_; }
+  Cursor cursor() const { return cursor_; }
+  bool alt_screen() const { return alt_screen_; }
+  const std::string& title() const { return title_; }
+  bool bracketed_paste() const { return bracketed_paste_; }
+  bool app_cursor_keys() const { return app_cursor_keys_; }
+  bool app_keypad() const { return app_keypad_; }
+  // The latest payload of OSC `number` (e.g. Codex's 7501), "" if none.
+  std::string osc(int number) const;
+
+  // Text of screen row `row`, without trailing blanks.
+  std::string RowText(int row) const;
+  std::vector<std::string> ScreenLines() const;
+  // True when the terminal wrapped screen row `row` onto the next row.
+  bool RowWrapped(int row) const;
+
+  // Lines that have left the top of the main screen, ever.
+  uint64_t lines_scrolled() const { return lines_scrolled_; }
+  // The oldest absolute row still held.
+  uint64_t first_retained_row() const { return lines_scrolled_ - history_.size(); }
+  size_t scrollback_size() const { return history_.size(); }
+  // Text and wrap flag of absolute row `abs`; false if it is not held.
+  bool LineAt(uint64_t abs, std::string* text, bool* wrapped) const;
+
+  // While pinned, history at or after absolute row `abs` is never dropped,
+  // whatever the limit (a long reply must survive until it is read).
+  void PinHistory(uint64_t abs);
+  void UnpinHistory();
+
+  // Changes whenever anything visible changes; cheap to poll.
+  uint64_t generation() const { return generation_; }
+
+ private:
+  struct Cell {
+    char32_t ch[3] = {0, 0, 0};  // base character + up to two combining
+    uint8_t width = 1;           // 2: left half of a wide char; 0: right half
+  };
+  struct Line {
+    std::vector<Cell> cells;
+    bool wrapped = false;
+  };
+  struct Buffer {
+    std::vector<Line> pool;   // the rows' storage
+    std::vector<int> order;   // screen row -> index into pool
+  };
+  struct HistoryLine {
+    std::string text;
+    bool wrapped = false;
+  };
+
+  // libvterm callbacks (static trampolines live in terminal.cc).
+  friend struct TerminalCallbacks;
+  void PutGlyph(const uint32_t* chars, int width, int row, int col);
+  void MoveCursor(int row, int col, bool visible);
+  void ScrollRect(int top, int bottom, int left, int right, int down, int rightward);
+  void Erase(int top, int bottom, int left, int right);
+  void SetProp(int prop, const void* value);
+  void OnResize(int rows, int cols, int* delta_row);
+  bool OnUnknownCsi(const char* leader, const long* args, int argc, char command);
+  bool OnUnknownOsc(const char* command, size_t len);
+
+  // Pre-filter for what libvterm 0.1.4 lacks; see terminal.cc.
+  void Filter(const char* data, size_t len);
+  size_t FilterEscape(const char* p, const char* end);
+  void TrackPrivateModes(const std::string& params, bool set);
+  void Write(const char* data, size_t len);
+
+  Line& ScreenLine(int row);
+  const Line& ScreenLine(int row) const;
+  static std::string LineText(const Line& line);
+  void BlankCells(Line* line, int from, int to);
+  void SplitWideAt(Line* line, int col);
+  void PushHistory(const Line& line);
+  void TrimHistory();
+  static void ResizeBuffer(Buffer* b, int cols, int rows, int drop_top);
+
+  VTerm* vt_;
+  VTermState* state_;
+  int cols_;
+  int rows_;
+  Buffer main_;
+  Buffer alt_;
+  Buffer* screen_ = &main_;
+  bool alt_screen_ = false;
+  Cursor cursor_;
+  std::string title_;
+  std::map<int, std::string> osc_;
+  std::string replies_;
+  std::string carry_;  // an escape sequence split across Feed calls
+
+  bool bracketed_paste_ = false;
+  bool app_cursor_keys_ = false;
+  bool app_keypad_ = false;
+
+  // The last glyph filled the row's last column: if the next glyph lands at
+  // column 0 of the row below without a cursor move between, the row wrapped.
+  bool wrap_pending_ = false;
+  int last_glyph_row_ = 0;
+  int last_glyph_col_ = 0;
+
+  std::deque<HistoryLine> history_;
+  size_t scrollback_limit_;
+  bool pinned_ = false;
+  uint64_t pin_row_ = 0;
+  uint64_t lines_scrolled_ = 0;
+  uint64_t generation_ = 0;
+};
+
+}  // namespace tuidriver
+
+#endif  // TUIDRIVER_TERMINAL_H_

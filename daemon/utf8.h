@@ -1,0 +1,44 @@
+// UTF-8 helpers. Everything the daemon prints is valid UTF-8: bytes from the
+// program may split a character across reads, and may not be UTF-8 at all.
+#ifndef TUIDRIVER_UTF8_H_
+#define TUIDRIVER_UTF8_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace tuidriver {
+
+// Decodes one code point at *pos and advances *pos past it. An invalid or
+// truncated sequence yields U+FFFD, consumes one byte and returns false.
+bool DecodeUtf8(const std::string& s, size_t* pos, uint32_t* cp);
+bool DecodeUtf8(const char* s, size_t len, size_t* pos, uint32_t* cp);
+
+// Appends the UTF-8 encoding of `cp` (invalid code points become U+FFFD).
+void AppendUtf8(uint32_t cp, std::string* out);
+
+bool IsValidUtf8(const std::string& s);
+
+// Invalid bytes replaced by U+FFFD.
+std::string SanitizeUtf8(const std::string& s);
+
+// Turns a byte stream into valid UTF-8 incrementally: a character split
+// between two Append calls comes out whole, once.
+class Utf8Sanitizer {
+ public:
+  void Append(const char* data, size_t len, std::string* out);
+  // End of stream: an unfinished character becomes U+FFFD.
+  void Flush(std::string* out);
+
+ private:
+  std::string pending_;  // the start of a character cut off by a read
+};
+
+// Text safe to type into a program: escape sequences and C0/C1 controls are
+// removed except TAB and LF; CR LF and lone CR become LF; invalid UTF-8
+// becomes U+FFFD. A prompt can therefore never inject terminal commands.
+std::string SanitizePrompt(const std::string& s);
+
+}  // namespace tuidriver
+
+#endif  // TUIDRIVER_UTF8_H_

@@ -1,0 +1,78 @@
+#include "utf8.h"
+
+#include <gtest/gtest.h>
+
+namespace tuidriver {
+namespace {
+
+TEST(Utf8, CharacterSplitAtEveryByteComesOutWhole) {
+  const std::string text = "a\xC3\xA9" "\xE4\xB8\xAD" "\xF0\x9F\x9A\x80" "z";  // a é 中 🚀 z
+  for (size_t cut = 0; cut <= text.size(); ++cut) {
+    Utf8Sanitizer s;
+    std::string out;
+    s.Append(text.data(), cut, &out);
+    s.Append(text.data() + cut, text.size() - cut, &out);
+    s.Flush(&out);
+    EXPECT_EQ(text, out) << "cut at " << cut;
+  }
+}
+
+TEST(Utf8, OneByteAtATime) {
+  const std::string text = "\xF0\x9F\x9A\x80\xE4\xB8\xAD";
+  Utf8Sanitizer s;
+  std::string out;
+  for (char c : text) s.Append(&c, 1, &out);
+  s.Flush(&out);
+  EXPECT_EQ(text, out);
+}
+
+TEST(Utf8, InvalidBytesBecomeReplacement) {
+  EXPECT_EQ("a\xEF\xBF\xBD" "b", SanitizeUtf8("a\xFF" "b"));
+  EXPECT_EQ("\xEF\xBF\xBD\xEF\xBF\xBD", SanitizeUtf8("\xC0\xAF"));      // overlong
+  EXPECT_EQ("\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD", SanitizeUtf8("\xED\xA0\x80"));  // surrogate
+  EXPECT_FALSE(IsValidUtf8("\xF4\x90\x80\x80"));  // beyond U+10FFFF
+  EXPECT_TRUE(IsValidUtf8("h\xC3\xA9llo"));
+}
+
+TEST(Utf8, TruncatedAtEndOfStreamIsReplaced) {
+  Utf8Sanitizer s;
+  std::string out;
+  s.Append("ok\xE4\xB8", 4, &out);
+  EXPECT_EQ("ok", out);
+  s.Flush(&out);
+  EXPECT_EQ("ok\xEF\xBF\xBD", out);
+}
+
+TEST(Utf8, BrokenContinuationDoesNotSwallowNextCharacter) {
+  Utf8Sanitizer s;
+  std::string out;
+  s.Append("\xE4", 1, &out);
+  s.Append("x", 1, &out);
+  s.Flush(&out);
+  EXPECT_EQ("\xEF\xBF\xBDx", out);
+}
+
+TEST(Utf8, SanitizePromptStripsEscapesAndControls) {
+  EXPECT_EQ("red text", SanitizePrompt("\x1b[31mred\x1b[0m text"));
+  EXPECT_EQ("title", SanitizePrompt("\x1b]0;evil\x07title"));
+  EXPECT_EQ("ab", SanitizePrompt("a\x03\x04\x1b" "cb"));
+  EXPECT_EQ("a\tb\nc\nd", SanitizePrompt("a\tb\r\nc\rd"));
+  EXPECT_EQ("x", SanitizePrompt("x\xC2\x9B"));  // C1 CSI
+  EXPECT_EQ("caf\xC3\xA9 \xF0\x9F\x9A\x80", SanitizePrompt("caf\xC3\xA9 \xF0\x9F\x9A\x80"));
+  EXPECT_EQ("\xEF\xBF\xBD", SanitizePrompt("\xFF"));
+}
+
+TEST(Utf8, AppendUtf8RoundTrips) {
+  for (uint32_t cp : {0x41u, 0xE9u, 0x4E2Du, 0x1F680u}) {
+    std::string s;
+    AppendUtf8(cp, &s);
+    size_t pos = 0;
+    uint32_t back = 0;
+    EXPECT_TRUE(DecodeUtf8(s, &pos, &back));
+    EXPECT_EQ(cp, back);
+    EXPECT_EQ(s.size(), pos);
+  }
+}
+
+}  // namespace
+}  // namespace tuidriver

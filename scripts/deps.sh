@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Installs everything tuidriver needs to build and test on Debian bookworm,
+# as root. Safe to run again: it only installs what is missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PACKAGES=(build-essential cmake pkg-config libvterm-dev libre2-dev libsimdjson-dev
+          libgtest-dev googletest python3 vim-tiny less tmux procps clang libclang-rt-14-dev
+          dpkg-dev ca-certificates)
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+have_node20() { command -v node >/dev/null && [ "$(node -p 'process.versions.node.split(".")[0]')" -ge 20 ]; }
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then missing+=(nodejs npm); fi
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "deps: installing ${missing[*]}" >&2
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+# The agent CLIs need Node 20 or newer; Debian bookworm ships 18. The npm
+# registry carries Node itself as a package.
+if ! have_node20; then
+  echo "deps: installing Node 20 from the npm registry" >&2
+  npm install -g --silent node@20 >/dev/null
+  hash -r
+fi
+
+# simdjson's source, for a static binary (Debian ships simdjson shared only).
+SIMDJSON_DIR=deps/simdjson
+if [ ! -f "$SIMDJSON_DIR/simdjson.cpp" ]; then
+  echo "deps: fetching simdjson's Debian source package" >&2
+  if ! grep -rqs '^Types:.*deb-src\|^deb-src' /etc/apt/sources.list /etc/apt/sources.list.d/; then
+    if [ -f /etc/apt/sources.list.d/debian.sources ]; then
+      sed 's/^Types: deb$/Types: deb-src/' /etc/apt/sources.list.d/debian.sources \
+        > /etc/apt/sources.list.d/tuidriver-src.sources
+    else
+      sed -n 's/^deb /deb-src /p' /etc/apt/sources.list > /etc/apt/sources.list.d/tuidriver-src.list
+    fi
+    apt-get update -qq
+  fi
+  tmp=$(mktemp -d)
+  (cd "$tmp" && apt-get source -qq --download-only simdjson >/dev/null 2>&1 && dpkg-source -x --no-check ./simdjson_*.dsc src >/dev/null)
+  mkdir -p "$SIMDJSON_DIR"
+  cp "$tmp"/src/singleheader/simdjson.cpp "$tmp"/src/singleheader/simdjson.h "$SIMDJSON_DIR"/
+  rm -rf "$tmp"
+fi

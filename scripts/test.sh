@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs what is needed, builds, and runs every test: unit and integration
+# tests (ctest, in parallel), the same under ASan+UBSan, and the shim's tests.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/deps.sh
+jobs=$(nproc)
+
+echo "== build"
+bash scripts/build.sh build
+echo "== unit and integration tests"
+ctest --test-dir build -j"$jobs" --output-on-failure --timeout 600
+
+echo "== unit and integration tests under AddressSanitizer + UBSan"
+cmake -S . -B build-asan -DTUIDRIVER_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null
+cmake --build build-asan -j"$jobs"
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  ctest --test-dir build-asan -j"$jobs" --output-on-failure --timeout 900

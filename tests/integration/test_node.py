@@ -1,0 +1,47 @@
+"""The node engine against the real Node REPL."""
+import unittest
+
+from tuiclient import Daemon
+
+
+class NodeEngine(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.d = Daemon("node")
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.d.close()
+        cls.d.__exit__()
+
+    def ask_ok(self, prompt, timeout=30):
+        r = self.d.ask(prompt, timeout=timeout)
+        self.assertTrue(r["ok"], r)
+        return r["text"]
+
+    def test_expression(self):
+        self.assertEqual(self.ask_ok("6*7"), "42")
+
+    def test_string(self):
+        self.assertEqual(self.ask_ok("'ab'.repeat(3)"), "'ababab'")
+
+    def test_multi_line_function(self):
+        self.assertEqual(self.ask_ok("function f(x) {\n  return x + 1;\n}"), "undefined")
+        self.assertEqual(self.ask_ok("f(41)"), "42")
+
+    def test_console_log_lines(self):
+        self.assertEqual(self.ask_ok("for (let i = 0; i < 3; i++) console.log('n' + i)"), "n0\nn1\nn2\nundefined")
+
+    def test_error(self):
+        text = self.ask_ok("null.x")
+        self.assertIn("TypeError", text)
+
+    def test_ten_thousand_lines(self):
+        text = self.ask_ok("for (let i = 0; i < 10000; i++) console.log(i); 'end'", timeout=60)
+        lines = text.split("\n")
+        self.assertEqual(lines[:10000], [str(i) for i in range(10000)])
+        self.assertEqual(lines[10000:], ["'end'"])
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,233 @@
+"""Protocol behaviour: launch errors, bad requests, raw sessions, events."""
+import json
+import os
+import subprocess
+import time
+import unittest
+
+from tuiclient import BIN, Daemon, run_once
+
+
+class Launch(unittest.TestCase):
+    def test_version_help_list(self):
+        for args in (["--version"], ["--help"], ["--list-engines"]):
+            p = subprocess.run([BIN, *args], capture_output=True, timeout=10)
+            self.assertEqual(p.returncode, 0, args)
+            self.assertTrue(p.stdout.strip(), args)
+        p = subprocess.run([BIN, "--list-engines"], capture_output=True, timeout=10)
+        out = p.stdout.decode()
+        for name in ("bash", "python", "node"):
+            self.assertIn(name, out)
+
+    def test_usage_error(self):
+        code, msgs, err = run_once(["--cols", "x", "python"], "")
+        self.assertEqual(code, 2)
+        self.assertEqual(msgs[0]["type"], "error")
+        self.assertEqual(msgs[0]["kind"], "usage")
+        self.assertIn("--cols", err)
+
+    def test_unknown_engine(self):
+        code, msgs, _ = run_once(["no-such-engine"], "")
+        self.assertEqual(code, 2)
+        self.assertIn("unknown engine", msgs[0]["error"])
+
+    def test_spawn_failure(self):
+        code, msgs, err = run_once(["--", "definitely-not-a-command-xyz"], "")
+        self.assertEqual(code, 3)
+        self.assertEqual(msgs, [{"type": "error", "kind": "spawn",
+                                 "error": "definitely-not-a-command-xyz: command not found"}])
+        self.assertIn("command not found", err)
+
+    def test_bad_cwd(self):
+        code, msgs, _ = run_once(["--cwd", "/no/such/dir", "--", "true"], "")
+        self.assertEqual(code, 3)
+        self.assertIn("/no/such/dir", msgs[0]["error"])
+
+    def test_engine_file_error_names_field(self):
+        path = os.path.join(os.environ.get("TMPDIR", "/tmp"), "bad-engine-%d.json" % os.getpid())
+        with open(path, "w") as f:
+            json.dump({"command": ["true"], "prompt": {"pattern": "("}}, f)
+        try:
+            code, msgs, _ = run_once(["--engine-file", path], "")
+        finally:
+            os.unlink(path)
+        self.assertEqual(code, 2)
+        self.assertIn(path, msgs[0]["error"])
+        self.assertIn("prompt.pattern", msgs[0]["error"])
+
+    def test_engine_that_exits_before_ready(self):
+        path = os.path.join(os.environ.get("TMPDIR", "/tmp"), "quick-exit-%d.json" % os.getpid())
+        with open(path, "w") as f:
+            json.dump({"command": ["sh", "-c", "echo bye"], "prompt": {"pattern": "^never$"}}, f)
+        try:
+            code, msgs, _ = run_once(["--engine-file", path], "")
+        finally:
+            os.unlink(path)
+        self.assertEqual(code, 3)
+        self.assertEqual(msgs[-1]["kind"], "not_ready")
+
+
+class BadRequests(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.d = Daemon("--", "cat")
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.d.close()
+        cls.d.__exit__()
+
+    def raw_reply(self, line: bytes):
+        self.d.send_raw(line + b"\n")
+        return self.d.wait_for(lambda m: m.get("type") == "reply", 10)
+
+    def test_malformed_json(self):
+        r = self.raw_reply(b'{"id":1,"type":')
+        self.assertEqual((r["id"], r["ok"], r["kind"]), (None, False, "protocol"))
+
+    def test_not_an_object(self):
+        for line in (b"[1,2]", b"42", b'"str"', b"null"):
+            r = self.raw_reply(line)
+            self.assertEqual(r["kind"], "protocol", line)
+
+    def test_trailing_junk(self):
+        r = self.raw_reply(b'{"id":1,"type":"status"} junk')
+        self.assertEqual(r["kind"], "protocol")
+
+    def test_unknown_type(self):
+        r = self.raw_reply(b'{"id":"x","type":"frobnicate"}')
+        self.assertEqual((r["id"], r["kind"]), ("x", "unknown_type"))
+
+    def test_wrong_field_types(self):
+        r = self.raw_reply(b'{"id":2,"type":"resize","cols":"80","rows":24}')
+        self.assertEqual((r["id"], r["kind"]), (2, "protocol"))
+        self.assertIn("cols", r["error"])
+        r = self.raw_reply(b'{"id":3,"type":"keys","keys":"Enter"}')
+        self.assertEqual(r["kind"], "protocol")
+        r = self.raw_reply(b'{"id":{},"type":"status"}')
+        self.assertEqual((r["id"], r["kind"]), (None, "protocol"))
+
+    def test_empty_line_and_nul(self):
+        r = self.raw_reply(b"")
+        self.assertEqual(r["kind"], "protocol")
+        r = self.raw_reply(b'{"id":4,"type":"status"}\x00')
+        self.assertEqual(r["kind"], "protocol")
+
+    def test_invalid_utf8(self):
+        r = self.raw_reply(b'{"id":5,"type":"send","data":"\xff\xfe"}')
+        self.assertEqual(r["kind"], "protocol")
+
+    def test_ask_on_raw_session(self):
+        r = self.d.request("ask", prompt="hi")
+        self.assertFalse(r["ok"])
+        self.assertIn("raw session", r["error"])
+
+    def test_cancel_unknown(self):
+        r = self.d.request("cancel", target=12345)
+        self.assertEqual(r["kind"], "error")
+
+    def test_daemon_survives(self):
+        r = self.d.request("status")
+        self.assertTrue(r["ok"])
+        self.assertEqual(r["state"], "ready")
+
+
+class RawSession(unittest.TestCase):
+    def test_send_screen_expect(self):
+        with Daemon("--cols", "60", "--rows", "10", "--", "cat") as d:
+            self.assertIsNone(d.ready["engine"])
+            self.assertEqual((d.ready["cols"], d.ready["rows"]), (60, 10))
+            self.assertTrue(d.request("send", data="hello world\r")["ok"])
+            # The terminal echoes the line, then cat prints it again.
+            e = d.request("expect", pattern=r"hello (\w+)\nhello world", timeout=5)
+            self.assertTrue(e["ok"], e)
+            self.assertEqual(e["groups"], ["world"])
+            s = d.request("screen")
+            self.assertEqual(s["lines"][0], "hello world")
+            self.assertEqual(s["lines"][1], "hello world")  # cat echoes the line
+            self.assertEqual(s["cursor"], {"row": 2, "col": 0, "visible": True})
+            self.assertEqual(len(s["lines"]), 10)
+            self.assertFalse(s["alt_screen"])
+
+    def test_expect_timeout_returns_screen(self):
+        with Daemon("--", "cat") as d:
+            r = d.request("expect", pattern="never-appears", timeout=0.2)
+            self.assertEqual(r["kind"], "timeout")
+            self.assertIn("lines", r)
+
+    def test_bad_regex(self):
+        with Daemon("--", "cat") as d:
+            r = d.request("expect", pattern="(", timeout=1)
+            self.assertEqual(r["kind"], "protocol")
+
+    def test_resize_reaches_child(self):
+        with Daemon("--", "bash", "--norc", "--noprofile") as d:
+            r = d.request("resize", cols=77, rows=21)
+            self.assertEqual((r["cols"], r["rows"]), (77, 21))
+            d.request("send", data="echo size=$(stty size)\r")
+            e = d.request("expect", pattern=r"size=(\d+) (\d+)", timeout=5)
+            self.assertEqual(e["groups"], ["21", "77"])
+            s = d.request("screen")
+            self.assertEqual((s["cols"], s["rows"], len(s["lines"])), (77, 21, 21))
+
+    def test_keys_and_signal(self):
+        with Daemon("--", "python3", "-q") as d:
+            d.request("expect", pattern=">>> $", timeout=10)
+            d.request("keys", keys=["import time; time.sleep(100)", "Enter"])
+            d.request("wait_idle", idle_ms=200, timeout=5)
+            r = d.request("signal", signal="INT")
+            self.assertTrue(r["ok"])
+            e = d.request("expect", pattern="KeyboardInterrupt", timeout=5)
+            self.assertTrue(e["ok"], e)
+
+    def test_exit_event_and_exited_errors(self):
+        with Daemon("--", "sh", "-c", "printf 'bye\\n'; exit 7") as d:
+            ex = d.wait_for(lambda m: m.get("type") == "exit", 10)
+            self.assertEqual((ex["code"], ex["signal"]), (7, None))
+            r = d.request("send", data="x")
+            self.assertEqual(r["kind"], "exited")
+            s = d.request("screen")
+            self.assertEqual(s["lines"][0], "bye")
+            st = d.request("status")
+            self.assertEqual((st["state"], st["exit_code"]), ("exited", 7))
+            c = d.close()
+            self.assertEqual((c["exit_code"], c["signal"]), (7, None))
+            self.assertEqual(d.proc.returncode, 0)
+
+    def test_subscribe_output(self):
+        with Daemon("--", "cat") as d:
+            d.request("subscribe", events=["output"])
+            d.request("send", data="héllo 🚀\r")
+            got = ""
+            deadline = time.monotonic() + 5
+            while "🚀" not in got or got.count("héllo") < 2:
+                m = d.wait_for(lambda m: m.get("type") == "output", deadline - time.monotonic())
+                got += m["data"]
+            self.assertIn("héllo 🚀\r\n", got)
+
+    def test_duplicate_id(self):
+        with Daemon("--", "cat") as d:
+            d.send({"id": 1, "type": "wait_idle", "idle_ms": 100000, "timeout": 5})
+            d.send({"id": 1, "type": "status"})
+            r = d.wait_for(lambda m: m.get("type") == "reply", 5)
+            self.assertEqual((r["id"], r["kind"]), (1, "protocol"))
+            self.assertIn("already in use", r["error"])
+
+    def test_stdin_eof_closes(self):
+        code, msgs, _ = run_once(["--", "cat"], '{"id":1,"type":"status"}\n')
+        self.assertEqual(code, 0)
+        self.assertEqual([m["type"] for m in msgs][:2], ["ready", "reply"])
+        self.assertEqual(msgs[-1]["type"], "exit")
+
+    def test_close_kills_stubborn_child(self):
+        # A child that ignores SIGTERM and SIGHUP is killed after the grace period.
+        with Daemon("--", "sh", "-c", "trap '' TERM HUP INT; echo armed; while :; do sleep 1; done") as d:
+            self.assertTrue(d.request("expect", pattern="armed", timeout=10)["ok"])
+            start = time.monotonic()
+            c = d.close(timeout=15)
+            self.assertEqual(c["signal"], "SIGKILL")
+            self.assertLess(time.monotonic() - start, 10)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,118 @@
+"""The python engine against the real python3 REPL."""
+import unittest
+
+from tuiclient import Daemon, run_once
+
+
+class PythonEngine(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.d = Daemon("python")
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.d.close()
+        cls.d.__exit__()
+
+    def ask_ok(self, prompt, timeout=30):
+        r = self.d.ask(prompt, timeout=timeout)
+        self.assertTrue(r["ok"], r)
+        return r["text"]
+
+    def test_ready_event(self):
+        self.assertEqual(self.d.ready["engine"], "python")
+        self.assertGreater(self.d.ready["pid"], 0)
+        self.assertEqual((self.d.ready["cols"], self.d.ready["rows"]), (120, 40))
+
+    def test_single_line(self):
+        self.assertEqual(self.ask_ok("6*7"), "42")
+
+    def test_no_output(self):
+        self.assertEqual(self.ask_ok("x = 5"), "")
+        self.assertEqual(self.ask_ok("x + 1"), "6")
+
+    def test_for_loop_block(self):
+        self.assertEqual(self.ask_ok("for i in range(3):\n    print(i * 10)"), "0\n10\n20")
+
+    def test_def_then_call(self):
+        self.assertEqual(self.ask_ok("def sq(n):\n    return n * n\n"), "")
+        self.assertEqual(self.ask_ok("sq(12)"), "144")
+
+    def test_error(self):
+        text = self.ask_ok("1/0")
+        self.assertIn("ZeroDivisionError: division by zero", text)
+        self.assertTrue(text.startswith("Traceback"), text)
+        self.assertNotIn(">>>", text)
+
+    def test_multiple_statements_on_lines(self):
+        self.assertEqual(self.ask_ok("a = 2\nb = 3\nprint(a * b)\nprint('done')"), "6\ndone")
+
+    def test_unicode(self):
+        self.assertEqual(self.ask_ok("print('héllo 世界 🚀')"), "héllo 世界 🚀")
+
+    def test_long_line_wraps_unwrapped(self):
+        self.assertEqual(self.ask_ok("print('x' * 300)"), "x" * 300)
+
+    def test_long_prompt_echo_wraps(self):
+        expr = " + ".join(["1"] * 100)  # 397 columns: the echo wraps
+        self.assertEqual(self.ask_ok(expr), "100")
+
+    def test_ten_thousand_lines(self):
+        text = self.ask_ok("for i in range(10000):\n    print('line', i)", timeout=60)
+        lines = text.split("\n")
+        self.assertEqual(len(lines), 10000)
+        self.assertEqual(lines[0], "line 0")
+        self.assertEqual(lines[-1], "line 9999")
+        self.assertEqual(lines, ["line %d" % i for i in range(10000)])
+
+    def test_stream(self):
+        rid = 9001
+        self.d.send({"id": rid, "type": "ask_stream",
+                     "prompt": "import time\nfor i in range(3):\n    print('part', i, flush=True); time.sleep(0.3)"})
+        chunks = []
+        while True:
+            m = self.d.wait_for(lambda m: m.get("id") == rid, 30)
+            if m["type"] == "chunk":
+                chunks.append(m["delta"])
+            else:
+                break
+        self.assertTrue(m["ok"], m)
+        self.assertEqual(m["text"], "part 0\npart 1\npart 2")
+        self.assertEqual("".join(chunks), m["text"])
+        self.assertGreater(len(chunks), 1, chunks)
+
+    def test_timeout_then_recovers(self):
+        r = self.d.ask("import time; time.sleep(30)", timeout=0.5)
+        self.assertFalse(r["ok"])
+        self.assertEqual(r["kind"], "timeout")
+        self.assertEqual(self.ask_ok("'after'"), "'after'")
+
+    def test_cancel(self):
+        self.d.send({"id": 7001, "type": "ask", "prompt": "while True: pass"})
+        # The session is idle, so the ask starts typing as soon as it arrives.
+        c = self.d.request("cancel", target=7001)
+        self.assertTrue(c["ok"], c)
+        r = self.d.wait_for(lambda m: m.get("id") == 7001, 10)
+        self.assertEqual(r["kind"], "cancelled")
+        self.assertEqual(self.ask_ok("2+2"), "4")
+
+    def test_queued_asks_run_in_order(self):
+        ids = list(range(500, 510))
+        for i in ids:
+            self.d.send({"id": i, "type": "ask", "prompt": "%d*2" % i})
+        for i in ids:
+            r = self.d.wait_for(lambda m, i=i: m.get("id") == i, 30)
+            self.assertEqual(r["text"], str(i * 2))
+
+
+class PythonOneShot(unittest.TestCase):
+    def test_echo_pipe(self):
+        code, msgs, _ = run_once(["python"], '{"id":1,"type":"ask","prompt":"6*7"}\n')
+        self.assertEqual(code, 0)
+        self.assertEqual(msgs[0]["type"], "ready")
+        self.assertEqual(msgs[1], {"id": 1, "type": "reply", "ok": True, "text": "42"})
+        self.assertEqual(msgs[-1]["type"], "exit")
+
+
+if __name__ == "__main__":
+    unittest.main()

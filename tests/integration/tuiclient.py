@@ -1,0 +1,119 @@
+"""A small NDJSON client for driving the real tuidriver binary in tests.
+
+The binary comes from $TUIDRIVER_BIN (ctest sets it), else build/tuidriver.
+"""
+import json
+import os
+import select
+import subprocess
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BIN = os.environ.get("TUIDRIVER_BIN", os.path.join(ROOT, "build", "tuidriver"))
+
+
+class Daemon:
+    """One tuidriver process. Lines are read with a deadline, never forever."""
+
+    def __init__(self, *args, env=None, wait_ready=True, timeout=20):
+        full_env = dict(os.environ)
+        full_env.setdefault("TUIDRIVER_ENGINES", os.path.join(ROOT, "engines"))
+        if env:
+            full_env.update(env)
+        self.proc = subprocess.Popen(
+            [BIN, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, env=full_env)
+        self._buf = b""
+        self.events = []  # lines read while waiting for something else
+        self.next_id = 1
+        self.ready = None
+        if wait_ready:
+            self.ready = self.wait_for(lambda m: m.get("type") == "ready", timeout)
+
+    # -- low level ----------------------------------------------------------
+    def send_raw(self, data: bytes):
+        self.proc.stdin.write(data)
+        self.proc.stdin.flush()
+
+    def send(self, obj):
+        self.send_raw((json.dumps(obj) + "\n").encode())
+
+    def read_line(self, timeout=10):
+        deadline = time.monotonic() + timeout
+        while b"\n" not in self._buf:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError("no line from tuidriver within %.1fs; stderr: %s" % (
+                    timeout, self.stderr_tail()))
+            r, _, _ = select.select([self.proc.stdout], [], [], left)
+            if r:
+                chunk = os.read(self.proc.stdout.fileno(), 1 << 20)
+                if not chunk:
+                    raise EOFError("tuidriver closed stdout; stderr: %s" % self.stderr_tail())
+                self._buf += chunk
+        line, self._buf = self._buf.split(b"\n", 1)
+        return json.loads(line.decode("utf-8"))
+
+    def wait_for(self, pred, timeout=10):
+        """Returns the first message matching pred; earlier ones go to events."""
+        for i, m in enumerate(self.events):
+            if pred(m):
+                return self.events.pop(i)
+        deadline = time.monotonic() + timeout
+        while True:
+            m = self.read_line(max(0.01, deadline - time.monotonic()))
+            if pred(m):
+                return m
+            self.events.append(m)
+
+    def request(self, type_, wait=30, **fields):
+        """Sends one request and returns its reply, waiting at most `wait` s."""
+        rid = self.next_id
+        self.next_id += 1
+        self.send({"id": rid, "type": type_, **fields})
+        return self.wait_for(lambda m: m.get("id") == rid and m.get("type") == "reply", wait)
+
+    def ask(self, prompt, timeout=30, **fields):
+        return self.request("ask", wait=timeout + 5, prompt=prompt, timeout=timeout, **fields)
+
+    def close(self, timeout=15):
+        reply = self.request("close", wait=timeout)
+        self.proc.wait(timeout=timeout)
+        return reply
+
+    def stderr_tail(self):
+        try:
+            r, _, _ = select.select([self.proc.stderr], [], [], 0)
+            if r:
+                return os.read(self.proc.stderr.fileno(), 65536).decode(errors="replace")[-2000:]
+        except (OSError, ValueError):
+            pass
+        return ""
+
+    def kill(self):
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.kill()
+        for f in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+            try:
+                f.close()
+            except OSError:
+                pass
+
+
+def run_once(args, stdin_text, timeout=30, env=None):
+    """Runs tuidriver to completion with stdin_text; returns (code, messages, stderr)."""
+    full_env = dict(os.environ)
+    full_env.setdefault("TUIDRIVER_ENGINES", os.path.join(ROOT, "engines"))
+    if env:
+        full_env.update(env)
+    p = subprocess.run([BIN, *args], input=stdin_text.encode(), capture_output=True,
+                       timeout=timeout, env=full_env)
+    msgs = [json.loads(l) for l in p.stdout.decode().splitlines() if l.strip()]
+    return p.returncode, msgs, p.stderr.decode(errors="replace")
