@@ -115,30 +115,32 @@ void Terminal::Filter(const char* data, size_t len) {
   const char* p = data;
   const char* end = data + len;
   const char* segment = p;
+  std::string replacement;
   while (p < end) {
     const char* esc = static_cast<const char*>(memchr(p, 0x1b, static_cast<size_t>(end - p)));
     if (!esc) break;
-    size_t used = FilterEscape(esc, end);
+    size_t used = FilterEscape(esc, end, &replacement);
     if (used == 0) {  // incomplete: keep it for the next Feed
       Write(segment, static_cast<size_t>(esc - segment));
       carry_.assign(esc, end);
       return;
     }
-    if (used != SIZE_MAX) {  // rewritten: FilterEscape wrote the replacement
-      Write(segment, static_cast<size_t>(esc - segment));
-      segment = esc + used;
-      p = segment;
-    } else {
+    if (used == SIZE_MAX) {
       p = esc + 1;
+      continue;
     }
+    Write(segment, static_cast<size_t>(esc - segment));
+    Write(replacement.data(), replacement.size());
+    segment = esc + used;
+    p = segment;
   }
   Write(segment, static_cast<size_t>(end - segment));
 }
 
 // Looks at the escape sequence at `p`. Returns 0 if it is cut off by `end`,
-// SIZE_MAX to pass it through unchanged, or the number of bytes consumed
-// after writing a replacement.
-size_t Terminal::FilterEscape(const char* p, const char* end) {
+// SIZE_MAX to pass it through unchanged, or the number of bytes to replace
+// with *replacement.
+size_t Terminal::FilterEscape(const char* p, const char* end, std::string* replacement) {
   size_t avail = static_cast<size_t>(end - p);
   if (avail < 2) return 0;
   char c = p[1];
@@ -154,7 +156,7 @@ size_t Terminal::FilterEscape(const char* p, const char* end) {
   std::string params(p + params_start, i - params_start);
   char final = p[i];
   if (!priv && params.empty() && (final == 's' || final == 'u')) {
-    Write(final == 's' ? "\x1b" "7" : "\x1b" "8", 2);
+    *replacement = final == 's' ? "\x1b" "7" : "\x1b" "8";
     return i + 1;
   }
   if (!priv || (final != 'h' && final != 'l')) return SIZE_MAX;
@@ -168,13 +170,12 @@ size_t Terminal::FilterEscape(const char* p, const char* end) {
     if (semi == std::string::npos) semi = params.size();
     std::string mode = params.substr(start, semi - start);
     if (mode == "47") { mode = "1047"; changed = true; }
-    if (!rewritten.empty() || start > 0) rewritten += ';';
+    if (start > 0) rewritten += ';';
     rewritten += mode;
     start = semi + 1;
   }
   if (!changed) return SIZE_MAX;
-  std::string seq = "\x1b[?" + rewritten + final;
-  Write(seq.data(), seq.size());
+  *replacement = "\x1b[?" + rewritten + final;
   return i + 1;
 }
 

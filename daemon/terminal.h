@@ -118,7 +118,7 @@ class Terminal {
 
   // Pre-filter for what libvterm 0.1.4 lacks; see terminal.cc.
   void Filter(const char* data, size_t len);
-  size_t FilterEscape(const char* p, const char* end);
+  size_t FilterEscape(const char* p, const char* end, std::string* replacement);
   void TrackPrivateModes(const std::string& params, bool set);
   void Write(const char* data, size_t len);
 

@@ -1,0 +1,228 @@
+#include "terminal.h"
+
+#include <gtest/gtest.h>
+
+namespace tuidriver {
+namespace {
+
+void Feed(Terminal* t, const std::string& s) { t->Feed(s.data(), s.size()); }
+
+TEST(Terminal, PrintsAndMovesCursor) {
+  Terminal t(20, 5, 100);
+  Feed(&t, "hello\r\nworld");
+  EXPECT_EQ("hello", t.RowText(0));
+  EXPECT_EQ("world", t.RowText(1));
+  EXPECT_EQ(1, t.cursor().row);
+  EXPECT_EQ(5, t.cursor().col);
+}
+
+TEST(Terminal, ScrollingMovesLinesIntoHistory) {
+  Terminal t(10, 3, 100);
+  for (int i = 0; i < 5; ++i) Feed(&t, "line" + std::to_string(i) + "\r\n");
+  EXPECT_EQ(3u, t.lines_scrolled());
+  EXPECT_EQ("line3", t.RowText(0));
+  EXPECT_EQ("line4", t.RowText(1));
+  std::string text;
+  bool wrapped;
+  ASSERT_TRUE(t.LineAt(0, &text, &wrapped));
+  EXPECT_EQ("line0", text);
+  ASSERT_TRUE(t.LineAt(4, &text, &wrapped));
+  EXPECT_EQ("line4", text);
+  EXPECT_FALSE(t.LineAt(6, &text, &wrapped));
+}
+
+TEST(Terminal, HistoryIsBoundedUnlessPinned) {
+  Terminal t(10, 2, 3);
+  for (int i = 0; i < 10; ++i) Feed(&t, std::to_string(i) + "\r\n");
+  EXPECT_EQ(3u, t.scrollback_size());
+  EXPECT_EQ(t.lines_scrolled() - 3, t.first_retained_row());
+  uint64_t pin = t.lines_scrolled();
+  t.PinHistory(pin);
+  for (int i = 10; i < 20; ++i) Feed(&t, std::to_string(i) + "\r\n");
+  std::string text;
+  bool wrapped;
+  ASSERT_TRUE(t.LineAt(pin, &text, &wrapped));
+  EXPECT_EQ("9", text);
+  t.UnpinHistory();
+  EXPECT_EQ(3u, t.scrollback_size());
+}
+
+TEST(Terminal, WrappedRowsAreMarked) {
+  Terminal t(5, 4, 100);
+  Feed(&t, "abcdefgh\r\nxy");
+  EXPECT_EQ("abcde", t.RowText(0));
+  EXPECT_EQ("fgh", t.RowText(1));
+  EXPECT_TRUE(t.RowWrapped(0));
+  EXPECT_FALSE(t.RowWrapped(1));
+  EXPECT_FALSE(t.RowWrapped(2));
+}
+
+TEST(Terminal, ExactlyFullRowFollowedByNewlineIsNotWrapped) {
+  Terminal t(5, 4, 100);
+  Feed(&t, "abcde\r\nfg");
+  EXPECT_FALSE(t.RowWrapped(0));
+}
+
+TEST(Terminal, WrapFlagSurvivesScrollingIntoHistory) {
+  Terminal t(4, 2, 100);
+  Feed(&t, "aaaabbbbcc");
+  std::string text;
+  bool wrapped = false;
+  ASSERT_TRUE(t.LineAt(0, &text, &wrapped));
+  EXPECT_EQ("aaaa", text);
+  EXPECT_TRUE(wrapped);
+}
+
+TEST(Terminal, WideCharactersTakeTwoColumns) {
+  Terminal t(10, 2, 100);
+  Feed(&t, "a\xF0\x9F\x9A\x80" "b\xE4\xB8\xAD" "c");  // a🚀b中c
+  EXPECT_EQ("a\xF0\x9F\x9A\x80" "b\xE4\xB8\xAD" "c", t.RowText(0));
+  EXPECT_EQ(7, t.cursor().col);
+}
+
+TEST(Terminal, OverwritingHalfAWideCharacterBlanksTheOtherHalf) {
+  Terminal t(10, 2, 100);
+  Feed(&t, "\xE4\xB8\xAD\xE4\xB8\xAD");  // 中中 in columns 0-3
+  Feed(&t, "\x1b[1;2Hx");                 // x over the right half of the first
+  EXPECT_EQ(" x\xE4\xB8\xAD", t.RowText(0));
+  Feed(&t, "\x1b[1;3Hy");                 // y over the left half of the second
+  EXPECT_EQ(" xy", t.RowText(0));
+}
+
+TEST(Terminal, CombiningCharactersStayWithTheirBase) {
+  Terminal t(10, 2, 100);
+  Feed(&t, "e\xCC\x81x");  // e + combining acute, then x
+  EXPECT_EQ("e\xCC\x81x", t.RowText(0));
+  EXPECT_EQ(2, t.cursor().col);
+}
+
+TEST(Terminal, SaveAndRestoreCursorWithCsiSU) {
+  Terminal t(20, 5, 100);
+  Feed(&t, "\x1b[2;3H\x1b[s\x1b[5;10Hzz\x1b[uA");
+  EXPECT_EQ("  A", t.RowText(1));
+}
+
+TEST(Terminal, CsiSUSplitAcrossFeeds) {
+  Terminal t(20, 5, 100);
+  Feed(&t, "\x1b[2;3H\x1b");
+  Feed(&t, "[");
+  Feed(&t, "s\x1b[5;10H\x1b[");
+  Feed(&t, "uA");
+  EXPECT_EQ("  A", t.RowText(1));
+}
+
+TEST(Terminal, AlternateScreenKeepsTheMainScreen) {
+  for (const char* mode : {"1049", "1047", "47"}) {
+    Terminal t(20, 5, 100);
+    Feed(&t, "main text\r\n");
+    Feed(&t, std::string("\x1b[?") + mode + "h");
+    EXPECT_TRUE(t.alt_screen()) << mode;
+    EXPECT_EQ("", t.RowText(0)) << mode;
+    Feed(&t, "\x1b[Hfull screen");
+    EXPECT_EQ("full screen", t.RowText(0));
+    Feed(&t, std::string("\x1b[?") + mode + "l");
+    EXPECT_FALSE(t.alt_screen()) << mode;
+    EXPECT_EQ("main text", t.RowText(0)) << mode;
+  }
+}
+
+TEST(Terminal, AlternateScreenScrollingKeepsHistoryClean) {
+  Terminal t(10, 3, 100);
+  Feed(&t, "\x1b[?1049h");
+  for (int i = 0; i < 10; ++i) Feed(&t, "x\r\n");
+  EXPECT_EQ(0u, t.lines_scrolled());
+}
+
+TEST(Terminal, AnswersDeviceQueries) {
+  Terminal t(80, 24, 100);
+  Feed(&t, "\x1b[5;7H\x1b[6n");
+  EXPECT_EQ("\x1b[5;7R", t.TakeReplies());
+  Feed(&t, "\x1b[c");
+  EXPECT_NE(std::string::npos, t.TakeReplies().find("\x1b[?"));
+  Feed(&t, "\x1b[?u");
+  EXPECT_EQ("\x1b[?0u", t.TakeReplies());
+  Feed(&t, "\x1b]11;?\x07");
+  EXPECT_EQ("\x1b]11;rgb:0000/0000/0000\x1b\\", t.TakeReplies());
+  EXPECT_EQ("", t.TakeReplies());
+}
+
+TEST(Terminal, TracksModes) {
+  Terminal t(80, 24, 100);
+  EXPECT_FALSE(t.bracketed_paste());
+  Feed(&t, "\x1b[?2004h\x1b[?1h\x1b=");
+  EXPECT_TRUE(t.bracketed_paste());
+  EXPECT_TRUE(t.app_cursor_keys());
+  EXPECT_TRUE(t.app_keypad());
+  Feed(&t, "\x1b[?1;2004l\x1b>");
+  EXPECT_FALSE(t.bracketed_paste());
+  EXPECT_FALSE(t.app_cursor_keys());
+  EXPECT_FALSE(t.app_keypad());
+}
+
+TEST(Terminal, TitleAndOsc) {
+  Terminal t(80, 24, 100);
+  Feed(&t, "\x1b]0;my title\x07");
+  EXPECT_EQ("my title", t.title());
+  Feed(&t, "\x1b]7501;state=working\x1b\\");
+  EXPECT_EQ("state=working", t.osc(7501));
+  EXPECT_EQ("", t.osc(9999));
+}
+
+TEST(Terminal, ScrollRegionLeavesOtherRowsAlone) {
+  Terminal t(10, 5, 100);
+  Feed(&t, "r0\r\nr1\r\nr2\r\nr3\r\nfooter");
+  Feed(&t, "\x1b[1;4r\x1b[4;1H\r\nnew");  // scroll rows 1-4 only
+  EXPECT_EQ("r1", t.RowText(0));
+  EXPECT_EQ("new", t.RowText(3));
+  EXPECT_EQ("footer", t.RowText(4));
+  EXPECT_EQ(1u, t.lines_scrolled());  // the top row went to history
+}
+
+TEST(Terminal, ResizeKeepsCursorRowOnScreen) {
+  Terminal t(20, 6, 100);
+  for (int i = 0; i < 6; ++i) Feed(&t, "row" + std::to_string(i) + (i < 5 ? "\r\n" : ""));
+  t.Resize(10, 3);
+  EXPECT_EQ(10, t.cols());
+  EXPECT_EQ(3, t.rows());
+  EXPECT_EQ("row5", t.RowText(2));
+  EXPECT_EQ(2, t.cursor().row);
+  t.Resize(30, 8);
+  EXPECT_EQ("row5", t.RowText(2));
+  EXPECT_EQ(8u, t.ScreenLines().size());
+}
+
+TEST(Terminal, EraseClearsRows) {
+  Terminal t(10, 3, 100);
+  Feed(&t, "abc\r\ndef\x1b[2J");
+  EXPECT_EQ("", t.RowText(0));
+  EXPECT_EQ("", t.RowText(1));
+  Feed(&t, "\x1b[1;1Hhello\x1b[1;3H\x1b[K");
+  EXPECT_EQ("he", t.RowText(0));
+}
+
+TEST(Terminal, GenerationChangesWithContent) {
+  Terminal t(10, 3, 100);
+  uint64_t g = t.generation();
+  Feed(&t, "x");
+  EXPECT_NE(g, t.generation());
+}
+
+TEST(Terminal, HostileBytesDoNotBreakTheModel) {
+  Terminal t(40, 10, 50);
+  std::string junk;
+  unsigned seed = 12345;
+  for (int i = 0; i < 200000; ++i) {
+    seed = seed * 1103515245 + 12345;
+    junk.push_back(static_cast<char>((seed >> 16) & 0xFF));
+  }
+  Feed(&t, junk);
+  Feed(&t, "\x1b]0;" + std::string(100000, 'T') + "\x07");
+  Feed(&t, "\x1b[?1049l\x1b[!p\x1b[2J\x1b[H\x1b[0mok");
+  EXPECT_EQ(40, t.cols());
+  EXPECT_EQ(10u, t.ScreenLines().size());
+  EXPECT_LE(t.scrollback_size(), 50u);
+  EXPECT_EQ("ok", t.RowText(0).substr(0, 2));
+}
+
+}  // namespace
+}  // namespace tuidriver
