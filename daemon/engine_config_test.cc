@@ -1,0 +1,110 @@
+#include "engine_config.h"
+
+#include <gtest/gtest.h>
+
+namespace tuidriver {
+namespace {
+
+bool Parse(const std::string& json, EngineConfig* c, std::string* err) {
+  return ParseEngineConfig("engines/x.json", json, c, err);
+}
+
+TEST(EngineConfig, ParsesAFullEngine) {
+  EngineConfig c;
+  std::string err;
+  ASSERT_TRUE(Parse(R"({
+    "$schema": "./schema.json",
+    "description": "demo",
+    "command": ["demo", "-i"],
+    "agent_args": ["--yes"],
+    "env": {"A": "1"},
+    "env_strip": ["SECRET"],
+    "cols": 100, "rows": 30,
+    "prompt": "^> $",
+    "continuation_prompt": {"pattern": "^\\.\\.\\. $", "scope": "cursor_line"},
+    "busy": ["esc to interrupt", {"pattern": "Working", "scope": "screen"}],
+    "busy_osc": 7501, "busy_osc_pattern": "working",
+    "submit": {"mode": "paste", "enter": ["Enter"], "enter_delay_ms": 80,
+               "chunk_size": 512, "chunk_delay_ms": 5, "close_blocks": false},
+    "interrupt_keys": ["Escape"],
+    "quit_keys": ["C-c", "C-c"],
+    "reply": {"start": "^● ", "continuation_indent": "  ", "chrome": ["^✻"],
+              "end": "^╭", "unwrap": true},
+    "dialogs": [{"name": "trust", "pattern": "trust this folder", "keys": ["Down", "Enter"],
+                 "modes": ["agent"]}],
+    "needs_input": ["Do you want to proceed\\?"],
+    "timeouts": {"ready_ms": 5000, "ask_ms": 9000, "quit_grace_ms": 100, "term_grace_ms": 200}
+  })", &c, &err)) << err;
+  EXPECT_EQ("x", c.name);
+  EXPECT_EQ((std::vector<std::string>{"demo", "-i"}), c.command);
+  EXPECT_EQ("1", c.env["A"]);
+  EXPECT_EQ(100, c.cols);
+  EXPECT_EQ(MatchScope::kCursorLine, c.prompt.scope);
+  EXPECT_EQ(2u, c.busy.size());
+  EXPECT_EQ(MatchScope::kScreen, c.busy[0].scope);
+  EXPECT_EQ(SubmitMode::kPaste, c.submit.mode);
+  EXPECT_EQ(80, c.submit.enter_delay_ms);
+  EXPECT_EQ(512u, c.submit.chunk_size);
+  EXPECT_EQ("^● ", c.reply.start);
+  ASSERT_EQ(1u, c.dialogs.size());
+  EXPECT_EQ("trust", c.dialogs[0].name);
+  EXPECT_EQ(9000, c.timeouts.ask_ms);
+}
+
+// Each broken config names the file and the field.
+TEST(EngineConfig, ErrorsNameTheFileAndField) {
+  struct Case {
+    const char* json;
+    const char* field;
+  } cases[] = {
+      {R"({"prompt": "x"})", "'command'"},
+      {R"({"command": ["a"]})", "'prompt'"},
+      {R"({"command": "a", "prompt": "x"})", "'command'"},
+      {R"({"command": ["a"], "prompt": "("})", "'prompt'"},
+      {R"({"command": ["a"], "prompt": "x", "submit": {"mode": "fast"}})", "'submit.mode'"},
+      {R"({"command": ["a"], "prompt": "x", "submit": {"bogus": 1}})", "'submit.bogus'"},
+      {R"({"command": ["a"], "prompt": "x", "cols": 1})", "'cols'"},
+      {R"({"command": ["a"], "prompt": "x", "colour": 1})", "'colour'"},
+      {R"({"command": ["a"], "prompt": {"pattern": "x", "scope": "row"}})", "'prompt.scope'"},
+      {R"({"command": ["a"], "prompt": "x", "dialogs": [{"pattern": "y"}]})", "'dialogs[0].keys'"},
+      {R"({"command": ["a"], "prompt": "x", "reply": {"chrome": ["ok", "(("]}})", "'reply.chrome[1]'"},
+      {R"({"command": ["a"], "prompt": "x", "busy_osc": 7501})", "'busy_osc_pattern'"},
+      {R"({"command": ["a"], "prompt": "x", "timeouts": {"ask_ms": "5"}})", "'timeouts.ask_ms'"},
+  };
+  for (const Case& tc : cases) {
+    EngineConfig c;
+    std::string err;
+    EXPECT_FALSE(Parse(tc.json, &c, &err)) << tc.json;
+    EXPECT_EQ(0u, err.find("engines/x.json: ")) << err;
+    EXPECT_NE(std::string::npos, err.find(tc.field)) << err;
+  }
+}
+
+TEST(EngineConfig, InvalidJsonIsReported) {
+  EngineConfig c;
+  std::string err;
+  EXPECT_FALSE(Parse("{\"command\": [", &c, &err));
+  EXPECT_NE(std::string::npos, err.find("invalid JSON")) << err;
+}
+
+TEST(EngineConfig, ShippedEnginesLoad) {
+  std::string dir = TUIDRIVER_SOURCE_DIR "/engines";
+  std::vector<std::string> names = ListEngines(dir);
+  ASSERT_GE(names.size(), 3u);
+  for (const std::string& name : names) {
+    EngineConfig c;
+    std::string err;
+    EXPECT_TRUE(LoadEngineFile(dir + "/" + name + ".json", &c, &err)) << err;
+    EXPECT_EQ(name, c.name);
+  }
+}
+
+TEST(EngineConfig, MissingFile) {
+  EngineConfig c;
+  std::string err;
+  EXPECT_FALSE(LoadEngineFile("/nonexistent/engine.json", &c, &err));
+  EXPECT_NE(std::string::npos, err.find("/nonexistent/engine.json")) << err;
+}
+
+}  // namespace
+}  // namespace tuidriver

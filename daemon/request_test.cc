@@ -1,0 +1,95 @@
+#include "request.h"
+
+#include <gtest/gtest.h>
+
+namespace tuidriver {
+namespace {
+
+struct Parsed {
+  bool ok;
+  Request request;
+  RequestError kind;
+  std::string err;
+};
+
+Parsed Parse(RequestParser* p, const std::string& line) {
+  Parsed r;
+  r.ok = p->Parse(line, &r.request, &r.kind, &r.err);
+  return r;
+}
+
+TEST(Request, ParsesAnAsk) {
+  RequestParser p;
+  Parsed r = Parse(&p, R"({"id":1,"type":"ask","prompt":"6*7","timeout":60})");
+  ASSERT_TRUE(r.ok) << r.err;
+  EXPECT_EQ("ask", r.request.type);
+  EXPECT_EQ("1", r.request.id.json);
+  EXPECT_EQ("6*7", r.request.prompt);
+  EXPECT_DOUBLE_EQ(60, r.request.timeout_s);
+}
+
+TEST(Request, IdsAreEchoedVerbatim) {
+  RequestParser p;
+  EXPECT_EQ("\"abc\"", Parse(&p, R"({"id":"abc","type":"status"})").request.id.json);
+  EXPECT_EQ("1.5", Parse(&p, R"({"id":1.5,"type":"status"})").request.id.json);
+  EXPECT_EQ("null", Parse(&p, R"({"type":"status"})").request.id.json);
+}
+
+TEST(Request, BadLinesAreProtocolErrors) {
+  RequestParser p;
+  for (const char* line : {"", "   ", "{", "[1,2]", "42", "\"x\"", R"({"id":1})",
+                           R"({"id":1,"type":7})", R"({"id":{},"type":"status"})",
+                           R"({"id":1,"type":"status"} junk)"}) {
+    Parsed r = Parse(&p, line);
+    EXPECT_FALSE(r.ok) << line;
+    EXPECT_EQ(RequestError::kProtocol, r.kind) << line;
+    EXPECT_FALSE(r.err.empty()) << line;
+  }
+}
+
+TEST(Request, IdIsKeptWhenAFieldIsWrong) {
+  RequestParser p;
+  Parsed r = Parse(&p, R"({"id":9,"type":"ask","prompt":5})");
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ("9", r.request.id.json);
+  EXPECT_NE(std::string::npos, r.err.find("prompt"));
+}
+
+TEST(Request, UnknownTypeHasItsOwnKind) {
+  RequestParser p;
+  Parsed r = Parse(&p, R"({"id":1,"type":"fly"})");
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(RequestError::kUnknownType, r.kind);
+  EXPECT_NE(std::string::npos, r.err.find("fly"));
+}
+
+TEST(Request, FieldRangesAreChecked) {
+  RequestParser p;
+  EXPECT_FALSE(Parse(&p, R"({"type":"resize","cols":1,"rows":10})").ok);
+  EXPECT_FALSE(Parse(&p, R"({"type":"resize","cols":80})").ok);
+  EXPECT_FALSE(Parse(&p, R"({"type":"ask","prompt":"x","timeout":-1})").ok);
+  EXPECT_FALSE(Parse(&p, R"({"type":"keys","keys":["Enter",3]})").ok);
+  EXPECT_FALSE(Parse(&p, R"({"type":"subscribe","events":["bogus"]})").ok);
+  Parsed r = Parse(&p, R"({"type":"resize","cols":80,"rows":24,"extra":true})");
+  ASSERT_TRUE(r.ok) << r.err;  // unknown fields are ignored
+  EXPECT_EQ(80, r.request.cols);
+}
+
+TEST(Request, SignalAcceptsNameOrNumber) {
+  RequestParser p;
+  EXPECT_EQ("INT", Parse(&p, R"({"type":"signal","signal":"INT"})").request.signal);
+  EXPECT_EQ("2", Parse(&p, R"({"type":"signal","signal":2})").request.signal);
+}
+
+TEST(Request, InvalidUtf8AndNulAreRefused) {
+  RequestParser p;
+  EXPECT_FALSE(Parse(&p, "{\"type\":\"send\",\"data\":\"\xff\"}").ok);
+  EXPECT_FALSE(Parse(&p, std::string("{\"type\":\"status\"}\0", 18)).ok);
+  // An escaped NUL is fine: it is valid JSON.
+  Parsed r = Parse(&p, R"({"type":"send","data":"a\u0000b"})");
+  ASSERT_TRUE(r.ok) << r.err;
+  EXPECT_EQ(std::string("a\0b", 3), r.request.data);
+}
+
+}  // namespace
+}  // namespace tuidriver
