@@ -12,6 +12,9 @@
 #include <unistd.h>
 
 #include <cctype>
+#include <cstdio>
+
+#include <dirent.h>
 
 #ifdef __linux__
 #include <sys/prctl.h>
@@ -267,7 +270,7 @@ bool PtyProcess::SignalForeground(int sig) {
 }
 
 bool PtyProcess::SignalGroup(int sig) {
-  if (pid_ <= 0 || status_.exited) return false;
+  if (pid_ <= 0) return false;
   // The child is a session leader, so its pid is also its group id.
   return kill(-pid_, sig) == 0 || kill(pid_, sig) == 0;
 }
@@ -277,8 +280,14 @@ bool PtyProcess::TryReap() {
   if (pid_ <= 0) return false;
   int wstatus = 0;
   pid_t r;
-  do r = waitpid(pid_, &wstatus, WNOHANG); while (r < 0 && errno == EINTR);
+  for (;;) {
+    r = waitpid(-1, &wstatus, WNOHANG);
+    if (r < 0 && errno == EINTR) continue;
+    if (r > 0 && r != pid_) continue;  // an orphan we adopted: just reap it
+    break;
+  }
   if (r == 0) return false;
+  if (r < 0 && kill(pid_, 0) == 0) return false;  // ECHILD race: still there
   status_.exited = true;
   if (r < 0) return true;  // not our child any more; treat as gone
   if (WIFEXITED(wstatus)) {
@@ -351,6 +360,53 @@ std::string SignalName(int sig) {
     if (e.number == sig) return e.name;
   }
   return std::to_string(sig);
+}
+
+bool BecomeSubreaper() {
+#if defined(__linux__) && defined(PR_SET_CHILD_SUBREAPER)
+  return prctl(PR_SET_CHILD_SUBREAPER, 1) == 0;
+#else
+  return false;
+#endif
+}
+
+int SignalOrphans(int sig) {
+  int count = 0;
+#ifdef __linux__
+  DIR* proc = opendir("/proc");
+  if (!proc) return 0;
+  pid_t self = getpid();
+  while (struct dirent* e = readdir(proc)) {
+    if (!isdigit(static_cast<unsigned char>(e->d_name[0]))) continue;
+    char path[300];
+    snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
+    FILE* f = fopen(path, "r");
+    if (!f) continue;
+    char buf[512];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    // "pid (comm) state ppid ...": comm may hold spaces and parentheses.
+    const char* close_paren = strrchr(buf, ')');
+    int ppid = 0;
+    char state = 0;
+    if (!close_paren || sscanf(close_paren + 1, " %c %d", &state, &ppid) != 2) continue;
+    if (ppid == self && kill(atoi(e->d_name), sig) == 0) ++count;
+  }
+  closedir(proc);
+#else
+  (void)sig;
+#endif
+  return count;
+}
+
+void ReapOrphans(int max_ms) {
+  for (int waited = 0; waited <= max_ms; waited += 5) {
+    pid_t r;
+    do r = waitpid(-1, nullptr, WNOHANG); while (r > 0);
+    if (r < 0 && errno == ECHILD) return;
+    usleep(5000);
+  }
 }
 
 bool DieWithParent() {

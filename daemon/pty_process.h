@@ -57,10 +57,13 @@ class PtyProcess {
   // Sends sig to the foreground process group of the terminal (what ^C
   // would reach), falling back to the child's own group.
   bool SignalForeground(int sig);
-  // Sends sig to the child's whole process group.
+  // Sends sig to the child's whole process group, which may outlive the
+  // child itself.
   bool SignalGroup(int sig);
 
-  // Reaps the child without blocking. Returns true once it has exited.
+  // Reaps children without blocking: the program, and any orphans of its
+  // that were handed to us (see BecomeSubreaper). Returns true once the
+  // program has exited.
   bool TryReap();
   const ExitStatus& exit_status() const { return status_; }
 
@@ -86,9 +89,21 @@ int SignalFromName(const std::string& name);
 // "INT" for SIGINT; the number as text if unknown.
 std::string SignalName(int sig);
 
-// Asks the kernel to send SIGKILL to this process when its parent dies
+// Asks the kernel to send SIGTERM to this process when its parent dies
 // (Linux prctl). A no-op returning false elsewhere.
 bool DieWithParent();
+
+// Makes orphaned descendants (daemons a program detached with setsid, such
+// as an agent's background server) become our children instead of init's,
+// so close can find and end them (Linux prctl). Returns false elsewhere.
+bool BecomeSubreaper();
+
+// Sends sig to every process whose parent is this process: after the
+// program is reaped, those are the orphans it left. Returns how many.
+int SignalOrphans(int sig);
+
+// Reaps our exited children for up to `max_ms`, until none is left.
+void ReapOrphans(int max_ms);
 
 }  // namespace tuidriver
 

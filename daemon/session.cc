@@ -88,6 +88,7 @@ int Session::Run() {
   sigset_t wait_mask;
   InstallSignals(&wait_mask);
   DieWithParent();
+  BecomeSubreaper();
   if (!Spawn()) return 3;
   last_output_ = Clock::now();
   ready_deadline_ = last_output_ + Ms(options_.engine.timeouts.ready_ms);
@@ -156,10 +157,13 @@ void Session::HandleSignals() {
     g_child_changed = 0;
     CheckChildExit();
   }
-  if (g_terminate && !closing_) {
+  if (g_terminate) {
+    // Killed, or our parent died (PDEATHSIG): no time for quit keys.
     g_terminate = 0;
     stdin_open_ = false;
+    urgent_close_ = true;
     BeginClose(nullptr);
+    close_deadline_ = std::min(close_deadline_, Clock::now() + Ms(kUrgentGraceMs));
   }
 }
 
@@ -634,7 +638,7 @@ void Session::BeginClose(const RequestId* id) {
     return;
   }
   TimePoint now = Clock::now();
-  if (!options_.engine.quit_keys.empty()) {
+  if (!options_.engine.quit_keys.empty() && !urgent_close_) {
     KeyModes modes{term_.app_cursor_keys(), term_.app_keypad()};
     pty_.Write(KeysToBytes(options_.engine.quit_keys, modes));
     close_phase_ = ClosePhase::kQuitKeys;
@@ -652,7 +656,8 @@ void Session::AdvanceClose(TimePoint now) {
     pty_.SignalGroup(SIGTERM);
     pty_.SignalGroup(SIGHUP);
     close_phase_ = ClosePhase::kTerm;
-    close_deadline_ = now + Ms(options_.engine.timeouts.term_grace_ms);
+    int grace = options_.engine.timeouts.term_grace_ms;
+    close_deadline_ = now + Ms(urgent_close_ ? std::min(grace, kUrgentGraceMs) : grace);
   } else if (close_phase_ == ClosePhase::kTerm) {
     pty_.SignalForeground(SIGKILL);
     pty_.SignalGroup(SIGKILL);
@@ -666,8 +671,10 @@ void Session::AdvanceClose(TimePoint now) {
 
 void Session::FinishClose() {
   close_phase_ = ClosePhase::kNone;
-  // Whatever the program left in its process group goes with it.
+  // Whatever the program left behind goes with it: its process group, and
+  // detached descendants that were re-parented to us.
   pty_.SignalGroup(SIGKILL);
+  if (SignalOrphans(SIGKILL) > 0) ReapOrphans(1000);
   for (const RequestId& id : close_ids_) {
     ReplyOk(id, "\"text\":\"\"," + ExitFields("exit_code"));
   }

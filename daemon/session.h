@@ -149,6 +149,10 @@ class Session {
   TimePoint close_deadline_;
   std::vector<RequestId> close_ids_;
   bool closing_ = false;
+  // Closing because we were signalled or our parent died: skip the quit
+  // keys and keep the SIGTERM grace short, so nothing outlives us long.
+  bool urgent_close_ = false;
+  static constexpr int kUrgentGraceMs = 300;
 };
 
 }  // namespace tuidriver
