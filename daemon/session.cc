@@ -145,7 +145,10 @@ int Session::PollTimeoutMs(TimePoint now) const {
     consider(w.deadline);
     if (w.request.type == "wait_idle") consider(last_output_ + Ms(w.request.idle_ms));
   }
-  if (resync_) consider(resync_give_up_);
+  if (resync_) {
+    consider(resync_give_up_);
+    consider(last_output_ + Ms(kResyncQuietMs));
+  }
   if (close_phase_ != ClosePhase::kNone) consider(close_deadline_);
   if (dialog_quiet_until_ > now) consider(dialog_quiet_until_);
   auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(wake - now).count();
@@ -323,8 +326,23 @@ void Session::RunAsks(TimePoint now) {
 void Session::StartNextAsk(TimePoint now) {
   if (!matcher_.Ready(term_)) return;
   if (resync_) {
-    // Wait for the program to react to the interrupt, but not forever.
-    if (term_.generation() == resync_generation_ && now < resync_give_up_) return;
+    // Wait for the program to react to the interrupt, but not forever, and
+    // then for its output to settle: an interrupted program may show its
+    // prompt before the rest of its reaction (a traceback), which must not
+    // land in the next ask.
+    if (term_.generation() == resync_generation_) {
+      if (now < resync_give_up_) return;
+      if (!resync_nudged_) {
+        // No visible reaction: a REPL may hold the interrupt until its next
+        // input (Python does), so give it an empty line and wait again.
+        KeyModes modes{term_.app_cursor_keys(), term_.app_keypad()};
+        pty_.Write(KeysToBytes(options_.engine.submit.enter, modes));
+        resync_nudged_ = true;
+        resync_give_up_ = now + Ms(1000);
+        return;
+      }
+    }
+    if (now < last_output_ + Ms(kResyncQuietMs)) return;
     resync_ = false;
   }
   active_ = std::move(queue_.front());
@@ -348,8 +366,9 @@ void Session::FinishAsk() {
   const AskResult& r = active_->result();
   if (!r.ok && (r.kind == "timeout" || r.kind == "cancelled")) {
     resync_ = true;
+    resync_nudged_ = false;
     resync_generation_ = term_.generation();
-    resync_give_up_ = Clock::now() + Ms(2000);
+    resync_give_up_ = Clock::now() + Ms(1000);
   }
   ReplyAsk(*active_);
   active_.reset();

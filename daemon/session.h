@@ -136,6 +136,8 @@ class Session {
   // After a cancelled or timed-out ask: the next ask waits until the
   // program has shown its prompt again, so leftovers are not attributed.
   bool resync_ = false;
+  bool resync_nudged_ = false;
+  static constexpr int kResyncQuietMs = 150;
   uint64_t resync_generation_ = 0;
   TimePoint resync_give_up_;
   std::vector<Waiter> waiters_;

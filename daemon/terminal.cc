@@ -69,6 +69,18 @@ const VTermParserCallbacks kFallbacks = {
 // A longer run is not an escape sequence we rewrite; pass it through.
 constexpr size_t kMaxCarry = 64;
 
+// Bytes at the end of `data` that start a UTF-8 character but do not
+// finish it (0 to 3).
+size_t IncompleteUtf8Tail(const char* data, size_t len) {
+  for (size_t back = 1; back <= 3 && back <= len; ++back) {
+    unsigned char b = static_cast<unsigned char>(data[len - back]);
+    if ((b & 0xC0) == 0x80) continue;  // a continuation byte: look further back
+    size_t need = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 1;
+    return need > back ? back : 0;
+  }
+  return 0;
+}
+
 }  // namespace
 
 Terminal::Terminal(int cols, int rows, size_t scrollback_limit)
@@ -134,7 +146,11 @@ void Terminal::Filter(const char* data, size_t len) {
     segment = esc + used;
     p = segment;
   }
-  Write(segment, static_cast<size_t>(end - segment));
+  // libvterm 0.1.4 garbles a UTF-8 character split between two writes, so
+  // an unfinished one at the end waits for the rest.
+  size_t tail = IncompleteUtf8Tail(segment, static_cast<size_t>(end - segment));
+  Write(segment, static_cast<size_t>(end - segment) - tail);
+  if (tail > 0) carry_.assign(end - tail, end);
 }
 
 // Looks at the escape sequence at `p`. Returns 0 if it is cut off by `end`,

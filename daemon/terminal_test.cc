@@ -226,3 +226,25 @@ TEST(Terminal, HostileBytesDoNotBreakTheModel) {
 
 }  // namespace
 }  // namespace tuidriver
+
+namespace tuidriver {
+namespace {
+
+// Program output split at every byte boundary renders the same.
+TEST(Terminal, OutputSplitAtEveryByteRendersTheSame) {
+  const std::string out =
+      ">>> print('h\xC3\xA9llo \xE4\xB8\x96 \xF0\x9F\x9A\x80')\x1b[?2004l\r\r\n"
+      "h\xC3\xA9llo \xE4\xB8\x96 \xF0\x9F\x9A\x80\r\n\x1b[?2004h>>> ";
+  Terminal whole(40, 5, 10);
+  whole.Feed(out.data(), out.size());
+  for (size_t cut = 1; cut < out.size(); ++cut) {
+    Terminal split(40, 5, 10);
+    split.Feed(out.data(), cut);
+    split.Feed(out.data() + cut, out.size() - cut);
+    EXPECT_EQ(whole.ScreenLines(), split.ScreenLines()) << "cut at " << cut;
+  }
+  EXPECT_EQ("h\xC3\xA9llo \xE4\xB8\x96 \xF0\x9F\x9A\x80", whole.RowText(1));
+}
+
+}  // namespace
+}  // namespace tuidriver
