@@ -180,6 +180,9 @@ void Session::ReadChild(size_t budget) {
     if (n <= 0) return;  // EAGAIN, or EOF
     FeedChild(buf, static_cast<size_t>(n));
     total += static_cast<size_t>(n);
+    // A short read emptied the PTY: go back to ppoll rather than pay for a
+    // read that only says EAGAIN (unless draining everything before exit).
+    if (static_cast<size_t>(n) < sizeof buf && budget != SIZE_MAX) return;
   }
 }
 

@@ -169,13 +169,16 @@ size_t Terminal::FilterEscape(const char* p, const char* end, std::string* repla
   size_t params_start = i;
   while (i < avail && ((p[i] >= '0' && p[i] <= '9') || p[i] == ';')) ++i;
   if (i >= avail) return avail < kMaxCarry ? 0 : SIZE_MAX;
-  std::string params(p + params_start, i - params_start);
   char final = p[i];
-  if (!priv && params.empty() && (final == 's' || final == 'u')) {
+  // Most sequences (SGR, cursor moves) are none of ours: decide without
+  // copying anything.
+  if (!priv) {
+    if (i != params_start || (final != 's' && final != 'u')) return SIZE_MAX;
     *replacement = final == 's' ? "\x1b" "7" : "\x1b" "8";
     return i + 1;
   }
-  if (!priv || (final != 'h' && final != 'l')) return SIZE_MAX;
+  if (final != 'h' && final != 'l') return SIZE_MAX;
+  std::string params(p + params_start, i - params_start);
   TrackPrivateModes(params, final == 'h');
   // Mode 47 is the old alternate screen: rewrite it as 1047.
   std::string rewritten;
@@ -252,7 +255,7 @@ const Terminal::Line& Terminal::ScreenLine(int row) const {
 void Terminal::BlankCells(Line* line, int from, int to) {
   from = std::max(from, 0);
   to = std::min(to, static_cast<int>(line->cells.size()));
-  for (int c = from; c < to; ++c) line->cells[static_cast<size_t>(c)] = Cell();
+  if (from < to) std::fill(line->cells.begin() + from, line->cells.begin() + to, Cell());
 }
 
 // Writing over either half of a wide character destroys all of it (as in
@@ -274,8 +277,10 @@ void Terminal::PutGlyph(const uint32_t* chars, int width, int row, int col) {
   // cursor move between: the terminal wrapped that row.
   if (wrap_pending_ && col == 0 && row > 0) ScreenLine(row - 1).wrapped = true;
   Line& line = ScreenLine(row);
-  SplitWideAt(&line, col);
-  if (width == 2) SplitWideAt(&line, col + 1);
+  if (line.cells[static_cast<size_t>(col)].width != 1) SplitWideAt(&line, col);
+  if (width == 2 && col + 1 < cols_ && line.cells[static_cast<size_t>(col + 1)].width != 1) {
+    SplitWideAt(&line, col + 1);
+  }
   Cell& cell = line.cells[static_cast<size_t>(col)];
   cell = Cell();
   for (int i = 0; i < 3 && chars[i]; ++i) cell.ch[i] = chars[i];
@@ -410,12 +415,17 @@ void Terminal::Resize(int cols, int rows) {
 }
 
 std::string Terminal::LineText(const Line& line) {
+  // Trailing blanks are dropped before converting anything.
+  size_t end = line.cells.size();
+  while (end > 0 && (line.cells[end - 1].ch[0] == 0 || line.cells[end - 1].ch[0] == ' ')) --end;
   std::string out;
-  out.reserve(line.cells.size());
-  for (const Cell& cell : line.cells) {
+  out.reserve(end);
+  for (size_t i = 0; i < end; ++i) {
+    const Cell& cell = line.cells[i];
     if (cell.width == 0) continue;  // right half of a wide character
-    if (cell.ch[0] == 0) {
-      out += ' ';
+    char32_t first = cell.ch[0];
+    if (first < 0x80 && cell.ch[1] == 0) {
+      out.push_back(first == 0 ? ' ' : static_cast<char>(first));
       continue;
     }
     for (char32_t ch : cell.ch) {
@@ -423,8 +433,6 @@ std::string Terminal::LineText(const Line& line) {
       AppendUtf8(ch, &out);
     }
   }
-  size_t keep = out.find_last_not_of(' ');
-  out.resize(keep == std::string::npos ? 0 : keep + 1);
   return out;
 }
 

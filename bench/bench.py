@@ -1,0 +1,590 @@
+#!/usr/bin/env python3
+"""tuidriver benchmark suite: tuidriver against its peers and the physical limit,
+side by side, in one process, runs interleaved. Run it through bench/run.sh.
+
+Writes results.md (a table per measure: tuidriver, baselines, ratio, target, met
+or missed) and chart.svg. These numbers are reports, never pass/fail tests.
+"""
+import argparse
+import datetime
+import fcntl
+import json
+import os
+import platform
+import pty
+import random
+import resource
+import re
+import select
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+import chart
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+MARKER = "TUIDRIVER-BENCH-END-7f3a9c"  # gen_text.py's END_MARKER
+
+
+# ---------------------------------------------------------------- helpers
+
+def log(msg):
+    print(f"[bench {time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
+
+
+def median(xs):
+    return statistics.median(xs) if xs else float("nan")
+
+
+def percentile(xs, p):
+    s = sorted(xs)
+    if not s:
+        return float("nan")
+    k = (len(s) - 1) * p / 100.0
+    lo, hi = int(k), min(int(k) + 1, len(s) - 1)
+    return s[lo] + (s[hi] - s[lo]) * (k - lo)
+
+
+def vm_hwm_kb(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    return -1
+
+
+def cpu_seconds(pid):
+    """utime+stime of one process (not its children), from /proc/PID/stat."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    tick = os.sysconf("SC_CLK_TCK")
+    return (int(fields[11]) + int(fields[12])) / tick
+
+
+class Daemon:
+    """One tuidriver process with its NDJSON pipes. Lines are read with a
+    buffer of our own so select() and readline() never disagree."""
+
+    def __init__(self, argv, env=None):
+        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.DEVNULL, env=env, bufsize=0)
+        self.buf = b""
+
+    def send(self, obj):
+        os.write(self.proc.stdin.fileno(), (json.dumps(obj) + "\n").encode())
+
+    def readline(self, timeout=120.0):
+        deadline = time.monotonic() + timeout
+        fd = self.proc.stdout.fileno()
+        while b"\n" not in self.buf:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([fd], [], [], left)[0]:
+                raise TimeoutError("no line from tuidriver")
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                raise EOFError("tuidriver closed stdout")
+            self.buf += chunk
+        line, self.buf = self.buf.split(b"\n", 1)
+        return json.loads(line)
+
+    def wait_for(self, pred, timeout=120.0):
+        while True:
+            msg = self.readline(timeout)
+            if pred(msg):
+                return msg
+
+    def request(self, obj, timeout=120.0):
+        self.send(obj)
+        return self.wait_for(lambda m: m.get("id") == obj["id"], timeout)
+
+    def close(self):
+        try:
+            self.proc.stdin.close()
+        except OSError:
+            pass
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
+def node_ok():
+    try:
+        r = subprocess.run(["node", "-e", "require('node-pty');require('@xterm/headless')"],
+                           cwd=HERE, capture_output=True, timeout=30)
+        return r.returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
+# ---------------------------------------------------------------- 1. throughput
+
+def tp_raw(cfg, path):
+    out = subprocess.run([cfg.raw_drain, "drain", "--", "cat", path], capture_output=True, check=True)
+    r = json.loads(out.stdout)
+    return {"seconds": r["seconds"], "bytes": r["bytes"], "cpu": r["user"] + r["sys"], "ok": True}
+
+
+def tp_tuidriver(cfg, path, subscribe):
+    """Time from Popen to the `exit` event, which the daemon sends only after every
+    byte was read and rendered; then checks that the screen shows the marker."""
+    t0 = time.perf_counter()
+    if subscribe:
+        # The child waits for a line so no byte is written before the subscription.
+        d = Daemon([cfg.td, "--scrollback", "10000", "--", "sh", "-c", 'read x; exec cat "$1"', "sh", path])
+        d.send({"id": "s", "type": "subscribe", "events": ["output"]})
+        d.send({"id": "g", "type": "send", "data": "go\n"})
+        json_bytes, dropped = drain_events(d)
+    else:
+        d = Daemon([cfg.td, "--scrollback", "10000", "--", "cat", path])
+        d.wait_for(lambda m: m.get("type") == "exit")
+        json_bytes, dropped = 0, False
+    seconds = time.perf_counter() - t0
+    cpu = cpu_seconds(d.proc.pid)
+    lines = d.request({"id": "scr", "type": "screen"})["lines"]
+    d.close()
+    return {"seconds": seconds, "bytes": cfg.tp_bytes, "cpu": cpu, "json_bytes": json_bytes,
+            "dropped": dropped, "ok": any(MARKER in l for l in lines)}
+
+
+def drain_events(d):
+    """Reads the event stream in big chunks (fast enough that the daemon never has
+    to drop output events) until the exit event. Returns (bytes, dropped?)."""
+    fd = d.proc.stdout.fileno()
+    try:
+        fcntl.fcntl(fd, 1031, 1 << 20)  # F_SETPIPE_SZ: ride out the reader's scheduling gaps
+    except OSError:
+        pass
+    total, tail, dropped = len(d.buf), d.buf, 0
+    while b'"type":"exit"' not in tail:
+        chunk = os.read(fd, 1 << 20)
+        if not chunk:
+            raise EOFError("tuidriver closed stdout")
+        total += len(chunk)
+        hay = tail[-64:] + chunk
+        for m in re.finditer(rb'"output_dropped","bytes":(\d+)', hay):
+            dropped += int(m.group(1))
+        tail = hay
+    d.buf = tail[tail.index(b'"type":"exit"'):]
+    d.buf = d.buf[d.buf.index(b"\n") + 1:] if b"\n" in d.buf else b""
+    return total, dropped
+
+
+def tp_node(cfg, path):
+    out = subprocess.run(["node", os.path.join(HERE, "node_baseline.mjs"), "throughput", path, MARKER],
+                         cwd=HERE, capture_output=True, check=True, timeout=300)
+    r = json.loads(out.stdout.decode().strip().splitlines()[-1])
+    return {"seconds": r["seconds"], "bytes": r["bytes"], "cpu": r["user"] + r["sys"], "ok": r["rendered"]}
+
+
+def measure_throughput(cfg):
+    variants = [("raw C drain", lambda: tp_raw(cfg, cfg.tp_file)),
+                ("tuidriver", lambda: tp_tuidriver(cfg, cfg.tp_file, False)),
+                ("tuidriver + subscribe output", lambda: tp_tuidriver(cfg, cfg.tp_file, True))]
+    if cfg.node:
+        variants.append(("node-pty + @xterm/headless", lambda: tp_node(cfg, cfg.tp_file)))
+    runs = {name: [] for name, _ in variants}
+    rng = random.Random(7)
+    for rnd in range(cfg.tp_rounds):
+        order = variants[:]
+        rng.shuffle(order)  # interleaved, in a different order each round
+        for name, fn in order:
+            r = fn()
+            r["mbps"] = r["bytes"] / 1e6 / r["seconds"]
+            runs[name].append(r)
+            log(f"throughput round {rnd + 1}/{cfg.tp_rounds} {name}: {r['mbps']:.1f} MB/s ok={r['ok']}")
+    return runs
+
+
+# ---------------------------------------------------------------- 2. latency
+
+def measure_latency(cfg):
+    res = {}
+    d = Daemon([cfg.td, "python"])
+    d.wait_for(lambda m: m.get("type") == "ready")
+    ms, bad = [], 0
+    for i in range(cfg.asks):
+        req = (json.dumps({"id": i, "type": "ask", "prompt": "6*7"}) + "\n").encode()
+        t0 = time.perf_counter_ns()
+        os.write(d.proc.stdin.fileno(), req)
+        r = d.readline()
+        ms.append((time.perf_counter_ns() - t0) / 1e6)
+        bad += not (r.get("ok") and r.get("text") == "42")
+    res["tuidriver ask"] = {"ms": ms, "bad": bad, "hwm_kb": vm_hwm_kb(d.proc.pid)}
+    log(f"latency: tuidriver p50 {median(ms):.2f} ms p99 {percentile(ms, 99):.2f} ms, bad={bad}")
+    d.close()
+    res["python3 on a bare PTY (floor)"] = {"ms": repl_floor(cfg.asks), "bad": 0}
+    log(f"latency: floor p50 {median(res['python3 on a bare PTY (floor)']['ms']):.2f} ms")
+    res["tuidriver send + 1 s silence"] = quiescence_tuidriver(cfg)
+    if cfg.node:
+        out = subprocess.run(["node", os.path.join(HERE, "node_baseline.mjs"), "quiet", str(cfg.quiet_n)],
+                             cwd=HERE, capture_output=True, check=True, timeout=120)
+        r = json.loads(out.stdout.decode().strip().splitlines()[-1])
+        res["node-pty + xterm, 1 s silence"] = {"ms": r["ms"], "bad": 0 if r["ok"] else 1}
+    return res
+
+
+def repl_floor(n):
+    """The REPL's own speed: python3 on a PTY, type 6*7, read until the next
+    prompt, no emulator. What any driver must wait for at least."""
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.environ["PYTHON_BASIC_REPL"] = "1"
+        os.execvp("python3", ["python3", "-i", "-q"])
+    buf = b""
+    while not buf.endswith(b">>> "):
+        buf += os.read(fd, 65536)
+    ms = []
+    for _ in range(n):
+        buf = b""
+        t0 = time.perf_counter_ns()
+        os.write(fd, b"6*7\r")
+        while not (buf.endswith(b">>> ") and b"42" in buf):
+            buf += os.read(fd, 65536)
+        ms.append((time.perf_counter_ns() - t0) / 1e6)
+    os.kill(pid, 9)
+    os.waitpid(pid, 0)
+    os.close(fd)
+    return ms
+
+
+def quiescence_tuidriver(cfg):
+    """What an idle-window driver built on tuidriver would do: type the line with
+    `send`, then wait until the output events have been silent for 1 s."""
+    d = Daemon([cfg.td, "python"])
+    d.wait_for(lambda m: m.get("type") == "ready")
+    d.request({"id": "sub", "type": "subscribe", "events": ["output"]})
+    ms, bad = [], 0
+    for i in range(cfg.quiet_n):
+        t0 = time.perf_counter_ns()
+        d.send({"id": f"q{i}", "type": "send", "data": "6*7\r"})
+        last = time.perf_counter_ns()
+        while True:
+            try:
+                d.readline(timeout=max(0.0, 1.0 - (time.perf_counter_ns() - last) / 1e9))
+                last = time.perf_counter_ns()  # any event restarts the window
+            except TimeoutError:
+                break
+        ms.append((time.perf_counter_ns() - t0) / 1e6)
+        lines = d.request({"id": f"s{i}", "type": "screen"})["lines"]
+        bad += "42" not in lines
+    d.close()
+    return {"ms": ms, "bad": bad}
+
+
+# ---------------------------------------------------------------- 3. agent
+
+def agent_status():
+    fake = os.path.join(ROOT, "tests", "e2e", "fake_api.mjs")
+    eng = os.path.join(ROOT, "engines", "claude.json")
+    missing = [p for p in (fake, eng) if not os.path.exists(p)]
+    return missing
+
+
+# ---------------------------------------------------------------- 4. startup
+
+def time_to_first_line(argv, env=None, pred=lambda line: True):
+    t0 = time.perf_counter()
+    p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL, env=env, bufsize=0)
+    buf = b""
+    while True:
+        chunk = os.read(p.stdout.fileno(), 65536)
+        if not chunk:
+            raise EOFError(f"{argv[0]} printed no ready line")
+        buf += chunk
+        if b"\n" in buf and pred(buf.split(b"\n", 1)[0]):
+            break
+    ms = (time.perf_counter() - t0) * 1000
+    p.stdin.close()
+    p.wait(timeout=20)
+    return ms
+
+
+def bash_env():
+    env = dict(os.environ, PS1="tuidriver$ ", PS2="tuidriver> ", HISTFILE="/dev/null", TERM="xterm-256color")
+    for k in ("PROMPT_COMMAND", "BASH_ENV", "ENV"):
+        env.pop(k, None)
+    return env
+
+
+NOFILE = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+DIAG_NOFILE = f"diagnosis: tuidriver -- true under prlimit --nofile=1024 (here: {NOFILE})"
+DIAG_NOFILE_HELPER = "diagnosis: C helper true under prlimit --nofile=1024"
+
+
+def measure_startup(cfg):
+    variants = {
+        "tuidriver bash": lambda: time_to_first_line([cfg.td, "bash"]),
+        "C helper: bash on a PTY until its prompt": lambda: time_to_first_line(
+            [cfg.raw_drain, "spawn", "--until", "tuidriver$ ", "--", "bash", "--noprofile", "--norc"], env=bash_env()),
+        "tuidriver -- true": lambda: time_to_first_line([cfg.td, "--", "true"]),
+        "C helper: true on a PTY": lambda: time_to_first_line([cfg.raw_drain, "spawn", "--", "true"]),
+        "tuidriver --version (exec floor)": lambda: time_to_first_line([cfg.td, "--version"]),
+    }
+    if shutil.which("prlimit"):  # (a preexec_fn would cost Python a full fork: ~17 ms of noise)
+        variants[DIAG_NOFILE] = lambda: time_to_first_line(["prlimit", "--nofile=1024", cfg.td, "--", "true"])
+        variants[DIAG_NOFILE_HELPER] = lambda: time_to_first_line(
+            ["prlimit", "--nofile=1024", cfg.raw_drain, "spawn", "--", "true"])
+    runs = {k: [] for k in variants}
+    rng = random.Random(11)
+    names = list(variants)
+    for _ in range(cfg.startup_n):
+        rng.shuffle(names)
+        for k in names:
+            runs[k].append(variants[k]())
+    for k, v in runs.items():
+        log(f"startup {k}: median {median(v):.2f} ms")
+    return runs
+
+
+# ---------------------------------------------------------------- 5. memory
+
+def hold_hwm(argv, ready, settle=0.3, cwd=None):
+    """Starts argv, waits for ready(proc) to return, lets it settle, reads VmHWM."""
+    p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL, cwd=cwd, bufsize=0)
+    try:
+        extra = ready(p)
+        time.sleep(settle)
+        return vm_hwm_kb(p.pid), extra
+    finally:
+        p.stdin.close()
+        try:
+            p.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
+
+
+def first_line(p):
+    return p.stdout.readline()
+
+
+def measure_memory(cfg):
+    res = {}
+
+    def td_idle(p):
+        while json.loads(p.stdout.readline()).get("type") != "ready":
+            pass
+
+    def td_lines(p):
+        os.write(p.stdin.fileno(), (json.dumps({"id": 1, "type": "expect", "pattern": MARKER,
+                                                "timeout": 120}) + "\n").encode())
+        while True:
+            m = json.loads(p.stdout.readline())
+            if m.get("id") == 1:
+                return m.get("ok")
+
+    res["tuidriver bash, idle"] = hold_hwm([cfg.td, "bash"], td_idle)[0]
+    kb, ok = hold_hwm([cfg.td, "--scrollback", "10000", "--", "sh", "-c",
+                       'cat "$1"; exec sleep 600', "sh", cfg.mem_file], td_lines)
+    res["tuidriver, 100,000 lines, 10,000 scrollback"] = kb if ok else -1
+    if cfg.node:
+        nb = os.path.join(HERE, "node_baseline.mjs")
+        res["node-pty + xterm, bash idle"] = hold_hwm(["node", nb, "hold", "-", MARKER], first_line, cwd=HERE)[0]
+        res["node-pty + xterm, 100,000 lines, 10,000 scrollback"] = hold_hwm(
+            ["node", nb, "hold", cfg.mem_file, MARKER], first_line, cwd=HERE)[0]
+    res["bare python3 (idle interpreter)"] = hold_hwm(
+        ["python3", "-c", "import sys; print(1, flush=True); sys.stdin.read()"], first_line)[0]
+    for k, v in res.items():
+        log(f"memory {k}: {v / 1024:.1f} MB")
+    return res
+
+
+# ---------------------------------------------------------------- 6. binary
+
+def measure_binary(cfg):
+    with tempfile.TemporaryDirectory() as tmp:
+        s = os.path.join(tmp, "tuidriver")
+        shutil.copy(cfg.td, s)
+        subprocess.run(["strip", s], check=True)
+        size = os.path.getsize(s)
+    out = subprocess.run(["readelf", "-d", cfg.td], capture_output=True, text=True, check=True).stdout
+    needed = re.findall(r"\(NEEDED\).*\[(.+?)\]", out)
+    return {"unstripped": os.path.getsize(cfg.td), "stripped": size, "needed": needed}
+
+
+# ---------------------------------------------------------------- profiles
+
+def run_until_exit(argv):
+    """Runs a tuidriver command line (perhaps under perf) with stdin held open until
+    the exit event, as a real client would; returns its stderr."""
+    p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    for line in p.stdout:
+        if b'"type":"exit"' in line:
+            break
+    p.stdin.close()
+    p.stdout.read()
+    err = p.stderr.read()
+    p.wait(timeout=300)
+    return p.returncode, err.decode(errors="replace")
+
+
+def perf_top(data, comm, n=18):
+    rep = subprocess.run(["perf", "report", "-i", data, "--stdio", "--no-children", "--sort", "symbol",
+                          "--comm", comm], capture_output=True, text=True)
+    lines = [re.sub(r"[\s-]+$", "", l) for l in rep.stdout.splitlines() if l.strip() and not l.startswith("#")]
+    return lines[:n]
+
+
+def profile_throughput(cfg):
+    """perf (sampling, cpu-clock) of the daemon rendering the profile input,
+    falling back to callgrind on a smaller input. Returns (markdown, top lines)."""
+    argv = [cfg.td, "--scrollback", "10000", "--", "cat", cfg.prof_file]
+    with tempfile.TemporaryDirectory() as tmp:
+        data = os.path.join(tmp, "perf.data")
+        rc, stat = run_until_exit(["perf", "stat", "-e", "task-clock,context-switches,page-faults", "--"] + argv)
+        if rc == 0 and run_until_exit(["perf", "record", "-F", "4999", "-o", data, "--"] + argv)[0] == 0:
+            tops = perf_top(data, "tuidriver")
+            keep = [l.strip() for l in stat.splitlines()
+                    if any(w in l for w in ("task-clock", "context-switches", "page-faults", "elapsed", "user", "sys"))]
+            md = (f"`perf stat` of `tuidriver -- cat` on {os.path.getsize(cfg.prof_file) / 1e6:.0f} MB of the same "
+                  "text (the daemon process only; `cat` and the kernel's PTY work run beside it):\n\n"
+                  "```\n" + "\n".join(keep) + "\n```\n\n"
+                  "`perf record -F 4999` (cpu-clock samples of the `tuidriver` process, self time, "
+                  "kernel symbols `[k]`):\n\n```\n" + "\n".join(tops) + "\n```\n")
+            return md, tops
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "cg.out")
+        run_until_exit(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", cfg.td, "--", "cat",
+                        cfg.prof_small])
+        ann = subprocess.run(["callgrind_annotate", out], capture_output=True, text=True).stdout
+        tops = [l for l in ann.splitlines() if re.match(r"^\s*[\d,]+ \(", l)][:18]
+        md = "`valgrind --tool=callgrind` (instructions, self):\n\n```\n" + "\n".join(tops) + "\n```\n"
+        return md, tops
+
+
+def profile_startup(cfg):
+    """perf of 30 raw-session startups: where the daemon's own milliseconds go."""
+    with tempfile.TemporaryDirectory() as tmp:
+        data = os.path.join(tmp, "perf.data")
+        loop = f'for i in $(seq 30); do "$0" -- true </dev/null >/dev/null 2>&1; done'
+        r = subprocess.run(["perf", "record", "-F", "10000", "-o", data, "--", "sh", "-c", loop, cfg.td],
+                           capture_output=True, timeout=300)
+        if r.returncode != 0:
+            return None
+        tops = perf_top(data, "tuidriver", 12)
+    try:
+        nofile = subprocess.run(["sh", "-c", "ulimit -n"], capture_output=True, text=True).stdout.strip()
+    except OSError:
+        nofile = "?"
+    md = (f"`perf record -F 10000` over 30 runs of `tuidriver -- true` (self time of the `tuidriver` "
+          f"processes, which includes the forked child until it execs; `ulimit -n` here is {nofile}):\n\n"
+          "```\n" + "\n".join(tops) + "\n```\n")
+    return md, tops
+
+
+# ---------------------------------------------------------------- report
+
+def machine():
+    cpu = "?"
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    mem_kb = 0
+    with open("/proc/meminfo") as f:
+        mem_kb = int(f.readline().split()[1])
+    return {"nproc": os.cpu_count(), "cpu": cpu, "kernel": platform.release(), "mem_gb": mem_kb / 1024 / 1024}
+
+
+def versions(cfg):
+    def ver(argv):
+        try:
+            return subprocess.run(argv, capture_output=True, text=True, timeout=10).stdout.strip().splitlines()[0]
+        except (OSError, IndexError, subprocess.TimeoutExpired):
+            return "?"
+    v = {"tuidriver": ver([cfg.td, "--version"]), "node": ver(["node", "--version"]),
+         "python3": platform.python_version(),
+         "commit": ver(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"])}
+    for pkg in ("node-pty", "@xterm/headless"):
+        try:
+            with open(os.path.join(HERE, "node_modules", pkg, "package.json")) as f:
+                v[pkg] = json.load(f)["version"]
+        except OSError:
+            v[pkg] = "not installed"
+    return v
+
+
+
+
+def write_results(cfg, r):
+    import report  # the markdown layout lives in report.py
+    text, missed = report.render(cfg, r, machine(), versions(cfg))
+    with open(cfg.out, "w") as f:
+        f.write(text)
+    with open(cfg.chart, "w") as f:
+        f.write(chart.render(r))
+    return missed
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--tuidriver", required=True)
+    ap.add_argument("--raw-drain", required=True)
+    ap.add_argument("--cache", required=True, help="where the generated inputs live")
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--out", default=os.path.join(HERE, "results.md"))
+    ap.add_argument("--chart", default=os.path.join(HERE, "chart.svg"))
+    ap.add_argument("--no-profile", action="store_true")
+    cfg = ap.parse_args()
+    cfg.td = os.path.abspath(cfg.tuidriver)
+    cfg.raw_drain = os.path.abspath(cfg.raw_drain)
+    cfg.node = node_ok()
+    if not cfg.node:
+        log("node-pty/@xterm/headless unavailable: node baselines are skipped")
+    mb = 25 if cfg.quick else 100
+    cfg.tp_mb = mb
+    cfg.tp_rounds = 3 if cfg.quick else 5
+    cfg.asks = 300 if cfg.quick else 1000
+    cfg.quiet_n = 2 if cfg.quick else 5
+    cfg.startup_n = 8 if cfg.quick else 25
+    cfg.tp_file = gen(cfg, f"text-{mb}mb.txt", ["--mb", str(mb)])
+    cfg.mem_file = gen(cfg, "lines-100k.txt", ["--lines", "100000"])
+    cfg.prof_file = gen(cfg, "text-25mb.txt", ["--mb", "25"])
+    cfg.prof_small = gen(cfg, "text-3mb.txt", ["--mb", "3"])
+    with open(cfg.tp_file, "rb") as f:
+        data = f.read()
+    cfg.tp_bytes = len(data) + data.count(b"\n")  # the PTY turns LF into CR LF
+    del data
+
+    r = {"started": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")}
+    t0 = time.monotonic()
+    log("binary"); r["binary"] = measure_binary(cfg)
+    log("startup"); r["startup"] = measure_startup(cfg)
+    log("memory"); r["memory"] = measure_memory(cfg)
+    log("latency"); r["latency"] = measure_latency(cfg)
+    r["agent_missing"] = agent_status()
+    log("throughput"); r["throughput"] = measure_throughput(cfg)
+    r["profile"] = None
+    import report
+    if not cfg.no_profile and report.throughput_ratio(r) < 0.90:
+        log("throughput target missed: profiling the daemon")
+        r["profile"] = profile_throughput(cfg)
+    r["profile_startup"] = None
+    if not cfg.no_profile and report.startup_share(r) >= report.TARGET_STARTUP_MS:
+        log("startup target missed: profiling the daemon")
+        r["profile_startup"] = profile_startup(cfg)
+    r["elapsed_s"] = time.monotonic() - t0
+    missed = write_results(cfg, r)
+    log(f"wrote {cfg.out} and {cfg.chart} in {r['elapsed_s']:.0f} s; missed targets: {missed or 'none'}")
+
+
+def gen(cfg, name, args):
+    path = os.path.join(cfg.cache, name)
+    if not os.path.exists(path):
+        log(f"generating {name}")
+        subprocess.run([sys.executable, os.path.join(HERE, "gen_text.py"), path + ".tmp"] + args, check=True)
+        os.rename(path + ".tmp", path)
+    return path
+
+
+if __name__ == "__main__":
+    main()

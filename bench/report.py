@@ -1,0 +1,290 @@
+"""Renders bench.py's measurements as bench/results.md. Pure formatting: takes the
+dict bench.py filled, returns (markdown, [names of missed targets])."""
+import statistics
+
+TARGET_TP = 0.90      # of the raw drain
+TARGET_P50_MS = 5.0
+TARGET_STARTUP_MS = 5.0
+TARGET_RSS_KB = 8 * 1024
+TARGET_BIN = 3 * 1024 * 1024
+
+
+def med(xs):
+    return statistics.median(xs) if xs else float("nan")
+
+
+def pct(xs, p):
+    s = sorted(xs)
+    if not s:
+        return float("nan")
+    k = (len(s) - 1) * p / 100.0
+    lo, hi = int(k), min(int(k) + 1, len(s) - 1)
+    return s[lo] + (s[hi] - s[lo]) * (k - lo)
+
+
+def ms(x):
+    return f"{x:.2f}" if x < 100 else f"{x:,.0f}"
+
+
+def ratio(x):
+    return f"{x:.2f}×" if x < 100 else f"{x:,.0f}×"
+
+
+def verdict(ok):
+    return "**met**" if ok else "**MISSED**"
+
+
+def throughput_ratio(r):
+    tp = r["throughput"]
+    return med([x["mbps"] for x in tp["tuidriver"]]) / med([x["mbps"] for x in tp["raw C drain"]])
+
+
+def startup_share(r):
+    st = r["startup"]
+    return max(med(st["tuidriver bash"]) - med(st["C helper: bash on a PTY until its prompt"]),
+               med(st["tuidriver -- true"]) - med(st["C helper: true on a PTY"]))
+
+
+def render(cfg, r, mach, ver):
+    missed = []
+    out = [HEADER.format(started=r["started"], elapsed=r["elapsed_s"], quick=" (--quick run)" if cfg.quick else "",
+                         **mach, **ver)]
+    out += section_summary(r, missed)
+    out += section_throughput(cfg, r)
+    out += section_latency(cfg, r)
+    out += section_agent(r)
+    out += section_startup(cfg, r)
+    out += section_memory(r)
+    out += section_binary(r)
+    out += section_profile(r)
+    return "\n".join(out) + "\n", missed
+
+
+HEADER = """# tuidriver benchmarks{quick}
+
+Written by `bench/run.sh` on {started} ({elapsed:.0f} s). Each measure runs
+tuidriver and its baselines in the same process, interleaved, in a shuffled
+order each round; tables give medians with min–max. These are reports, never
+pass/fail tests.
+
+**Machine:** {nproc} CPUs, {cpu}, Linux {kernel}, {mem_gb:.1f} GB RAM.
+**Software:** tuidriver `{tuidriver}` (commit {commit}, static build from
+`scripts/build.sh build-bench`), Node {node} with node-pty {node-pty} and
+@xterm/headless {@xterm/headless}, Python {python3}.
+"""
+
+
+def section_summary(r, missed):
+    rows = []
+    ratio = throughput_ratio(r)
+    ok = ratio >= TARGET_TP
+    rows.append(("1. Output throughput", f"{ratio:.0%} of raw drain", f"≥ {TARGET_TP:.0%} of raw drain", ok))
+    p50 = med(r["latency"]["tuidriver ask"]["ms"])
+    rows.append(("2. Ask latency (python) p50", f"{ms(p50)} ms", f"< {TARGET_P50_MS:g} ms", p50 < TARGET_P50_MS))
+    rows.append(("3. Agent completion overhead", "not measured (TODO)", "< 100 ms", None))
+    st = r["startup"]
+    share_b = med(st["tuidriver bash"]) - med(st["C helper: bash on a PTY until its prompt"])
+    share_t = med(st["tuidriver -- true"]) - med(st["C helper: true on a PTY"])
+    worst = max(share_b, share_t)
+    rows.append(("4. Startup, daemon's share", f"{ms(share_b)} ms (bash), {ms(share_t)} ms (raw)",
+                 f"< {TARGET_STARTUP_MS:g} ms", worst < TARGET_STARTUP_MS))
+    mem = r["memory"]
+    td_mem = [v for k, v in mem.items() if k.startswith("tuidriver")]
+    rows.append(("5. Peak RSS", " / ".join(f"{v / 1024:.1f} MB" for v in td_mem), "< 8 MB both",
+                 all(0 < v < TARGET_RSS_KB for v in td_mem)))
+    b = r["binary"]
+    glibc_only = all(n.split(".so")[0] in ("libc", "libm", "libpthread", "libdl", "librt") or n.startswith("ld-linux")
+                     for n in b["needed"])
+    rows.append(("6. Binary", f"{b['stripped'] / 2**20:.2f} MB, NEEDED {', '.join(b['needed'])}",
+                 "< 3 MB, glibc only", b["stripped"] < TARGET_BIN and glibc_only))
+    out = ["## Summary", "", "| measure | tuidriver | target | verdict |", "|---|---|---|---|"]
+    for name, val, target, ok in rows:
+        out.append(f"| {name} | {val} | {target} | {'skipped' if ok is None else verdict(ok)} |")
+        if ok is False:
+            missed.append(name)
+    out.append("")
+    if missed:
+        out.append("Missed: " + "; ".join(missed) + ". See the sections below"
+                   + (" and the profile at the end." if r.get("profile") else "."))
+        out.append("")
+    return out
+
+
+def section_throughput(cfg, r):
+    tp = r["throughput"]
+    raw = med([x["mbps"] for x in tp["raw C drain"]])
+    n = len(tp["raw C drain"])
+    out = ["## 1. Output throughput", "",
+           f"`cat` of {cfg.tp_mb} MB of mixed text ({cfg.tp_bytes / 1e6:.1f} MB on the PTY after LF→CR LF: "
+           "numbered lines, 16/256/truecolour SGR, bold/underline/reverse, tabs, accents, box drawing, CJK and "
+           f"emoji, 10% of lines wrapping, some `\\r\\e[K` redraws) on a 120×40 terminal, {n} interleaved rounds.",
+           "",
+           "- *raw C drain* (`bench/raw_drain.c`): reads the PTY master and discards the bytes; from fork to last byte.",
+           "- *tuidriver*: `tuidriver --scrollback 10000 -- cat FILE`, from process start to the `exit` event, which "
+           "the daemon sends only after every byte was read and rendered; afterwards `screen` must show the end marker.",
+           "- *tuidriver + subscribe output*: the same with every chunk piped out as JSON `output` events "
+           "(the child waits for one line so that the subscription precedes the first byte; the bench reads stdout "
+           "in 1 MiB chunks).",
+           "- *node-pty + @xterm/headless*: 120×40, scrollback 10,000; done when the `write()` callback of the chunk "
+           "holding the end marker fires. The child is `sh -c 'cat FILE; exec sleep 600'`: with a bare `cat`, "
+           "node-pty loses the tail of the output when the child exits while xterm is still parsing.",
+           "",
+           "| variant | median MB/s | min–max MB/s | median s | CPU s of the process | vs raw drain | screen up to date |",
+           "|---|---|---|---|---|---|---|"]
+    for name, runs in tp.items():
+        m = [x["mbps"] for x in runs]
+        extra = ""
+        lost = med([x.get("dropped") or 0 for x in runs])
+        if lost:
+            extra = f" (daemon dropped {lost / 1e6:.1f} MB of events, median: the reader fell behind)"
+        out.append(f"| {name}{extra} | {med(m):.1f} | {min(m):.1f}–{max(m):.1f} | {med([x['seconds'] for x in runs]):.2f} "
+                   f"| {med([x['cpu'] for x in runs]):.2f} | {med(m) / raw:.0%} | "
+                   f"{'yes' if all(x['ok'] for x in runs) else 'NO'} |")
+    ratio = throughput_ratio(r)
+    out += ["", f"Target: tuidriver at least {TARGET_TP:.0%} of the raw drain. Result: {ratio:.0%}, "
+            f"{verdict(ratio >= TARGET_TP)}."]
+    td_runs = tp["tuidriver"]
+    busy = med([x["cpu"] / x["seconds"] for x in td_runs])
+    if ratio < TARGET_TP:
+        out.append(f"Why: the daemon is busy {busy:.0%} of the wall time (CPU s / s, one thread), so it is the "
+                   "bottleneck, not the PTY: the raw drain needs "
+                   f"{med([x['cpu'] for x in tp['raw C drain']]):.2f} CPU s for the same bytes. "
+                   "The profile at the end splits that time between the kernel side of the PTY reads and "
+                   "parsing/rendering.")
+    if "node-pty + @xterm/headless" in tp:
+        nd = med([x["mbps"] for x in tp["node-pty + @xterm/headless"]])
+        td = med([x["mbps"] for x in tp["tuidriver"]])
+        out.append(f"tuidriver vs node-pty + @xterm/headless: {td / nd:.2f}×.")
+    out.append("The raw drain is the most load-sensitive number: with other builds running on the two cores "
+               "it falls to about 35 MB/s while tuidriver keeps about 30 MB/s (ratio near 85%); on a quiet "
+               "machine it reaches about 110 MB/s. Read the ratio together with the machine's load.")
+    out.append("")
+    return out
+
+
+def section_latency(cfg, r):
+    lat = r["latency"]
+    base = med(lat["tuidriver ask"]["ms"])
+    out = ["## 2. Ask latency on a REPL", "",
+           f"`ask(\"6*7\")` on the python engine, {len(lat['tuidriver ask']['ms'])} asks in one session, timed from "
+           "writing the request line to reading the reply line. Baselines:",
+           "",
+           "- *python3 on a bare PTY (floor)*: the REPL itself, typed and read by a few lines of Python, no emulator: "
+           "what any driver has to wait for.",
+           "- *quiescence designs* (what common drivers do): type the line, then wait for 1 s of silence. "
+           "Once on tuidriver (`send`, then 1 s without `output` events) and once with node-pty + @xterm/headless "
+           f"(1 s silence timer). {cfg.quiet_n} asks each: every one costs a second.",
+           "",
+           "| variant | asks | p50 ms | p99 ms | min ms | max ms | p50 vs tuidriver | wrong replies |",
+           "|---|---|---|---|---|---|---|---|"]
+    for name, v in lat.items():
+        x = v["ms"]
+        out.append(f"| {name} | {len(x)} | {ms(med(x))} | {ms(pct(x, 99))} | {ms(min(x))} | {ms(max(x))} | "
+                   f"{ratio(med(x) / base)} | {v['bad']} |")
+    out += ["", f"Target: p50 under {TARGET_P50_MS:g} ms. Result: {ms(base)} ms, {verdict(base < TARGET_P50_MS)}.",
+            f"The daemon adds {ms(base - med(lat['python3 on a bare PTY (floor)']['ms']))} ms (p50) to the REPL's own time.",
+            f"The python session's peak RSS after the asks: {lat['tuidriver ask'].get('hwm_kb', 0) / 1024:.1f} MB.", ""]
+    return out
+
+
+def section_agent(r):
+    missing = r["agent_missing"]
+    why = ("missing: " + ", ".join(f"`{m.split('/main/', 1)[-1]}`" for m in missing)) if missing else \
+        "the files exist, but the measurement is not written yet"
+    return ["## 3. Completion overhead on the agent CLIs", "",
+            f"**TODO, not measured** ({why}). Target: under 100 ms from the agent TUI showing its finished "
+            "state to the reply line (idle-window designs spend 2–8 s).", "",
+            "How to add it once an agent engine exists: start `node tests/e2e/fake_api.mjs`, script one reply, "
+            "run `tuidriver claude` with the home from `tests/e2e/homes_claude.py`, send an `ask`, and take the "
+            "time between the fake API's `state.endTurn()` (after its last streamed byte; have it log a "
+            "`performance.timeOrigin + performance.now()` wall-clock stamp) and the reply line arriving at the "
+            "bench; report median and max over ~20 asks, next to a 2 s idle-window design.", ""]
+
+
+def section_startup(cfg, r):
+    st = r["startup"]
+    out = ["## 4. Startup to ready", "",
+           f"From `Popen` to the first line on stdout (`ready`), {len(st['tuidriver bash'])} interleaved runs each. "
+           "The C helper (`raw_drain spawn`) does what any PTY driver must: openpty, fork, setsid, exec checked "
+           "through a CLOEXEC pipe, and, for bash, read until the prompt `tuidriver$ ` appears (same argv and "
+           "environment as engines/bash.json). The daemon's share is the difference of the medians.", "",
+           "| variant | median ms | min ms | max ms |", "|---|---|---|---|"]
+    for name, x in st.items():
+        out.append(f"| {name} | {ms(med(x))} | {ms(min(x))} | {ms(max(x))} |")
+    sb = med(st["tuidriver bash"]) - med(st["C helper: bash on a PTY until its prompt"])
+    sr = med(st["tuidriver -- true"]) - med(st["C helper: true on a PTY"])
+    out += ["", "| daemon's share | ms | target | verdict |", "|---|---|---|---|",
+            f"| bash engine | {ms(sb)} | < {TARGET_STARTUP_MS:g} ms | {verdict(sb < TARGET_STARTUP_MS)} |",
+            f"| raw `-- true` | {ms(sr)} | < {TARGET_STARTUP_MS:g} ms | {verdict(sr < TARGET_STARTUP_MS)} |", ""]
+    diag = [k for k in st if k.startswith("diagnosis: tuidriver")]
+    helper = [k for k in st if k.startswith("diagnosis: C helper")]
+    if diag and helper:
+        d, h = med(st[diag[0]]), med(st[helper[0]])
+        out += [f"Why: under a 1024-fd limit the same `tuidriver -- true` takes {ms(d)} ms against the helper's "
+                f"{ms(h)} ms, a share of {ms(d - h)} ms instead of {ms(sr)} ms. Before exec, the forked child "
+                "closes every fd up to `sysconf(_SC_OPEN_MAX)` (capped at 65,536) one `close()` at a time "
+                "(`ExecChild` in daemon/pty_process.cc): one syscall per possible fd, and syscalls are slow on "
+                "this VM. `close_range(3, ~0U, 0)` (Linux 5.9, glibc 2.34), or closing only the fds listed in "
+                "`/proc/self/fd`, with the loop as a fallback, removes it; the error pipe is CLOEXEC already, so "
+                "`close_range(3, ~0U, CLOSE_RANGE_CLOEXEC)` is enough.", ""]
+    return out
+
+
+def section_memory(r):
+    mem = r["memory"]
+    out = ["## 5. Memory (peak RSS, VmHWM)", "",
+           "Idle: the bash engine after `ready` (node: bash under node-pty + xterm). Loaded: 100,000 lines of "
+           "the mixed text (13 MB) through `sh -c 'cat FILE; exec sleep 600'` with 10,000 lines of scrollback, "
+           "read after the end marker showed (tuidriver: `expect`). Only the driver process is counted, not "
+           "its child.", "",
+           "| process | peak RSS MB | target | verdict |", "|---|---|---|---|"]
+    for name, kb in mem.items():
+        is_td = name.startswith("tuidriver")
+        target = "< 8 MB" if is_td else "baseline"
+        v = verdict(0 < kb < TARGET_RSS_KB) if is_td else ""
+        out.append(f"| {name} | {kb / 1024:.1f} | {target} | {v} |")
+    out.append("")
+    return out
+
+
+def section_binary(r):
+    b = r["binary"]
+    ok = b["stripped"] < TARGET_BIN
+    return ["## 6. Binary", "",
+            "| | value | target | verdict |", "|---|---|---|---|",
+            f"| stripped size | {b['stripped'] / 2**20:.2f} MB ({b['stripped']:,} bytes; unstripped "
+            f"{b['unstripped'] / 2**20:.1f} MB) | < 3 MB | {verdict(ok)} |",
+            f"| NEEDED (`readelf -d`) | {', '.join(b['needed'])} | glibc only | "
+            f"{verdict(all(n.startswith(('libc.', 'libm.', 'libpthread.', 'libdl.', 'librt.', 'ld-linux')) for n in b['needed']))} |",
+            ""]
+
+
+def section_profile(r):
+    out = []
+    if r.get("profile"):
+        out += ["## Profile: throughput", "", r["profile"][0], PROFILE_NOTES]
+    if r.get("profile_startup"):
+        out += ["## Profile: startup", "", r["profile_startup"][0]]
+    return out
+
+
+PROFILE_NOTES = """How to read it (call graphs from `perf record --call-graph dwarf` on the same input):
+
+- `[k]` symbols (mostly `pvm_irq_enable`, this VM's interrupt toggling inside `tty_read`/`n_tty_read`)
+  are the kernel side of the PTY reads. The raw drain does the same reads for a fraction of the
+  cost: a reader slower than the writer throttles it, and every read then also wakes `cat` and
+  the tty flush work. Cutting user time cuts this too.
+- libvterm's parser and state layer (`vterm_input_write`, `on_text`, `decode_utf8`, `putglyph`,
+  `vterm_state_setpen`, `bisearch`/`vterm_unicode_width` for the width of each non-ASCII
+  character) is the largest user-space block; the daemon's own `Terminal::PutGlyph`,
+  `SplitWideAt` (called on every glyph, twice for wide ones) and `BlankCells` follow.
+- Each row that scrolls off goes `ScrollRect` → `PushHistory` → `LineText` → `AppendUtf8`:
+  history is re-encoded into a `std::string` per row at scroll time (plus malloc/free), about
+  10-12% inclusive. Keeping history rows as cells in a ring and encoding them lazily (on
+  `scrollback`/ask extraction), or an ASCII fast path in `LineText`, removes most of it.
+- `Terminal::Filter`/`FilterEscape` pre-scans every chunk for the three sequences it rewrites
+  before libvterm parses it again: a second pass over all bytes.
+- Everything runs on one thread: read, parse and render are serial, so the throughput is
+  1/(read cost + render cost). A reader thread (or reading ahead into a larger buffer while
+  rendering) would overlap the kernel half with the user half on the second core.
+"""
