@@ -59,6 +59,12 @@ class Ask {
   // Fails the ask: the program is gone.
   void ChildExited(const Terminal& term, const std::string& why);
 
+  // Before Start: when a queued ask that cannot start gives up. The session
+  // restarts the clock when the ask reaches the head of the queue, so time
+  // spent behind other asks does not count.
+  void RestartClock(TimePoint now) { deadline_ = now + std::chrono::milliseconds(timeout_ms_); }
+  // Fails a queued ask that never got to start.
+  void ExpireInQueue(const std::string& why) { Fail("timeout", why); }
   TimePoint deadline() const { return deadline_; }
   // The earliest time Update must run even without output.
   TimePoint next_wakeup() const;

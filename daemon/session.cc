@@ -141,10 +141,12 @@ int Session::PollTimeoutMs(TimePoint now) const {
   auto consider = [&wake](TimePoint t) { wake = std::min(wake, t); };
   if (state_ == State::kStarting) consider(ready_deadline_);
   if (active_) consider(active_->next_wakeup());
+  else if (!queue_.empty() && state_ == State::kReady) consider(queue_.front()->deadline());
   for (const Waiter& w : waiters_) {
     consider(w.deadline);
     if (w.request.type == "wait_idle") consider(last_output_ + Ms(w.request.idle_ms));
   }
+  if (interrupt_pending_) consider(interrupt_due_);
   if (resync_) {
     consider(resync_give_up_);
     consider(last_output_ + Ms(kResyncQuietMs));
@@ -286,6 +288,7 @@ void Session::AnswerDialogs(TimePoint now) {
 void Session::CheckReady(TimePoint now) {
   if (options_.raw || matcher_.Ready(term_)) {
     state_ = State::kReady;
+    if (!queue_.empty()) queue_.front()->RestartClock(now);
     JsonObject o;
     o.Add("type", "ready");
     if (options_.raw) o.AddNull("engine");
@@ -310,6 +313,7 @@ void Session::CheckReady(TimePoint now) {
 }
 
 void Session::RunAsks(TimePoint now) {
+  SendPendingInterrupt(now);
   if (active_) {
     active_->Update(term_, &pty_input_, now);
     if (active_->streaming()) {
@@ -326,7 +330,28 @@ void Session::RunAsks(TimePoint now) {
   if (!active_ && queue_.empty() && !stdin_open_ && !closing_) BeginClose(nullptr);
 }
 
+void Session::SendPendingInterrupt(TimePoint now) {
+  if (!interrupt_pending_ || now < interrupt_due_) return;
+  interrupt_pending_ = false;
+  if (state_ == State::kExited) return;
+  KeyModes modes{term_.app_cursor_keys(), term_.app_keypad()};
+  pty_.Write(KeysToBytes(options_.engine.interrupt_keys, modes));
+  // The resync waits for the program's reaction from now on.
+  resync_generation_ = term_.generation();
+  resync_give_up_ = now + Ms(1000);
+}
+
 void Session::StartNextAsk(TimePoint now) {
+  if (now >= queue_.front()->deadline()) {
+    // The program never became ready for it (busy, or lost after an
+    // interrupt): fail it rather than wait forever.
+    queue_.front()->ExpireInQueue("the program did not become ready for this ask in time");
+    ReplyAsk(*queue_.front());
+    queue_.pop_front();
+    if (!queue_.empty()) queue_.front()->RestartClock(now);
+    return;
+  }
+  if (interrupt_pending_) return;
   if (!matcher_.Ready(term_)) return;
   if (resync_) {
     // Wait for the program to react to the interrupt, but not forever, and
@@ -336,10 +361,16 @@ void Session::StartNextAsk(TimePoint now) {
     if (term_.generation() == resync_generation_) {
       if (now < resync_give_up_) return;
       if (!resync_nudged_) {
-        // No visible reaction: a REPL may hold the interrupt until its next
-        // input (Python does), so give it an empty line and wait again.
+        // No visible reaction. At the main prompt, a REPL may hold the
+        // interrupt until its next input (CPython does when the signal lands
+        // just before it blocks): an empty line flushes it harmlessly. At a
+        // continuation prompt the interrupt was lost; an Enter would run the
+        // half-typed block, so interrupt again instead.
         KeyModes modes{term_.app_cursor_keys(), term_.app_keypad()};
-        pty_.Write(KeysToBytes(options_.engine.submit.enter, modes));
+        bool at_main_prompt = matcher_.PromptVisible(term_) && !matcher_.ContinuationVisible(term_);
+        const std::vector<std::string>& nudge =
+            at_main_prompt ? options_.engine.submit.enter : options_.engine.interrupt_keys;
+        pty_.Write(KeysToBytes(nudge, modes));
         resync_nudged_ = true;
         resync_give_up_ = now + Ms(1000);
         return;
@@ -376,6 +407,7 @@ void Session::FinishAsk() {
   ReplyAsk(*active_);
   active_.reset();
   term_.UnpinHistory();
+  if (!queue_.empty()) queue_.front()->RestartClock(Clock::now());
 }
 
 void Session::UpdateWaiters(TimePoint now) {
@@ -523,9 +555,16 @@ void Session::HandleAsk(Request& r) {
 
 void Session::HandleCancel(const Request& r) {
   if (active_ && active_->id() == r.target) {
-    active_->Cancel(term_, &pty_input_, "cancelled by request " + r.id.json);
+    // An interrupt that lands while the program is still taking in the
+    // prompt can be lost or held back (CPython's readline does both), so it
+    // goes out once the input has had a moment to be read.
+    NoInput later;
+    active_->Cancel(term_, &later, "cancelled by request " + r.id.json);
+    interrupt_pending_ = true;
+    interrupt_due_ = std::max(Clock::now(), pty_input_.last_write() + Ms(kInterruptAfterInputMs));
     FinishAsk();
     ReplyOk(r.id);
+    SendPendingInterrupt(Clock::now());
     return;
   }
   for (auto it = queue_.begin(); it != queue_.end(); ++it) {

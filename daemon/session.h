@@ -56,12 +56,24 @@ class Session {
     TimePoint deadline;
   };
 
+  // What asks type goes to the PTY; the time of the last write is kept.
   class PtyInput : public ChildInput {
    public:
     explicit PtyInput(PtyProcess* pty) : pty_(pty) {}
-    void Write(const std::string& bytes) override { pty_->Write(bytes); }
+    void Write(const std::string& bytes) override {
+      pty_->Write(bytes);
+      last_write_ = Clock::now();
+    }
+    TimePoint last_write() const { return last_write_; }
    private:
     PtyProcess* pty_;
+    TimePoint last_write_;
+  };
+  // Swallows writes: a cancelled ask's interrupt is sent by the session
+  // itself, a little later (see HandleCancel).
+  class NoInput : public ChildInput {
+   public:
+    void Write(const std::string&) override {}
   };
 
   bool Spawn();
@@ -80,6 +92,7 @@ class Session {
   void RunAsks(TimePoint now);
   void StartNextAsk(TimePoint now);
   void FinishAsk();
+  void SendPendingInterrupt(TimePoint now);
   void UpdateWaiters(TimePoint now);
 
   // Client side.
@@ -136,6 +149,10 @@ class Session {
   // After a cancelled or timed-out ask: the next ask waits until the
   // program has shown its prompt again, so leftovers are not attributed.
   bool resync_ = false;
+  // A cancel's interrupt keys, due at this time (unset: none pending).
+  bool interrupt_pending_ = false;
+  TimePoint interrupt_due_;
+  static constexpr int kInterruptAfterInputMs = 100;
   bool resync_nudged_ = false;
   static constexpr int kResyncQuietMs = 150;
   uint64_t resync_generation_ = 0;
