@@ -234,7 +234,7 @@ void Session::ReportExit() {
   bool was_starting = state_ == State::kStarting;
   state_ = State::kExited;
   out_.Send("{\"type\":\"exit\"," + ExitFields() + "}");
-  std::string why = "the program exited (" + ExitFields() + ")";
+  std::string why = ExitDescription();
   if (active_ && !active_->finished()) active_->ChildExited(term_, why);
   FinishAsk();
   for (auto& ask : queue_) {
@@ -543,7 +543,7 @@ void Session::HandleAsk(Request& r) {
   if (options_.raw) {
     ReplyError(r.id, "error", "this is a raw session with no engine; ask needs an engine (tuidriver ENGINE)");
   } else if (state_ == State::kExited) {
-    ReplyError(r.id, "exited", "the program has exited (" + ExitFields() + ")");
+    ReplyError(r.id, "exited", ExitDescription(), ExitFields());
   } else if (closing_) {
     ReplyError(r.id, "error", "the session is closing");
   } else if (queue_.size() >= 10000) {
@@ -581,7 +581,7 @@ void Session::HandleCancel(const Request& r) {
 
 void Session::HandleInput(const Request& r) {
   if (state_ == State::kExited) {
-    ReplyError(r.id, "exited", "the program has exited (" + ExitFields() + ")");
+    ReplyError(r.id, "exited", ExitDescription(), ExitFields());
     return;
   }
   KeyModes modes{term_.app_cursor_keys(), term_.app_keypad()};
@@ -646,7 +646,7 @@ void Session::HandleSignal(const Request& r) {
   if (sig == 0) {
     ReplyError(r.id, "protocol", "unknown signal '" + r.signal + "'");
   } else if (state_ == State::kExited) {
-    ReplyError(r.id, "exited", "the program has exited (" + ExitFields() + ")");
+    ReplyError(r.id, "exited", ExitDescription(), ExitFields());
   } else if (!pty_.SignalForeground(sig)) {
     ReplyError(r.id, "error", std::string("could not send the signal: ") + strerror(errno));
   } else {
@@ -786,6 +786,12 @@ std::string Session::ScreenFields() const {
 }
 
 // "code":N,"signal":null  or  "code":null,"signal":"SIGKILL"
+std::string Session::ExitDescription() const {
+  const ExitStatus& s = pty_.exit_status();
+  if (s.signal) return "the program was killed by SIG" + SignalName(s.signal);
+  return "the program exited with code " + std::to_string(s.code);
+}
+
 std::string Session::ExitFields(const char* code_key) const {
   const ExitStatus& s = pty_.exit_status();
   std::string code = std::string("\"") + code_key + "\":";

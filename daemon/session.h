@@ -122,7 +122,10 @@ class Session {
                   const std::string& error, const std::string& extra_fields = "");
   void ReplyAsk(const Ask& ask);
   std::string ScreenFields() const;
+  // `"code":N,"signal":null` or `"code":null,"signal":"SIGKILL"`.
   std::string ExitFields(const char* code_key = "code") const;
+  // The same for people: "the program exited with code 3".
+  std::string ExitDescription() const;
 
   SessionOptions options_;
   int in_fd_;
