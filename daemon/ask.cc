@@ -196,7 +196,11 @@ void Ask::AppendSegment(const std::vector<Row>& rows, std::string* text, bool* h
 
 std::string Ask::CurrentReply(const Terminal& term, bool final) const {
   if (config_.submit.mode != SubmitMode::kLines) {
-    std::vector<Row> rows = RowsBetween(term, start_row_, term.lines_scrolled() + term.rows());
+    // Everything from the ask's first row down to the input prompt, which
+    // is where the cursor waits once the program is done.
+    uint64_t end = CursorRow(term);
+    if (end <= start_row_) end = term.lines_scrolled() + static_cast<uint64_t>(term.rows());
+    std::vector<Row> rows = RowsBetween(term, start_row_, end);
     std::string text = ExtractMarkedOrPlain(term, rows);
     if (final) return text;
     // While the program is still writing, its last line may change.

@@ -120,10 +120,14 @@ std::string ExtractMarkedReply(const std::vector<Row>& rows, const std::string& 
                                const ScreenMatcher& matcher, const ReplyConfig& config,
                                int cols) {
   std::vector<std::string> lines = LogicalLines(rows);
+  // The reply ends at the last `end` row (the input box's top border sits
+  // just above the prompt, where the rows handed to us stop).
   int end = static_cast<int>(lines.size());
   for (int i = end - 1; i >= 0; --i) {
-    if (matcher.IsReplyEnd(lines[static_cast<size_t>(i)])) end = i;
-    else if (end != static_cast<int>(lines.size())) break;
+    if (matcher.IsReplyEnd(lines[static_cast<size_t>(i)])) {
+      end = i;
+      break;
+    }
   }
   int echo = FindEcho(lines, 0, end, prompt);
   // The echo of a multi-line prompt spans several rows: skip to its last.

@@ -12,22 +12,11 @@ std::unique_ptr<RE2> CompileOrNull(const std::string& pattern) {
   return re;
 }
 
-// Columns a UTF-8 string takes, counting each code point as one column.
-// Only used to pad a prompt row up to the cursor, where that is enough.
-int ApproxColumns(const std::string& s) {
-  int n = 0;
-  for (unsigned char c : s) n += (c & 0xC0) != 0x80;
-  return n;
-}
-
 }  // namespace
 
 std::string CursorLineText(const Terminal& term) {
   Cursor cur = term.cursor();
-  std::string text = term.RowText(cur.row);
-  int width = ApproxColumns(text);
-  if (width < cur.col) text.append(static_cast<size_t>(cur.col - width), ' ');
-  return text;
+  return term.RowPrefix(cur.row, cur.col);
 }
 
 ScreenMatcher::Compiled ScreenMatcher::Compile(const ScreenPattern& p) {

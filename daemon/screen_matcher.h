@@ -15,9 +15,9 @@
 
 namespace tuidriver {
 
-// The text a cursor-scoped pattern sees: the cursor's row, padded with
-// blanks up to the cursor (trailing blanks are trimmed from rows, but a
-// prompt such as ">>> " ends in one).
+// The text a cursor-scoped pattern sees: the cursor's row from column 0 up
+// to the cursor, blanks kept (a prompt such as ">>> " ends in one), and
+// nothing after it (placeholder text in an input box is not typed text).
 std::string CursorLineText(const Terminal& term);
 
 class ScreenMatcher {

@@ -414,10 +414,8 @@ void Terminal::Resize(int cols, int rows) {
   vterm_set_size(vt_, rows, cols);
 }
 
-std::string Terminal::LineText(const Line& line) {
-  // Trailing blanks are dropped before converting anything.
-  size_t end = line.cells.size();
-  while (end > 0 && (line.cells[end - 1].ch[0] == 0 || line.cells[end - 1].ch[0] == ' ')) --end;
+// Text of cells [0, end).
+std::string Terminal::LineText(const Line& line, size_t end) {
   std::string out;
   out.reserve(end);
   for (size_t i = 0; i < end; ++i) {
@@ -436,9 +434,28 @@ std::string Terminal::LineText(const Line& line) {
   return out;
 }
 
+namespace {
+
+// Cells up to the last one that is not blank.
+template <typename Cells>
+size_t TrimmedEnd(const Cells& cells) {
+  size_t end = cells.size();
+  while (end > 0 && (cells[end - 1].ch[0] == 0 || cells[end - 1].ch[0] == ' ')) --end;
+  return end;
+}
+
+}  // namespace
+
 std::string Terminal::RowText(int row) const {
   if (row < 0 || row >= rows_) return std::string();
-  return LineText(ScreenLine(row));
+  const Line& line = ScreenLine(row);
+  return LineText(line, TrimmedEnd(line.cells));
+}
+
+std::string Terminal::RowPrefix(int row, int cols) const {
+  if (row < 0 || row >= rows_) return std::string();
+  const Line& line = ScreenLine(row);
+  return LineText(line, static_cast<size_t>(std::max(0, std::min(cols, cols_))));
 }
 
 std::vector<std::string> Terminal::ScreenLines() const {
@@ -453,7 +470,7 @@ bool Terminal::RowWrapped(int row) const {
 }
 
 void Terminal::PushHistory(const Line& line) {
-  history_.push_back(HistoryLine{LineText(line), line.wrapped});
+  history_.push_back(HistoryLine{LineText(line, TrimmedEnd(line.cells)), line.wrapped});
   ++lines_scrolled_;
 }
 

@@ -68,6 +68,8 @@ class Terminal {
   // Text of screen row `row`, without trailing blanks.
   std::string RowText(int row) const;
   std::vector<std::string> ScreenLines() const;
+  // Text of the first `cols` columns of screen row `row`, blanks kept.
+  std::string RowPrefix(int row, int cols) const;
   // True when the terminal wrapped screen row `row` onto the next row.
   bool RowWrapped(int row) const;
 
@@ -124,7 +126,7 @@ class Terminal {
 
   Line& ScreenLine(int row);
   const Line& ScreenLine(int row) const;
-  static std::string LineText(const Line& line);
+  static std::string LineText(const Line& line, size_t end);
   void BlankCells(Line* line, int from, int to);
   void SplitWideAt(Line* line, int col);
   void PushHistory(const Line& line);

@@ -140,6 +140,8 @@ export async function startFakeApi({ port = 0, log = false } = {}) {
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const i = process.argv.indexOf('--port');
   const port = i > 0 ? Number(process.argv[i + 1]) : 0;
-  const { port: bound } = await startFakeApi({ port, log: process.argv.includes('--log') });
-  process.stdout.write(JSON.stringify({ port: bound }) + '\n');
+  // No top-level await: the provider modules import this one.
+  startFakeApi({ port, log: process.argv.includes('--log') }).then(({ port: bound }) => {
+    process.stdout.write(JSON.stringify({ port: bound }) + '\n');
+  });
 }

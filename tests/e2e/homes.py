@@ -1,0 +1,66 @@
+"""Fresh homes and environments for the agent CLIs, pointed at the fake API.
+
+make_env(cli, home, cwd, port, bare=False) writes the CLI's config into
+`home` (nothing when bare, so the CLI shows its first-run dialogs) and
+returns the environment variables to run it with.
+"""
+import json
+import os
+
+E2E = os.path.dirname(os.path.abspath(__file__))
+MODULES = os.path.join(E2E, "node_modules")
+FAKE_KEY = "sk-ant-fake-0123456789abcdefghijklmnopqrstuvwxyz"
+
+# The CLIs' own executables inside node_modules, found without relying on
+# npm install scripts (CI installs with --ignore-scripts).
+EXECUTABLES = {
+    "claude": os.path.join(MODULES, "@anthropic-ai", "claude-code-linux-x64", "claude"),
+    "codex": os.path.join(MODULES, "@openai", "codex", "bin", "codex.js"),
+    "gemini": os.path.join(MODULES, "@google", "gemini-cli", "bundle", "gemini.js"),
+}
+
+
+def bin_dir(home):
+    """A directory with claude/codex/gemini links, to put first on PATH."""
+    d = os.path.join(home, ".tuidriver-bin")
+    os.makedirs(d, exist_ok=True)
+    for name, target in EXECUTABLES.items():
+        link = os.path.join(d, name)
+        if not os.path.exists(link):
+            os.symlink(target, link)
+    return d
+
+
+def base_env(home):
+    return {
+        "HOME": home,
+        "PATH": bin_dir(home) + ":" + os.environ.get("PATH", "/usr/bin:/bin"),
+        "NO_UPDATE_NOTIFIER": "1",
+    }
+
+
+def claude_env(home, cwd, port, bare):
+    env = base_env(home)
+    env.update({
+        "ANTHROPIC_API_KEY": FAKE_KEY,
+        "ANTHROPIC_BASE_URL": "http://127.0.0.1:%d" % port,
+        "DISABLE_TELEMETRY": "1",
+        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+        "DISABLE_AUTOUPDATER": "1",
+    })
+    if not bare:
+        config = {
+            "hasCompletedOnboarding": True,
+            "customApiKeyResponses": {"approved": [FAKE_KEY[-20:]], "rejected": []},
+            "projects": {os.path.realpath(cwd): {"hasTrustDialogAccepted": True}},
+        }
+        with open(os.path.join(home, ".claude.json"), "w") as f:
+            json.dump(config, f)
+    return env
+
+
+def make_env(cli, home, cwd, port, bare=False):
+    os.makedirs(home, exist_ok=True)
+    if cli == "claude":
+        return claude_env(home, cwd, port, bare)
+    raise ValueError("unknown CLI %r" % cli)
