@@ -245,6 +245,7 @@ void ReadTimeouts(Reader* r, const element& e, const std::string& path, Timeouts
   const int64_t kMax = 24 * 3600 * 1000;
   r->Object(e, path, [&](const std::string& key, const element& v, const std::string& sub) {
     if (key == "ready_ms") r->Int(v, sub, 1, kMax, &t->ready_ms);
+    else if (key == "settle_ms") r->Int(v, sub, 0, 10000, &t->settle_ms);
     else if (key == "ask_ms") r->Int(v, sub, 1, kMax, &t->ask_ms);
     else if (key == "quit_grace_ms") r->Int(v, sub, 0, 60000, &t->quit_grace_ms);
     else if (key == "term_grace_ms") r->Int(v, sub, 0, 60000, &t->term_grace_ms);
@@ -282,6 +283,7 @@ bool ReadTopField(Reader* r, const std::string& key, const element& v, const std
   else if (key == "submit") ReadSubmit(r, v, path, &c->submit);
   else if (key == "interrupt_keys") r->Strings(v, path, &c->interrupt_keys);
   else if (key == "quit_keys") r->Strings(v, path, &c->quit_keys);
+  else if (key == "clear_input_keys") r->Strings(v, path, &c->clear_input_keys);
   else if (key == "reply") ReadReply(r, v, path, &c->reply);
   else if (key == "dialogs") ReadDialogs(r, v, path, &c->dialogs);
   else if (key == "needs_input") r->Patterns(v, path, MatchScope::kScreen, &c->needs_input);

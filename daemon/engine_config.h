@@ -72,6 +72,9 @@ struct ReplyConfig {
 
 struct Timeouts {
   int ready_ms = 15000;      // spawn until the input prompt shows
+  // The prompt counts as shown only after the screen was quiet this long
+  // (a TUI may draw its prompt and then a dialog over it).
+  int settle_ms = 0;
   int ask_ms = 60000;        // default for ask requests without "timeout"
   int quit_grace_ms = 1000;  // after the quit keys, before SIGTERM
   int term_grace_ms = 2000;  // after SIGTERM, before SIGKILL
@@ -100,6 +103,9 @@ struct EngineConfig {
   SubmitConfig submit;
   std::vector<std::string> interrupt_keys = {"C-c"};
   std::vector<std::string> quit_keys;
+  // Sent after an interrupt if the prompt does not come back empty (Claude
+  // puts the interrupted prompt back into its input box): e.g. ["C-u"].
+  std::vector<std::string> clear_input_keys;
   ReplyConfig reply;
   std::vector<DialogRule> dialogs;
   // A question no dialog rule answers (tool permission): the ask ends with

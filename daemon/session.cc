@@ -147,12 +147,14 @@ int Session::PollTimeoutMs(TimePoint now) const {
     if (w.request.type == "wait_idle") consider(last_output_ + Ms(w.request.idle_ms));
   }
   if (interrupt_pending_) consider(interrupt_due_);
+  if (settle_wake_ > now) consider(settle_wake_);
   if (resync_) {
     consider(resync_give_up_);
     consider(last_output_ + Ms(kResyncQuietMs));
   }
   if (close_phase_ != ClosePhase::kNone) consider(close_deadline_);
-  if (dialog_quiet_until_ > now) consider(dialog_quiet_until_);
+  if (dialog_wake_ > now) consider(dialog_wake_);
+  if (!dialog_keys_.empty()) consider(dialog_keys_.front().due);
   auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(wake - now).count();
   return static_cast<int>(std::max<long long>(0, ms + 1));
 }
@@ -260,7 +262,7 @@ void Session::OnScreen(TimePoint now) {
   if (state_ == State::kExited) return;
   bool changed = term_.generation() != seen_generation_;
   seen_generation_ = term_.generation();
-  if (changed || now >= dialog_quiet_until_) AnswerDialogs(now);
+  if (changed || now >= dialog_wake_) AnswerDialogs(now);
   if (state_ == State::kStarting) CheckReady(now);
   if (state_ == State::kReady) RunAsks(now);
   UpdateWaiters(now);
@@ -268,25 +270,51 @@ void Session::OnScreen(TimePoint now) {
 }
 
 void Session::AnswerDialogs(TimePoint now) {
-  if (options_.raw || now < dialog_quiet_until_ || closing_) return;
+  SendDialogKeys(now);
+  if (options_.raw || closing_ || !dialog_keys_.empty()) return;
   int rule = matcher_.MatchDialog(term_, options_.mode);
   if (rule < 0) {
     dialog_armed_ = -1;
     return;
   }
-  if (rule == dialog_armed_) return;  // answered; wait for it to go away
-  const DialogRule& d = options_.engine.dialogs[static_cast<size_t>(rule)];
-  KeyModes modes{term_.app_cursor_keys(), term_.app_keypad()};
-  pty_.Write(KeysToBytes(d.keys, modes));
+  // Answer a settled screen only: a TUI draws a dialog before it listens.
+  TimePoint settled = last_output_ + Ms(kDialogSettleMs);
+  if (now < settled) {
+    dialog_wake_ = settled;
+    return;
+  }
+  // Answered already: answer again only if it is still there a while later
+  // (the keys came too early), and not forever.
+  if (rule == dialog_armed_ && (now < dialog_retry_at_ || dialog_tries_ >= 3)) {
+    dialog_wake_ = dialog_tries_ < 3 ? dialog_retry_at_ : TimePoint();
+    return;
+  }
+  dialog_tries_ = rule == dialog_armed_ ? dialog_tries_ + 1 : 1;
   dialog_armed_ = rule;
-  dialog_quiet_until_ = now + Ms(300);
+  dialog_retry_at_ = now + Ms(kDialogRetryMs);
+  const DialogRule& d = options_.engine.dialogs[static_cast<size_t>(rule)];
+  // One key at a time, a little apart: some TUIs read a burst as one key.
+  TimePoint due = now;
+  for (const std::string& key : d.keys) {
+    dialog_keys_.push_back({key, due});
+    due += Ms(kDialogKeyGapMs);
+  }
+  SendDialogKeys(now);
   JsonObject o;
   o.Add("type", "dialog").Add("name", d.name).AddStringArray("keys", d.keys);
   out_.Send(o.Finish());
 }
 
+void Session::SendDialogKeys(TimePoint now) {
+  while (!dialog_keys_.empty() && now >= dialog_keys_.front().due) {
+    KeyModes modes{term_.app_cursor_keys(), term_.app_keypad()};
+    pty_.Write(KeysToBytes({dialog_keys_.front().key}, modes));
+    dialog_keys_.pop_front();
+  }
+}
+
 void Session::CheckReady(TimePoint now) {
-  if (options_.raw || matcher_.Ready(term_)) {
+  if (options_.raw || ReadySettled(now)) {
     state_ = State::kReady;
     if (!queue_.empty()) queue_.front()->RestartClock(now);
     JsonObject o;
@@ -330,6 +358,17 @@ void Session::RunAsks(TimePoint now) {
   if (!active_ && queue_.empty() && !stdin_open_ && !closing_) BeginClose(nullptr);
 }
 
+bool Session::ReadySettled(TimePoint now) {
+  if (!matcher_.Ready(term_) || !dialog_keys_.empty()) return false;
+  if (matcher_.MatchDialog(term_, options_.mode) >= 0) return false;
+  int settle = options_.engine.timeouts.settle_ms;
+  if (settle > 0 && now < last_output_ + Ms(settle)) {
+    settle_wake_ = last_output_ + Ms(settle);
+    return false;
+  }
+  return true;
+}
+
 void Session::SendPendingInterrupt(TimePoint now) {
   if (!interrupt_pending_ || now < interrupt_due_) return;
   interrupt_pending_ = false;
@@ -352,7 +391,17 @@ void Session::StartNextAsk(TimePoint now) {
     return;
   }
   if (interrupt_pending_) return;
-  if (!matcher_.Ready(term_)) return;
+  if (resync_ && !resync_cleared_ && !options_.engine.clear_input_keys.empty() &&
+      term_.generation() != resync_generation_ && now >= last_output_ + Ms(kResyncQuietMs) &&
+      !matcher_.Ready(term_) && !matcher_.Busy(term_)) {
+    // The program reacted and settled, but its prompt is not empty: the
+    // interrupted text came back into the input box.
+    KeyModes modes{term_.app_cursor_keys(), term_.app_keypad()};
+    pty_.Write(KeysToBytes(options_.engine.clear_input_keys, modes));
+    resync_cleared_ = true;
+    return;
+  }
+  if (!ReadySettled(now)) return;
   if (resync_) {
     // Wait for the program to react to the interrupt, but not forever, and
     // then for its output to settle: an interrupted program may show its
@@ -401,6 +450,7 @@ void Session::FinishAsk() {
   if (!r.ok && (r.kind == "timeout" || r.kind == "cancelled")) {
     resync_ = true;
     resync_nudged_ = false;
+    resync_cleared_ = false;
     resync_generation_ = term_.generation();
     resync_give_up_ = Clock::now() + Ms(1000);
   }

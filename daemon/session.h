@@ -88,11 +88,15 @@ class Session {
   void ReportExit();
   void OnScreen(TimePoint now);
   void AnswerDialogs(TimePoint now);
+  void SendDialogKeys(TimePoint now);
   void CheckReady(TimePoint now);
   void RunAsks(TimePoint now);
   void StartNextAsk(TimePoint now);
   void FinishAsk();
   void SendPendingInterrupt(TimePoint now);
+  // The prompt shows, no dialog does, and the screen has been quiet for
+  // the engine's settle time.
+  bool ReadySettled(TimePoint now);
   void UpdateWaiters(TimePoint now);
 
   // Client side.
@@ -152,11 +156,13 @@ class Session {
   // After a cancelled or timed-out ask: the next ask waits until the
   // program has shown its prompt again, so leftovers are not attributed.
   bool resync_ = false;
+  TimePoint settle_wake_;
   // A cancel's interrupt keys, due at this time (unset: none pending).
   bool interrupt_pending_ = false;
   TimePoint interrupt_due_;
   static constexpr int kInterruptAfterInputMs = 100;
   bool resync_nudged_ = false;
+  bool resync_cleared_ = false;
   static constexpr int kResyncQuietMs = 150;
   uint64_t resync_generation_ = 0;
   TimePoint resync_give_up_;
@@ -164,8 +170,20 @@ class Session {
   TimePoint last_output_;
   uint64_t seen_generation_ = ~0ull;
 
-  int dialog_armed_ = -1;  // last rule answered; re-armed once it is gone
-  TimePoint dialog_quiet_until_;
+  // Dialog answers: the last rule answered (re-armed once it is gone), how
+  // often, when to look again, and the keys still to send.
+  struct DialogKey {
+    std::string key;
+    TimePoint due;
+  };
+  int dialog_armed_ = -1;
+  int dialog_tries_ = 0;
+  TimePoint dialog_retry_at_;
+  TimePoint dialog_wake_;
+  std::deque<DialogKey> dialog_keys_;
+  static constexpr int kDialogSettleMs = 150;
+  static constexpr int kDialogRetryMs = 2000;
+  static constexpr int kDialogKeyGapMs = 50;
 
   ClosePhase close_phase_ = ClosePhase::kNone;
   TimePoint close_deadline_;

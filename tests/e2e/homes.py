@@ -56,6 +56,16 @@ def claude_env(home, cwd, port, bare):
         }
         with open(os.path.join(home, ".claude.json"), "w") as f:
             json.dump(config, f)
+        # Ask before running tools (auto mode would decide by itself), so
+        # the tests can see a permission question.
+        os.makedirs(os.path.join(home, ".claude"), exist_ok=True)
+        with open(os.path.join(home, ".claude", "settings.json"), "w") as f:
+            json.dump({"permissions": {"defaultMode": "default"}}, f)
+    else:
+        # A bare home still skips the first-run onboarding: it checks that
+        # api.anthropic.com is reachable, which no offline test can answer.
+        with open(os.path.join(home, ".claude.json"), "w") as f:
+            json.dump({"hasCompletedOnboarding": True}, f)
     return env
 
 
