@@ -1,5 +1,7 @@
 #include "reply_extractor.h"
 
+#include <algorithm>
+
 #include "screen_matcher.h"
 #include "terminal.h"
 #include "utf8.h"
@@ -98,6 +100,12 @@ int EchoRows(int prompt_cols, const std::string& text, int cols) {
 
 std::vector<std::string> UnwrapWordWrapped(const std::vector<std::string>& rows,
                                            int width) {
+  const int kWrapSlack = 2;
+  // A TUI may wrap a little short of the edge (margins): when rows run close
+  // to the edge, the longest one shows where it really wraps.
+  int longest = 0;
+  for (const std::string& row : rows) longest = std::max(longest, Columns(row));
+  if (longest >= width - 8 && longest < width) width = longest;
   std::vector<std::string> out;
   for (size_t i = 0; i < rows.size(); ++i) {
     const std::string& row = rows[i];
@@ -105,7 +113,9 @@ std::vector<std::string> UnwrapWordWrapped(const std::vector<std::string>& rows,
     if (i > 0 && !row.empty() && !rows[i - 1].empty()) {
       // A word-wrapper breaks a line where the next word would not fit.
       std::string first_word = row.substr(0, row.find(' '));
-      join = Columns(rows[i - 1]) + 1 + Columns(first_word) > width;
+      // Wrappers differ by a column or two at the edge (a trailing space
+      // kept, a margin): allow that much slack.
+      join = Columns(rows[i - 1]) + 1 + Columns(first_word) > width - kWrapSlack;
     }
     if (join) {
       out.back() += " " + row;
@@ -130,6 +140,8 @@ std::string ExtractMarkedReply(const std::vector<Row>& rows, const std::string& 
     }
   }
   int echo = FindEcho(lines, 0, end, prompt);
+  // No echo yet: whatever is on the screen belongs to earlier turns.
+  if (echo < 0) return std::string();
   // The echo of a multi-line prompt spans several rows: skip to its last.
   std::string last_line = TrimBoth(prompt.substr(prompt.rfind('\n') == std::string::npos ? 0 : prompt.rfind('\n') + 1));
   if (echo >= 0 && prompt.find('\n') != std::string::npos && !last_line.empty()) {

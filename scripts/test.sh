@@ -6,13 +6,17 @@ cd "$(dirname "$0")/.."
 bash scripts/deps.sh
 jobs=$(nproc)
 
+echo "== the agent CLIs for the end-to-end tests (pinned in tests/e2e/package-lock.json)"
+# --ignore-scripts: the tests run the CLIs' own executables (tests/e2e/homes.py).
+(cd tests/e2e && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
+
 echo "== build"
 bash scripts/build.sh build
-echo "== unit and integration tests"
-ctest --test-dir build -j"$jobs" --output-on-failure --timeout 600
+echo "== unit, integration and end-to-end tests"
+ctest --test-dir build -j"$jobs" --output-on-failure --timeout 900
 
 echo "== unit and integration tests under AddressSanitizer + UBSan"
 cmake -S . -B build-asan -DTUIDRIVER_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null
 cmake --build build-asan -j"$jobs"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-  ctest --test-dir build-asan -j"$jobs" --output-on-failure --timeout 900
+  ctest --test-dir build-asan -j"$jobs" -LE e2e --output-on-failure --timeout 900

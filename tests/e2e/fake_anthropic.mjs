@@ -29,7 +29,10 @@ function lastUserText(body) {
 function isToolResult(body) {
   const msgs = Array.isArray(body?.messages) ? body.messages : [];
   const last = msgs[msgs.length - 1];
-  return Array.isArray(last?.content) && last.content.some((p) => p.type === 'tool_result');
+  // Only tool results: the user said nothing new (a rejected tool's result
+  // travels with the next prompt, which is a turn of its own).
+  return Array.isArray(last?.content) && last.content.length > 0 &&
+    last.content.every((p) => p.type === 'tool_result');
 }
 
 async function streamReply(res, body, reply, state) {

@@ -20,6 +20,9 @@ class Claude(unittest.TestCase):
         cls.s.close()
         cls.api.stop()
 
+    def setUp(self):
+        self.api.reset()  # each test scripts its own replies
+
     def ask_ok(self, prompt, *replies, timeout=60):
         self.api.script(*replies)
         r = self.s.ask(prompt, timeout=timeout)
