@@ -1,0 +1,93 @@
+#include "reply_extractor.h"
+
+#include <gtest/gtest.h>
+
+#include "engine_config.h"
+#include "screen_matcher.h"
+
+namespace tuidriver {
+namespace {
+
+std::vector<Row> Rows(const std::vector<std::string>& texts) {
+  std::vector<Row> rows;
+  for (const std::string& t : texts) rows.push_back(Row{t, false});
+  return rows;
+}
+
+EngineConfig ClaudeLike() {
+  EngineConfig c;
+  c.prompt.pattern = "^❯[ \\x{a0}]$";
+  c.reply.start = "^● ";
+  c.reply.continuation_indent = "  ";
+  c.reply.chrome = {"^✻ ", "^\\S \\S+… \\(", "^\\s{40,}\\S"};
+  c.reply.end = "^─{20,}";
+  c.reply.unwrap = true;
+  return c;
+}
+
+// Rows captured from Claude Code after a second turn, up to its prompt.
+const std::vector<std::string> kClaudeScreen = {
+    " ▐▛███▛█   Claude Code v2.1.330",
+    "❯ What is 6*7?",
+    "● Forty-two.",
+    "",
+    "✻ Cogitated for 0s · done 2:43 PM",
+    "❯ Second question",
+    "",
+    "● Line one.",
+    "  Line two has bold and code.",
+    "",
+    "    print(\"hi\")",
+    "  The end.",
+    "",
+    "✻ Churned for 4s · done 2:43 PM",
+    "                                                                   ctrl+y to paste deleted text",
+    "────────────────────────────────────────────────────────────",
+};
+
+TEST(ReplyExtractor, MarkedReplyAfterTheLastEcho) {
+  EngineConfig c = ClaudeLike();
+  ScreenMatcher m(c);
+  EXPECT_EQ("Line one.\nLine two has bold and code.\n\n  print(\"hi\")\nThe end.",
+            ExtractMarkedReply(Rows(kClaudeScreen), "Second question", m, c.reply, 120));
+  EXPECT_EQ("Forty-two.",
+            ExtractMarkedReply(Rows({kClaudeScreen.begin(), kClaudeScreen.begin() + 5}),
+                               "What is 6*7?", m, c.reply, 120));
+}
+
+TEST(ReplyExtractor, NoEchoMeansNoReplyYet) {
+  EngineConfig c = ClaudeLike();
+  ScreenMatcher m(c);
+  EXPECT_EQ("", ExtractMarkedReply(Rows(kClaudeScreen), "Third question", m, c.reply, 120));
+}
+
+TEST(ReplyExtractor, SpinnerWhileStreamingIsChrome) {
+  EngineConfig c = ClaudeLike();
+  ScreenMatcher m(c);
+  EXPECT_EQ("alpha beta",
+            ExtractMarkedReply(Rows({"❯ go", "● alpha beta", "", "✶ Meandering… (1s · ↓ 17 tokens)"}),
+                               "go", m, c.reply, 120));
+}
+
+TEST(ReplyExtractor, UnwrapJoinsOnlyWhatTheProgramWrapped) {
+  // Width 20: "aaaa bbbb cccc dddd" + " eeee" would not fit, so the break
+  // was the wrapper's; "short" + " next" would fit, so that break is real.
+  std::vector<std::string> rows = {"aaaa bbbb cccc dddd", "eeee", "short", "next line"};
+  EXPECT_EQ((std::vector<std::string>{"aaaa bbbb cccc dddd eeee", "short", "next line"}),
+            UnwrapWordWrapped(rows, 20));
+  EXPECT_EQ((std::vector<std::string>{"a", "", "b"}), UnwrapWordWrapped({"a", "", "b"}, 20));
+}
+
+TEST(ReplyExtractor, JoinRowsFollowsTerminalWraps) {
+  std::vector<Row> rows = {{"xxxxx", true}, {"yy", false}, {"z", false}};
+  EXPECT_EQ("xxxxxyy\nz", JoinRows(rows));
+}
+
+TEST(ReplyExtractor, EchoRowsCountsWideCharacters) {
+  EXPECT_EQ(1, EchoRows(4, "6*7", 80));
+  EXPECT_EQ(2, EchoRows(4, std::string(80, 'x'), 80));
+  EXPECT_EQ(2, EchoRows(0, "\xE4\xB8\xAD" + std::string(79, 'x'), 80));  // 中 is 2 columns
+}
+
+}  // namespace
+}  // namespace tuidriver
