@@ -52,6 +52,9 @@ uint64_t Ask::CursorRow(const Terminal& term) const {
 
 TimePoint Ask::next_wakeup() const {
   if (!outbox_.empty() && next_send_at_ < deadline_) return next_send_at_;
+  if (phase_ == Phase::kWaiting && settle_until_ > last_change_ && settle_until_ < deadline_) {
+    return settle_until_;
+  }
   return deadline_;
 }
 
@@ -130,7 +133,7 @@ void Ask::Update(const Terminal& term, ChildInput* child, TimePoint now) {
     if (config_.submit.mode == SubmitMode::kLines) {
       UpdateLines(term, child, now);
     } else {
-      UpdateWhole(term);
+      UpdateWhole(term, now);
     }
   }
   if (phase_ != Phase::kDone && now >= deadline_) {
@@ -236,17 +239,33 @@ std::string Ask::ExtractMarkedOrPlain(const Terminal& term, const std::vector<Ro
   return JoinRows(out);
 }
 
-void Ask::UpdateWhole(const Terminal& term) {
+void Ask::UpdateWhole(const Terminal& term, TimePoint now) {
+  if (term.generation() != seen_generation_) {
+    seen_generation_ = term.generation();
+    last_change_ = now;
+  }
   bool busy = matcher_.Busy(term);
   bool prompt = matcher_.PromptVisible(term);
   saw_busy_ |= busy;
   if (!prompt) saw_echo_ = true;
   if (busy || !prompt) return;
-  // The turn has begun once the program showed it was busy, hid its
-  // prompt, or (for a turn too quick to catch) already shows a reply.
-  bool started = saw_busy_ || saw_echo_ || CursorRow(term) != sent_row_;
-  if (!started && !config_.reply.start.empty()) started = !CurrentReply(term, true).empty();
-  if (started) Finish(term);
+  // The turn has begun once the program showed it was busy, or shows a
+  // reply marker after the echo (a turn too quick to see busy). Engines
+  // without a marker: once it hid its prompt or moved the cursor.
+  bool started;
+  if (!config_.reply.start.empty()) {
+    started = saw_busy_ || !CurrentReply(term, true).empty();
+  } else {
+    started = saw_busy_ || saw_echo_ || CursorRow(term) != sent_row_;
+  }
+  if (!started) return;
+  // Some TUIs paint the end of a reply just after their done state.
+  int settle = config_.timeouts.reply_settle_ms;
+  if (settle > 0 && now < last_change_ + std::chrono::milliseconds(settle)) {
+    settle_until_ = last_change_ + std::chrono::milliseconds(settle);
+    return;
+  }
+  Finish(term);
 }
 
 void Ask::Finish(const Terminal& term) {

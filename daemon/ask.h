@@ -89,7 +89,7 @@ class Ask {
   void QueueWhole(const Terminal& term);
   void Flush(const Terminal& term, ChildInput* child, TimePoint now);
   void UpdateLines(const Terminal& term, ChildInput* child, TimePoint now);
-  void UpdateWhole(const Terminal& term);
+  void UpdateWhole(const Terminal& term, TimePoint now);
   bool PromptAfterSend(const Terminal& term, bool* continuation);
   void CloseLineSegment(const Terminal& term);
   void AppendSegment(const std::vector<Row>& rows, std::string* text, bool* has) const;
@@ -113,6 +113,9 @@ class Ask {
 
   Phase phase_ = Phase::kQueued;
   TimePoint deadline_;
+  uint64_t seen_generation_ = ~0ull;  // screen changes, for reply_settle_ms
+  TimePoint last_change_;
+  TimePoint settle_until_;
   std::deque<Pending> outbox_;
   TimePoint next_send_at_;
   uint64_t start_row_ = 0;

@@ -246,6 +246,7 @@ void ReadTimeouts(Reader* r, const element& e, const std::string& path, Timeouts
   r->Object(e, path, [&](const std::string& key, const element& v, const std::string& sub) {
     if (key == "ready_ms") r->Int(v, sub, 1, kMax, &t->ready_ms);
     else if (key == "settle_ms") r->Int(v, sub, 0, 10000, &t->settle_ms);
+    else if (key == "reply_settle_ms") r->Int(v, sub, 0, 10000, &t->reply_settle_ms);
     else if (key == "ask_ms") r->Int(v, sub, 1, kMax, &t->ask_ms);
     else if (key == "quit_grace_ms") r->Int(v, sub, 0, 60000, &t->quit_grace_ms);
     else if (key == "term_grace_ms") r->Int(v, sub, 0, 60000, &t->term_grace_ms);

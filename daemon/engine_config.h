@@ -75,6 +75,9 @@ struct Timeouts {
   // The prompt counts as shown only after the screen was quiet this long
   // (a TUI may draw its prompt and then a dialog over it).
   int settle_ms = 0;
+  // A finished turn's reply is taken only after the screen was quiet this
+  // long (a TUI that paints its last rows after its done state).
+  int reply_settle_ms = 0;
   int ask_ms = 60000;        // default for ask requests without "timeout"
   int quit_grace_ms = 1000;  // after the quit keys, before SIGTERM
   int term_grace_ms = 2000;  // after SIGTERM, before SIGKILL

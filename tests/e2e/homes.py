@@ -69,8 +69,48 @@ def claude_env(home, cwd, port, bare):
     return env
 
 
+CODEX_CONFIG = '''model_provider = "fake"
+model = "gpt-5"
+check_for_update_on_startup = false
+
+[model_providers.fake]
+name = "fake"
+base_url = "http://127.0.0.1:%(port)d/v1"
+env_key = "OPENAI_API_KEY"
+wire_api = "responses"
+
+[features]
+daemon_auto_start = false
+'''
+
+CODEX_ANSWERS = '''
+[notice.model_migrations]
+"gpt-5.5" = "gpt-6-sol"
+
+[projects."%(cwd)s"]
+trust_level = "trusted"
+'''
+
+
+def codex_env(home, cwd, port, bare):
+    env = base_env(home)
+    env["OPENAI_API_KEY"] = "sk-fake-codex"
+    os.makedirs(os.path.join(home, ".codex"), exist_ok=True)
+    # Even a bare home points Codex at the fake (there is no other way to
+    # set the provider) and keeps its background server off; it lacks the
+    # answers to the model-migration and trust questions.
+    text = CODEX_CONFIG % {"port": port}
+    if not bare:
+        text += CODEX_ANSWERS % {"cwd": os.path.realpath(cwd)}
+    with open(os.path.join(home, ".codex", "config.toml"), "w") as f:
+        f.write(text)
+    return env
+
+
 def make_env(cli, home, cwd, port, bare=False):
     os.makedirs(home, exist_ok=True)
     if cli == "claude":
         return claude_env(home, cwd, port, bare)
+    if cli == "codex":
+        return codex_env(home, cwd, port, bare)
     raise ValueError("unknown CLI %r" % cli)
