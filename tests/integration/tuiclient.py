@@ -73,6 +73,15 @@ class Daemon:
         self.send({"id": rid, "type": type_, **fields})
         return self.wait_for(lambda m: m.get("id") == rid and m.get("type") == "reply", wait)
 
+    def wait_screen(self, pred, timeout=10):
+        """Polls `screen` until pred(screen) holds; returns the last screen."""
+        deadline = time.monotonic() + timeout
+        while True:
+            s = self.request("screen")
+            if pred(s) or time.monotonic() > deadline:
+                return s
+            self.request("wait_idle", idle_ms=20, timeout=1)
+
     def ask(self, prompt, timeout=30, **fields):
         return self.request("ask", wait=timeout + 5, prompt=prompt, timeout=timeout, **fields)
 
