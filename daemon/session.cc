@@ -654,17 +654,19 @@ void Session::HandleInput(const Request& r) {
 void Session::HandleScreen(const Request& r) { ReplyOk(r.id, ScreenFields()); }
 
 void Session::HandleScrollback(const Request& r) {
-  std::vector<std::string> lines;
-  uint64_t end = term_.lines_scrolled() + static_cast<uint64_t>(term_.rows());
+  // Rows below the last non-blank one on screen are not history, and do not
+  // count against `lines`.
+  int last_row = term_.rows() - 1;
+  while (last_row >= 0 && term_.RowText(last_row).empty()) --last_row;
+  uint64_t end = term_.lines_scrolled() + static_cast<uint64_t>(last_row + 1);
   uint64_t first = term_.first_retained_row();
   if (r.lines >= 0 && end - first > static_cast<uint64_t>(r.lines)) first = end - static_cast<uint64_t>(r.lines);
+  std::vector<std::string> lines;
   for (uint64_t row = first; row < end; ++row) {
     std::string text;
     bool wrapped;
     if (term_.LineAt(row, &text, &wrapped)) lines.push_back(std::move(text));
   }
-  // Rows below the last non-blank one on screen are not history.
-  while (!lines.empty() && lines.back().empty()) lines.pop_back();
   ReplyOk(r.id, "\"lines\":" + JsonStringArray(lines));
 }
 
