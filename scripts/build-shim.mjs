@@ -24,4 +24,10 @@ const dest = join(root, 'bin', `${process.platform}-${process.arch}`);
 mkdirSync(dest, { recursive: true });
 copyFileSync(built, join(dest, 'tuidriver'));
 chmodSync(join(dest, 'tuidriver'), 0o755);
+// Symbols are a third of the binary and of no use to the package's users.
+try {
+  execFileSync('strip', ['--strip-unneeded', join(dest, 'tuidriver')]);
+} catch {
+  console.warn('build-shim: strip failed or is missing; the binary keeps its symbols');
+}
 console.log(`build-shim: dist/ and ${join('bin', `${process.platform}-${process.arch}`, 'tuidriver')}`);
