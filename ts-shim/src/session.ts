@@ -423,7 +423,10 @@ export class Session extends EventEmitter<SessionEvents> {
           /* the daemon died meanwhile: report what is known */
         }
         this.child.stdin.end();
+        // The daemon exits right after its close reply; never wait on a wedged one forever.
+        const kill = setTimeout(() => this.child.kill('SIGKILL'), 5000);
         await this.daemonGone();
+        clearTimeout(kill);
       }
       return this.exitInfo_ ?? { exitCode: null, signal: null };
     })();

@@ -69,6 +69,21 @@ test('npm pack, installed in a fresh project, used from ESM and CommonJS; the ex
     assert.equal(out.binary, bundled, script);
     if (script === 'esm.mjs') assert.equal(out.sameClass, true, 'ESM and require share one Session class');
   }
+  // The published types work for TypeScript consumers in both module systems.
+  const typed = `import { Session, TuiDriverError, type ExitInfo } from 'tuidriver';
+    export async function f(): Promise<[string, ExitInfo, string | undefined]> {
+      await using s = await Session.spawn('python', { cols: 80, readyTimeoutMs: 5000 });
+      let last = '';
+      for await (const d of s.askStream('1', { signal: AbortSignal.timeout(1000) })) last = d;
+      const e = new TuiDriverError('timeout', 'x');
+      return [await s.ask('2'), await s.close(), e.kind === 'timeout' ? last : undefined];
+    }\n`;
+  fs.writeFileSync(path.join(app, 'typed.mts'), typed);
+  fs.writeFileSync(path.join(app, 'typed.cts'), typed);
+  execFileSync(process.execPath, [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '--strict',
+    '--module', 'node16', '--target', 'es2022', '--lib', 'es2022,esnext.disposable', '--types', 'node',
+    '--typeRoots', path.join(ROOT, 'node_modules', '@types'), 'typed.mts', 'typed.cts'], { cwd: app, encoding: 'utf8' });
+
   // The packaged binary finds the package's engines/ by itself.
   assert.match(execFileSync(bundled, ['--list-engines'], { env: CLEAN_ENV, encoding: 'utf8' }), /python/);
 
