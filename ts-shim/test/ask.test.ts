@@ -77,9 +77,9 @@ test('python: breaking out of askStream cancels the ask', { timeout: 60_000 }, a
     const seen: string[] = [];
     for await (const d of s.askStream('exec("import time\\nfor i in range(1000): print(i, flush=True); time.sleep(0.05)")')) {
       seen.push(d);
-      if (seen.length === 2) break;
+      if (seen.join('').includes('\n1')) break;
     }
-    assert.deepEqual(seen, ['0', '\n1']);
+    assert.match(seen.join(''), /^0\n1(\n\d+)*$/);
     // The loop was interrupted: the next ask gets its own answer, not leftover numbers.
     assert.equal(await s.ask('6*7'), '42');
 
@@ -87,7 +87,7 @@ test('python: breaking out of askStream cancels the ask', { timeout: 60_000 }, a
     const ac = new AbortController();
     await rejectsWith((async () => {
       for await (const d of s.askStream(SLOW_COUNT.replace('range(3)', 'range(100)'), { signal: ac.signal })) {
-        if (d === '0') ac.abort();
+        if (d.startsWith('0')) ac.abort();
       }
     })(), 'cancelled');
     assert.equal(await s.ask('7*6'), '42');
