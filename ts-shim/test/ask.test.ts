@@ -1,8 +1,10 @@
 // Asks against the real binary and the python and bash engines.
 import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { test } from 'node:test';
 import { Session } from 'tuidriver';
-import { rejectsWith } from './helpers';
+import { ROOT, rejectsWith, tempDir } from './helpers';
 
 // Prints 0, 1, 2 with pauses, so the reply arrives in parts.
 const SLOW_COUNT = 'exec("import time\\nfor i in range(3): print(i, flush=True); time.sleep(0.3)")';
@@ -141,6 +143,24 @@ test('bash: ask, the rest of the protocol, output events', { timeout: 60_000 }, 
     const st = await s.status();
     assert.equal(st.cols, 70);
     assert.equal(st.exitCode, null);
+  } finally {
+    await s.close();
+  }
+});
+
+test('engineFile, mode and scrollback options reach the daemon', { timeout: 30_000 }, async (t) => {
+  const file = path.join(tempDir(t), 'my-bash.json');
+  fs.copyFileSync(path.join(ROOT, 'engines', 'bash.json'), file);
+  const s = await Session.spawn('my-bash', { engineFile: file, mode: 'agent', scrollback: 5 });
+  try {
+    const st = await s.status();
+    assert.equal(st.engine, 'my-bash');
+    assert.equal(st.mode, 'agent');
+    await s.send('seq 1 100\r');
+    await s.expect(/^100$/m);
+    const hist = await s.scrollback();
+    assert.ok(hist.length <= 5 + st.rows, `only 5 lines of history are kept, got ${hist.length} lines`);
+    assert.ok(hist.includes('100') && !hist.includes('50'));
   } finally {
     await s.close();
   }
