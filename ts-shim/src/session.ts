@@ -447,7 +447,7 @@ export class Session extends EventEmitter<SessionEvents> {
   }
 
   /**
-   * Internal (used by the pseudoterminal): subscribes to output, then calls `onSnapshot`
+   * @internal Used by the pseudoterminal: subscribes to output, then calls `onSnapshot`
    * with the screen and `onData` with every later chunk, none twice and none missed.
    */
   mirror(onSnapshot: (screen: ScreenState) => void, onData: (data: string) => void): { dispose(): void; ready: Promise<void> } {
