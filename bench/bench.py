@@ -23,6 +23,7 @@ import sys
 import tempfile
 import time
 
+import agent
 import chart
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -277,15 +278,6 @@ def quiescence_tuidriver(cfg):
     return {"ms": ms, "bad": bad}
 
 
-# ---------------------------------------------------------------- 3. agent
-
-def agent_status():
-    fake = os.path.join(ROOT, "tests", "e2e", "fake_api.mjs")
-    eng = os.path.join(ROOT, "engines", "claude.json")
-    missing = [p for p in (fake, eng) if not os.path.exists(p)]
-    return missing
-
-
 # ---------------------------------------------------------------- 4. startup
 
 def time_to_first_line(argv, env=None, pred=lambda line: True):
@@ -534,6 +526,8 @@ def main():
     ap.add_argument("--out", default=os.path.join(HERE, "results.md"))
     ap.add_argument("--chart", default=os.path.join(HERE, "chart.svg"))
     ap.add_argument("--no-profile", action="store_true")
+    ap.add_argument("--only", default="binary,startup,memory,latency,agent,throughput",
+                    help="comma-separated measures to run (the others are left out of results.md)")
     cfg = ap.parse_args()
     cfg.td = os.path.abspath(cfg.tuidriver)
     cfg.raw_drain = os.path.abspath(cfg.raw_drain)
@@ -546,6 +540,9 @@ def main():
     cfg.asks = 300 if cfg.quick else 1000
     cfg.quiet_n = 2 if cfg.quick else 5
     cfg.startup_n = 8 if cfg.quick else 25
+    cfg.agent_asks = 10 if cfg.quick else 20
+    cfg.agent_idle = 2 if cfg.quick else 4
+    only = set(cfg.only.split(","))
     cfg.tp_file = gen(cfg, f"text-{mb}mb.txt", ["--mb", str(mb)])
     cfg.mem_file = gen(cfg, "lines-100k.txt", ["--lines", "100000"])
     cfg.prof_file = gen(cfg, "text-25mb.txt", ["--mb", "25"])
@@ -557,19 +554,21 @@ def main():
 
     r = {"started": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")}
     t0 = time.monotonic()
-    log("binary"); r["binary"] = measure_binary(cfg)
-    log("startup"); r["startup"] = measure_startup(cfg)
-    log("memory"); r["memory"] = measure_memory(cfg)
-    log("latency"); r["latency"] = measure_latency(cfg)
-    r["agent_missing"] = agent_status()
-    log("throughput"); r["throughput"] = measure_throughput(cfg)
-    r["profile"] = None
+    steps = [("binary", lambda: measure_binary(cfg)), ("startup", lambda: measure_startup(cfg)),
+             ("memory", lambda: measure_memory(cfg)), ("latency", lambda: measure_latency(cfg)),
+             ("agent", lambda: agent.measure(cfg, Daemon, log)),
+             ("throughput", lambda: measure_throughput(cfg))]
+    for name, fn in steps:
+        if name in only:
+            log(name)
+            r[name] = fn()
     import report
-    if not cfg.no_profile and report.throughput_ratio(r) < 0.90:
+    r["profile"] = None
+    if "throughput" in only and not cfg.no_profile and report.throughput_ratio(r) < 0.90:
         log("throughput target missed: profiling the daemon")
         r["profile"] = profile_throughput(cfg)
     r["profile_startup"] = None
-    if not cfg.no_profile and report.startup_share(r) >= report.TARGET_STARTUP_MS:
+    if "startup" in only and not cfg.no_profile and report.startup_share(r) >= report.TARGET_STARTUP_MS:
         log("startup target missed: profiling the daemon")
         r["profile_startup"] = profile_startup(cfg)
     r["elapsed_s"] = time.monotonic() - t0
