@@ -74,5 +74,18 @@ TEST(Utf8, AppendUtf8RoundTrips) {
   }
 }
 
+TEST(Utf8, WriteUtf8MatchesAppendAndReplacesInvalid) {
+  for (uint32_t cp : {0x0u, 0x7Fu, 0x80u, 0x7FFu, 0x800u, 0xFFFFu, 0x10000u, 0x10FFFFu}) {
+    char buf[kMaxUtf8Bytes];
+    std::string a;
+    AppendUtf8(cp, &a);
+    EXPECT_EQ(a, std::string(buf, static_cast<size_t>(WriteUtf8(cp, buf) - buf))) << cp;
+  }
+  for (uint32_t bad : {0xD800u, 0xDFFFu, 0x110000u}) {
+    char buf[kMaxUtf8Bytes];
+    EXPECT_EQ("\xEF\xBF\xBD", std::string(buf, static_cast<size_t>(WriteUtf8(bad, buf) - buf)));
+  }
+}
+
 }  // namespace
 }  // namespace tuidriver
