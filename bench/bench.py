@@ -452,6 +452,57 @@ def profile_throughput(cfg):
         return md, tops
 
 
+LIBVTERM_A = "/usr/lib/x86_64-linux-gnu/libvterm.a"
+
+
+def callgrind_split(cfg):
+    """Instruction counts (load-independent) of the daemon rendering the 3 MB
+    input under callgrind, self cost grouped into libvterm, the daemon's own
+    code and libc. Returns (markdown, groups) or None without valgrind."""
+    if not shutil.which("valgrind") or not shutil.which("callgrind_annotate"):
+        return None
+    try:
+        nm = subprocess.run(["nm", LIBVTERM_A], capture_output=True, text=True).stdout
+    except OSError:
+        nm = ""
+    vterm_fns = {l.split()[2] for l in nm.splitlines() if len(l.split()) == 3 and l.split()[1] in "tT"}
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "cg.out")
+        run_until_exit(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", cfg.td,
+                        "--scrollback", "10000", "--", "cat", cfg.prof_small])
+        ann = subprocess.run(["callgrind_annotate", "--threshold=100", out], capture_output=True, text=True).stdout
+    rows = []
+    for l in ann.splitlines():
+        m = re.match(r"^\s*([\d,]+) \(\s*[\d.]+%\)\s+(\S+?):(.+?)(?: \[(.*)\])?$", l)
+        if m and "PROGRAM TOTALS" not in l:
+            rows.append((int(m.group(1).replace(",", "")), m.group(2), m.group(3).strip(), m.group(4) or ""))
+    total = sum(r[0] for r in rows)
+    if not total:
+        return None
+    groups = {"libvterm 0.1.4 (parser and state layer)": 0, "tuidriver's own code (daemon/)": 0,
+              "libc (memset, memchr, malloc, syscall stubs...)": 0, "other (libstdc++, startup)": 0}
+    keys = list(groups)
+    for ir, path, fn, obj in rows:
+        name = re.sub(r"\(.*", "", fn).split("::")[-1]
+        if path == "???" and name in vterm_fns:
+            groups[keys[0]] += ir
+        elif "/daemon/" in path or fn.startswith("tuidriver::") or "tuidriver::" in fn:
+            groups[keys[1]] += ir
+        elif "libc.so" in obj or path.startswith("./"):
+            groups[keys[2]] += ir
+        else:
+            groups[keys[3]] += ir
+    size = os.path.getsize(cfg.prof_small)
+    top = [f"{ir:>13,}  {ir / total:6.1%}  {fn[:90]}" for ir, _, fn, _ in sorted(rows, reverse=True)[:16]]
+    md = (f"`valgrind --tool=callgrind` of `tuidriver --scrollback 10000 -- cat` on {size / 1e6:.0f} MB of the same "
+          f"text: {total:,} instructions in user space, {total / size:.0f} per byte (instruction counts do not "
+          "depend on the machine's load). Self cost by owner:\n\n| code | instructions | share | per byte |\n"
+          "|---|---|---|---|\n" +
+          "".join(f"| {k} | {v:,} | {v / total:.0%} | {v / size:.0f} |\n" for k, v in groups.items()) +
+          "\nTop functions (self):\n\n```\n" + "\n".join(top) + "\n```\n")
+    return md, {k: v for k, v in groups.items()}, total, size
+
+
 def profile_startup(cfg):
     """perf of 30 raw-session startups: where the daemon's own milliseconds go."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -495,7 +546,8 @@ def versions(cfg):
             return "?"
     v = {"tuidriver": ver([cfg.td, "--version"]), "node": ver(["node", "--version"]),
          "python3": platform.python_version(),
-         "commit": ver(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"])}
+         "commit": ver(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"]),
+         "binary": os.path.relpath(cfg.td, ROOT)}
     for pkg in ("node-pty", "@xterm/headless"):
         try:
             with open(os.path.join(HERE, "node_modules", pkg, "package.json")) as f:
@@ -561,12 +613,16 @@ def main():
     for name, fn in steps:
         if name in only:
             log(name)
+            before = os.getloadavg()[0]
             r[name] = fn()
+            r.setdefault("load", {})[name] = (before, os.getloadavg()[0])
     import report
     r["profile"] = None
     if "throughput" in only and not cfg.no_profile and report.throughput_ratio(r) < 0.90:
         log("throughput target missed: profiling the daemon")
         r["profile"] = profile_throughput(cfg)
+        log("throughput target missed: counting instructions with callgrind")
+        r["callgrind"] = callgrind_split(cfg)
     r["profile_startup"] = None
     if "startup" in only and not cfg.no_profile and report.startup_share(r) >= report.TARGET_STARTUP_MS:
         log("startup target missed: profiling the daemon")
