@@ -189,6 +189,11 @@ def measure_throughput(cfg):
                 ("tuidriver + subscribe output", lambda: tp_tuidriver(cfg, cfg.tp_file, True))]
     if cfg.node:
         variants.append(("node-pty + @xterm/headless", lambda: tp_node(cfg, cfg.tp_file)))
+    if cfg.compare:
+        # An older build in the same rounds: before/after without the load in between.
+        older = argparse.Namespace(**vars(cfg))
+        older.td = os.path.abspath(cfg.compare)
+        variants.append((f"tuidriver {cfg.compare_label}", lambda: tp_tuidriver(older, cfg.tp_file, False)))
     runs = {name: [] for name, _ in variants}
     rng = random.Random(7)
     for rnd in range(cfg.tp_rounds):
@@ -578,6 +583,8 @@ def main():
     ap.add_argument("--out", default=os.path.join(HERE, "results.md"))
     ap.add_argument("--chart", default=os.path.join(HERE, "chart.svg"))
     ap.add_argument("--no-profile", action="store_true")
+    ap.add_argument("--compare", help="an older tuidriver binary to run beside it in the throughput rounds")
+    ap.add_argument("--compare-label", default="(older build)", help="its name in the tables")
     ap.add_argument("--only", default="binary,startup,memory,latency,agent,throughput",
                     help="comma-separated measures to run (the others are left out of results.md)")
     cfg = ap.parse_args()

@@ -187,6 +187,12 @@ def section_throughput(cfg, r):
         nd = med([x["mbps"] for x in tp["node-pty + @xterm/headless"]])
         td = med([x["mbps"] for x in tp["tuidriver"]])
         out.append(f"tuidriver vs node-pty + @xterm/headless: {td / nd:.2f}×.")
+    for name in tp:
+        if name.startswith("tuidriver (") or name.startswith("tuidriver at"):
+            old = tp[name]
+            out.append(f"tuidriver vs {name[len('tuidriver '):]}, in the same rounds: "
+                       f"{med([x['mbps'] for x in td_runs]) / med([x['mbps'] for x in old]):.2f}× the MB/s, "
+                       f"CPU s {med([x['cpu'] for x in td_runs]):.2f} against {med([x['cpu'] for x in old]):.2f}.")
     load = r.get("load", {}).get("throughput")
     if load:
         out.append(f"Load average (1 min) before/after this measure: {load[0]:.1f} / {load[1]:.1f} on "
