@@ -442,7 +442,7 @@ def profile_throughput(cfg):
             keep = [l.strip() for l in stat.splitlines()
                     if any(w in l for w in ("task-clock", "context-switches", "page-faults", "elapsed", "user", "sys"))]
             md = (f"`perf stat` of `tuidriver -- cat` on {os.path.getsize(cfg.prof_file) / 1e6:.0f} MB of the same "
-                  "text (the daemon process only; `cat` and the kernel's PTY work run beside it):\n\n"
+                  "text (the daemon and `cat`, which perf follows as its child):\n\n"
                   "```\n" + "\n".join(keep) + "\n```\n\n"
                   "`perf record -F 4999` (cpu-clock samples of the `tuidriver` process, self time, "
                   "kernel symbols `[k]`):\n\n```\n" + "\n".join(tops) + "\n```\n")
@@ -566,7 +566,7 @@ def versions(cfg):
 
 def write_results(cfg, r):
     import report  # the markdown layout lives in report.py
-    text, missed = report.render(cfg, r, machine(), versions(cfg))
+    text, missed = report.render(cfg, r, machine(), r.get("versions") or versions(cfg))
     with open(cfg.out, "w") as f:
         f.write(text)
     with open(cfg.chart, "w") as f:
@@ -583,6 +583,8 @@ def main():
     ap.add_argument("--out", default=os.path.join(HERE, "results.md"))
     ap.add_argument("--chart", default=os.path.join(HERE, "chart.svg"))
     ap.add_argument("--no-profile", action="store_true")
+    ap.add_argument("--rerender", action="store_true",
+                    help="rewrite results.md and chart.svg from the last run's measurements (cache/last-run.json)")
     ap.add_argument("--compare", help="an older tuidriver binary to run beside it in the throughput rounds")
     ap.add_argument("--compare-label", default="(older build)", help="its name in the tables")
     ap.add_argument("--only", default="binary,startup,memory,latency,agent,throughput",
@@ -611,6 +613,14 @@ def main():
     cfg.tp_bytes = len(data) + data.count(b"\n")  # the PTY turns LF into CR LF
     del data
 
+    saved = os.path.join(cfg.cache, "last-run.json")
+    if cfg.rerender:
+        # Only the report: the measurements of the last run, rendered again.
+        with open(saved) as f:
+            r = json.load(f)
+        missed = write_results(cfg, r)
+        log(f"rewrote {cfg.out} and {cfg.chart} from {saved}; missed targets: {missed or 'none'}")
+        return
     r = {"started": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")}
     t0 = time.monotonic()
     steps = [("binary", lambda: measure_binary(cfg)), ("startup", lambda: measure_startup(cfg)),
@@ -635,6 +645,9 @@ def main():
         log("startup target missed: profiling the daemon")
         r["profile_startup"] = profile_startup(cfg)
     r["elapsed_s"] = time.monotonic() - t0
+    r["versions"] = versions(cfg)
+    with open(saved, "w") as f:
+        json.dump(r, f)
     missed = write_results(cfg, r)
     log(f"wrote {cfg.out} and {cfg.chart} in {r['elapsed_s']:.0f} s; missed targets: {missed or 'none'}")
 

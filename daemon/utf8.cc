@@ -1,5 +1,7 @@
 #include "utf8.h"
 
+#include <cstring>
+
 namespace tuidriver {
 namespace {
 
@@ -115,6 +117,13 @@ void Utf8Sanitizer::Append(const char* data, size_t len, std::string* out) {
     unsigned char b = static_cast<unsigned char>(data[pos]);
     if (b < 0x80) {
       ++pos;
+      // Skip ASCII eight bytes at a time: most program output is ASCII.
+      uint64_t word;
+      while (pos + sizeof word <= len) {
+        memcpy(&word, data + pos, sizeof word);
+        if (word & 0x8080808080808080ull) break;
+        pos += sizeof word;
+      }
       continue;
     }
     size_t need = SequenceLength(b);
