@@ -190,7 +190,7 @@ def section_throughput(cfg, r):
     for name in tp:
         if name.startswith("tuidriver (") or name.startswith("tuidriver at"):
             old = tp[name]
-            out.append(f"tuidriver vs {name[len('tuidriver '):]}, in the same rounds: "
+            out.append(f"tuidriver now vs {name}, in the same rounds: "
                        f"{med([x['mbps'] for x in td_runs]) / med([x['mbps'] for x in old]):.2f}× the MB/s, "
                        f"CPU s {med([x['cpu'] for x in td_runs]):.2f} against {med([x['cpu'] for x in old]):.2f}.")
     load = r.get("load", {}).get("throughput")
@@ -316,8 +316,8 @@ def section_agent(r):
 
 
 CODEX_WHY = """Why Codex misses it: `engines/codex.json` sets `timeouts.reply_settle_ms: 150`. Codex
-switches its busy OSC 7501 to `done` and shows its prompt *before* it paints the reply's last row
-and the `Worked for …` line, so the daemon reads the reply only after the screen has been quiet
+switches its busy OSC 7501 to `done` and shows its prompt *before* it paints its last rows (here
+the `Worked for …` line below the reply; docs/engines.md), so the daemon reads the reply only after the screen has been quiet
 for 150 ms (`Ask::UpdateWhole` in daemon/ask.cc). The column "last output → reply" shows that
 wait. What would remove it: an end marker for Codex (its `Worked for …` line below the reply)
 that ends the settle as soon as it is seen, keeping the 150 ms only as the fallback for turns
