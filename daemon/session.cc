@@ -105,9 +105,10 @@ int Session::Run() {
     int n = ppoll(fds.data(), fds.size(), timeout < 0 ? nullptr : &ts, &wait_mask);
     if (n < 0 && errno != EINTR) break;
     HandleSignals();
-    if (fds[1].revents & (POLLIN | POLLHUP | POLLERR)) ReadChild(1 << 20);
+    if (fds[1].revents & (POLLIN | POLLHUP | POLLERR)) ReadChild(kReadBudget);
     if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) ReadRequests();
-    CheckChildExit();
+    // No waitpid here: SIGCHLD is blocked outside ppoll, so an exit always
+    // wakes ppoll and HandleSignals reaps it (one syscall less per read).
     OnScreen(Clock::now());
     if (!out_.Flush() && state_ != State::kExited) BeginClose(nullptr);
     if (exit_code_ != 0) break;
@@ -184,9 +185,9 @@ void Session::ReadChild(size_t budget) {
     if (n <= 0) return;  // EAGAIN, or EOF
     FeedChild(buf, static_cast<size_t>(n));
     total += static_cast<size_t>(n);
-    // A short read emptied the PTY: go back to ppoll rather than pay for a
-    // read that only says EAGAIN (unless draining everything before exit).
-    if (static_cast<size_t>(n) < sizeof buf && budget != SIZE_MAX) return;
+    // A PTY read returns at most a few KiB however big the buffer, so a short
+    // read does not mean the PTY is empty: while the program floods, reading
+    // on saves a ppoll per read; once it pauses, one read says EAGAIN.
   }
 }
 
