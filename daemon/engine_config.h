@@ -102,6 +102,9 @@ struct EngineConfig {
   // OSC's latest payload matches busy_osc_pattern the program is busy.
   int busy_osc = 0;
   std::string busy_osc_pattern;
+  // The window title (OSC 0/2) means busy while it matches this regex
+  // (Gemini: "✦  Working…" while working, "◇  Ready" when idle).
+  std::string busy_title;
 
   SubmitConfig submit;
   std::vector<std::string> interrupt_keys = {"C-c"};

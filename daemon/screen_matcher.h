@@ -28,7 +28,7 @@ class ScreenMatcher {
 
   bool PromptVisible(const Terminal& term) const;
   bool ContinuationVisible(const Terminal& term) const;
-  // Any busy pattern on screen, or the busy OSC says so.
+  // Any busy pattern on screen, or the busy OSC or window title says so.
   bool Busy(const Terminal& term) const;
   // Prompt showing and not busy: the program waits for input.
   bool Ready(const Terminal& term) const {
@@ -63,6 +63,7 @@ class ScreenMatcher {
   std::unique_ptr<RE2> reply_end_;
   int busy_osc_ = 0;
   std::unique_ptr<RE2> busy_osc_pattern_;
+  std::unique_ptr<RE2> busy_title_;
   struct Dialog {
     std::unique_ptr<RE2> re;
     std::vector<std::string> modes;
