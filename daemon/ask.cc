@@ -51,7 +51,10 @@ uint64_t Ask::CursorRow(const Terminal& term) const {
 }
 
 TimePoint Ask::next_wakeup() const {
-  if (!outbox_.empty() && next_send_at_ < deadline_) return next_send_at_;
+  if (!outbox_.empty()) {
+    TimePoint at = outbox_.front().after_echo ? echo_give_up_ : next_send_at_;
+    if (at < deadline_) return at;
+  }
   if (phase_ == Phase::kWaiting && settle_until_ > last_change_ && settle_until_ < deadline_) {
     return settle_until_;
   }
@@ -106,15 +109,27 @@ void Ask::QueueWhole(const Terminal& term) {
   }
   if (paste) outbox_.push_back({"\x1b[201~", 0});
   outbox_.push_back({KeysToBytes(config_.submit.enter, ModesOf(term)),
-                     config_.submit.enter_delay_ms});
+                     config_.submit.enter_delay_ms, config_.submit.enter_after_echo});
 }
 
 void Ask::Flush(const Terminal& term, ChildInput* child, TimePoint now) {
-  while (!outbox_.empty() && now >= next_send_at_) {
-    child->Write(outbox_.front().bytes);
+  // A program that never shows the text still gets its Enter.
+  constexpr int kEchoWaitMs = 1000;
+  while (!outbox_.empty()) {
+    Pending& next = outbox_.front();
+    if (next.after_echo) {
+      if (term.generation() == written_generation_ && now < echo_give_up_) break;
+      next.after_echo = false;
+      next_send_at_ = now + Ms(next.delay_ms);
+    }
+    if (now < next_send_at_) break;
+    child->Write(next.bytes);
     outbox_.pop_front();
-    if (!outbox_.empty()) next_send_at_ = now + Ms(outbox_.front().delay_ms);
-    if (!outbox_.empty() && outbox_.front().delay_ms > 0) break;
+    written_generation_ = term.generation();
+    echo_give_up_ = now + Ms(kEchoWaitMs);
+    if (outbox_.empty()) break;
+    next_send_at_ = now + Ms(outbox_.front().delay_ms);
+    if (outbox_.front().delay_ms > 0 || outbox_.front().after_echo) break;
   }
   if (outbox_.empty()) phase_ = Phase::kWaiting;
 }

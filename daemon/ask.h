@@ -83,6 +83,8 @@ class Ask {
   struct Pending {
     std::string bytes;
     int delay_ms = 0;
+    // The pause starts only once the screen changed after the last write.
+    bool after_echo = false;
   };
 
   void QueueLine(const Terminal& term);
@@ -118,6 +120,10 @@ class Ask {
   TimePoint settle_until_;
   std::deque<Pending> outbox_;
   TimePoint next_send_at_;
+  // enter_after_echo: the screen's generation when the text was written,
+  // and when to stop waiting for the program to show it.
+  uint64_t written_generation_ = 0;
+  TimePoint echo_give_up_;
   uint64_t start_row_ = 0;
 
   // Where the current line was typed, and whether its echo has shown

@@ -34,6 +34,7 @@ ScreenMatcher::ScreenMatcher(const EngineConfig& config)
       busy_osc_(config.busy_osc),
       busy_osc_pattern_(CompileOrNull(config.busy_osc_pattern)),
       busy_title_(CompileOrNull(config.busy_title)) {
+  for (const ScreenPattern& p : config.started) started_.push_back(Compile(p));
   for (const ScreenPattern& p : config.busy) busy_.push_back(Compile(p));
   for (const ScreenPattern& p : config.needs_input) needs_input_.push_back(Compile(p));
   for (const std::string& p : config.reply.chrome) {
@@ -67,6 +68,15 @@ bool ScreenMatcher::PromptVisible(const Terminal& term) const {
 bool ScreenMatcher::ContinuationVisible(const Terminal& term) const {
   int row;
   return Matches(continuation_, term, &row);
+}
+
+bool ScreenMatcher::Started(const Terminal& term) const {
+  if (started_.empty()) return true;
+  int row;
+  for (const Compiled& c : started_) {
+    if (Matches(c, term, &row)) return true;
+  }
+  return false;
 }
 
 bool ScreenMatcher::Busy(const Terminal& term) const {

@@ -28,6 +28,8 @@ class ScreenMatcher {
 
   bool PromptVisible(const Terminal& term) const;
   bool ContinuationVisible(const Terminal& term) const;
+  // One of the engine's `started` patterns is on screen (true if none).
+  bool Started(const Terminal& term) const;
   // Any busy pattern on screen, or the busy OSC or window title says so.
   bool Busy(const Terminal& term) const;
   // Prompt showing and not busy: the program waits for input.
@@ -56,6 +58,7 @@ class ScreenMatcher {
 
   Compiled prompt_;
   Compiled continuation_;
+  std::vector<Compiled> started_;
   std::vector<Compiled> busy_;
   std::vector<Compiled> needs_input_;
   std::vector<std::unique_ptr<RE2>> chrome_;

@@ -58,5 +58,22 @@ TEST(ScreenMatcher, BusyPatternOrTitle) {
   EXPECT_FALSE(m.Busy(t));
 }
 
+// `started`: the prompt counts for the first ready only once the program
+// has drawn what shows it finished starting.
+TEST(ScreenMatcher, StartedPatterns) {
+  EngineConfig c = TitleEngine();
+  ScreenMatcher none(c);
+  Terminal t(40, 5, 100);
+  Feed(&t, "\r\n >   Type your message");
+  EXPECT_TRUE(none.Started(t));  // no patterns: started
+
+  c.started = {{"Gemini CLI v\\d", MatchScope::kScreen}, {"Tips for", MatchScope::kScreen}};
+  ScreenMatcher m(c);
+  EXPECT_TRUE(m.Ready(t));
+  EXPECT_FALSE(m.Started(t));
+  Feed(&t, "\x1b[1;1HTips for getting started");
+  EXPECT_TRUE(m.Started(t));
+}
+
 }  // namespace
 }  // namespace tuidriver

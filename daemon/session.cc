@@ -314,7 +314,7 @@ void Session::SendDialogKeys(TimePoint now) {
 }
 
 void Session::CheckReady(TimePoint now) {
-  if (options_.raw || ReadySettled(now)) {
+  if (options_.raw || (ReadySettled(now) && matcher_.Started(term_))) {
     state_ = State::kReady;
     if (!queue_.empty()) queue_.front()->RestartClock(now);
     JsonObject o;
