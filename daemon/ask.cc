@@ -1,5 +1,7 @@
 #include "ask.h"
 
+#include <algorithm>
+
 #include "keys.h"
 #include "reply_extractor.h"
 #include "screen_matcher.h"
@@ -54,6 +56,9 @@ TimePoint Ask::next_wakeup() const {
   if (!outbox_.empty()) {
     TimePoint at = outbox_.front().after_echo ? echo_give_up_ : next_send_at_;
     if (at < deadline_) return at;
+  }
+  if (phase_ == Phase::kWaiting && question_pending_ && question_due_ < deadline_) {
+    return question_due_;
   }
   if (phase_ == Phase::kWaiting && settle_until_ > last_change_ && settle_until_ < deadline_) {
     return settle_until_;
@@ -140,11 +145,17 @@ void Ask::Update(const Terminal& term, ChildInput* child, TimePoint now) {
   if (phase_ == Phase::kWaiting) {
     std::string question;
     if (matcher_.NeedsInput(term, &question)) {
-      result_.text = CurrentReply(term, false);
-      Fail("needs_input", "the program is asking a question no dialog rule answers");
-      result_.question = question;
-      return;
+      if (QuestionSettled(question, now)) {
+        result_.text = CurrentReply(term, false);
+        Fail("needs_input", "the program is asking a question no dialog rule answers");
+        result_.question = question;
+        return;
+      }
+    } else {
+      question_pending_ = false;
     }
+  }
+  if (phase_ == Phase::kWaiting && !question_pending_) {
     if (config_.submit.mode == SubmitMode::kLines) {
       UpdateLines(term, child, now);
     } else {
@@ -158,6 +169,25 @@ void Ask::Update(const Terminal& term, ChildInput* child, TimePoint now) {
     return;
   }
   if (streaming_ && phase_ == Phase::kWaiting) Stream(CurrentReply(term, false), false);
+}
+
+// A TUI's frame may arrive in pieces: a question counts once its text has
+// stayed the same a moment, or has been up long enough (something animated
+// below it keeps changing).
+bool Ask::QuestionSettled(const std::string& question, TimePoint now) {
+  constexpr int kStableMs = 50;
+  constexpr int kMaxWaitMs = 400;
+  if (!question_pending_) {
+    question_pending_ = true;
+    question_first_ = now;
+    question_since_ = now;
+    question_seen_ = question;
+  } else if (question != question_seen_) {
+    question_seen_ = question;
+    question_since_ = now;
+  }
+  question_due_ = std::min(question_since_ + Ms(kStableMs), question_first_ + Ms(kMaxWaitMs));
+  return now >= question_due_;
 }
 
 bool Ask::PromptAfterSend(const Terminal& term, bool* continuation) {

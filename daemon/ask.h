@@ -93,6 +93,7 @@ class Ask {
   void UpdateLines(const Terminal& term, ChildInput* child, TimePoint now);
   void UpdateWhole(const Terminal& term, TimePoint now);
   bool PromptAfterSend(const Terminal& term, bool* continuation);
+  bool QuestionSettled(const std::string& question, TimePoint now);
   void CloseLineSegment(const Terminal& term);
   void AppendSegment(const std::vector<Row>& rows, std::string* text, bool* has) const;
   std::string CurrentReply(const Terminal& term, bool final) const;
@@ -139,6 +140,14 @@ class Ask {
   std::string finished_output_;
   bool has_output_ = false;
   uint64_t output_start_ = 0;
+
+  // A needs_input question on screen, waiting to settle (its text as last
+  // seen, since when, since when it has been up, and when it will count).
+  bool question_pending_ = false;
+  std::string question_seen_;
+  TimePoint question_since_;
+  TimePoint question_first_;
+  TimePoint question_due_;
 
   std::string streamed_;  // what the deltas add up to so far
   std::string pending_delta_;

@@ -36,9 +36,9 @@ Request AskFor(const std::string& prompt) {
   return r;
 }
 
-class EnterAfterEcho : public ::testing::Test {
+class PasteAsk : public ::testing::Test {
  protected:
-  EnterAfterEcho() : term_(40, 5, 100) {
+  PasteAsk() : term_(40, 5, 100) {
     Feed(&term_, "\x1b[?2004h> ");  // bracketed paste on, prompt shown
   }
   bool EnterSent() const {
@@ -50,7 +50,7 @@ class EnterAfterEcho : public ::testing::Test {
   TimePoint t0_ = Clock::now();
 };
 
-TEST_F(EnterAfterEcho, PauseCountsFromTheEcho) {
+TEST_F(PasteAsk, EnterPauseCountsFromTheEcho) {
   EngineConfig c = PasteEngine(true);
   ScreenMatcher m(c);
   Ask ask(AskFor("hello"), c, m, t0_);
@@ -68,7 +68,7 @@ TEST_F(EnterAfterEcho, PauseCountsFromTheEcho) {
   EXPECT_TRUE(EnterSent());
 }
 
-TEST_F(EnterAfterEcho, GivesUpWaitingForAnEchoAfterASecond) {
+TEST_F(PasteAsk, EnterGivesUpWaitingForAnEchoAfterASecond) {
   EngineConfig c = PasteEngine(true);
   ScreenMatcher m(c);
   Ask ask(AskFor("hello"), c, m, t0_);
@@ -80,7 +80,7 @@ TEST_F(EnterAfterEcho, GivesUpWaitingForAnEchoAfterASecond) {
   EXPECT_TRUE(EnterSent());
 }
 
-TEST_F(EnterAfterEcho, WithoutItThePauseCountsFromTheText) {
+TEST_F(PasteAsk, EnterPauseCountsFromTheTextByDefault) {
   EngineConfig c = PasteEngine(false);
   ScreenMatcher m(c);
   Ask ask(AskFor("hello"), c, m, t0_);
@@ -88,6 +88,51 @@ TEST_F(EnterAfterEcho, WithoutItThePauseCountsFromTheText) {
   EXPECT_FALSE(EnterSent());
   ask.Update(term_, &input_, t0_ + Ms(100));
   EXPECT_TRUE(EnterSent());
+}
+
+// A question's frame may arrive in pieces: needs_input waits until the
+// question's text stays the same a moment, and reports all of it.
+TEST_F(PasteAsk, QuestionIsReadOnceItsFrameIsComplete) {
+  EngineConfig c = PasteEngine(false);
+  c.needs_input = {{"^\\? Shell", MatchScope::kScreen}};
+  ScreenMatcher m(c);
+  Ask ask(AskFor("hello"), c, m, t0_);
+  ask.Start(term_, &input_, t0_);
+  ask.Update(term_, &input_, t0_ + Ms(100));
+  ASSERT_TRUE(EnterSent());
+  Feed(&term_, "\x1b[2J\x1b[1;1H? Shell  rm x\r\n");  // the first piece
+  ask.Update(term_, &input_, t0_ + Ms(200));
+  EXPECT_FALSE(ask.finished());
+  Feed(&term_, "Allow execution?\r\n1. Allow once");  // the rest, a little later
+  ask.Update(term_, &input_, t0_ + Ms(230));
+  EXPECT_FALSE(ask.finished());
+  EXPECT_EQ(t0_ + Ms(280), ask.next_wakeup());
+  ask.Update(term_, &input_, t0_ + Ms(280));
+  ASSERT_TRUE(ask.finished());
+  EXPECT_EQ("needs_input", ask.result().kind);
+  EXPECT_EQ("? Shell  rm x\nAllow execution?\n1. Allow once", ask.result().question);
+}
+
+// Something animated below the question keeps changing its text: it still
+// counts after a bounded wait.
+TEST_F(PasteAsk, ChangingQuestionCountsAfterABoundedWait) {
+  EngineConfig c = PasteEngine(false);
+  c.needs_input = {{"^\\? Shell", MatchScope::kScreen}};
+  ScreenMatcher m(c);
+  Ask ask(AskFor("hello"), c, m, t0_);
+  ask.Start(term_, &input_, t0_);
+  ask.Update(term_, &input_, t0_ + Ms(100));
+  Feed(&term_, "\x1b[2J\x1b[1;1H? Shell  rm x\r\n");
+  const char* spinner[] = {"|", "/", "-", "\\"};
+  int t = 200;
+  for (int i = 0; !ask.finished() && i < 40; ++i, t += 20) {
+    Feed(&term_, std::string("\r") + spinner[i % 4]);
+    ask.Update(term_, &input_, t0_ + Ms(t));
+  }
+  ASSERT_TRUE(ask.finished());
+  EXPECT_EQ("needs_input", ask.result().kind);
+  EXPECT_GE(t, 600);
+  EXPECT_LE(t, 640);
 }
 
 }  // namespace

@@ -52,6 +52,8 @@ class Gemini(AgentTurns, unittest.TestCase):
                                                  "description": "Create a file"}}})
         r = self.s.ask("create a file", timeout=60)
         self.assertEqual(r["kind"], "needs_input", r)
+        # The question names the tool and the command, and offers the answers.
+        self.assertIn("? Shell  touch " + target, r["question"])
         self.assertIn("Allow execution of", r["question"])
         self.assertIn("Allow once", r["question"])
         # The client answers with keys (Escape: no), and the session goes on.
