@@ -152,7 +152,7 @@ void Ask::Update(const Terminal& term, ChildInput* child, TimePoint now) {
         return;
       }
     } else {
-      question_pending_ = false;
+      question_pending_ = false;  // gone, or a frame drawn without it
     }
   }
   if (phase_ == Phase::kWaiting && !question_pending_) {
@@ -172,14 +172,18 @@ void Ask::Update(const Terminal& term, ChildInput* child, TimePoint now) {
 }
 
 // A TUI's frame may arrive in pieces: a question counts once its text has
-// stayed the same a moment, or has been up long enough (something animated
-// below it keeps changing).
+// stayed the same a moment, or once it was first seen long enough ago (a TUI
+// that redraws all the time, in pieces, may change it or hide it in every
+// read).
 bool Ask::QuestionSettled(const std::string& question, TimePoint now) {
   constexpr int kStableMs = 50;
   constexpr int kMaxWaitMs = 400;
+  if (!question_seen_ever_) {
+    question_seen_ever_ = true;
+    question_first_ = now;
+  }
   if (!question_pending_) {
     question_pending_ = true;
-    question_first_ = now;
     question_since_ = now;
     question_seen_ = question;
   } else if (question != question_seen_) {

@@ -143,7 +143,8 @@ class Ask {
 
   // A needs_input question on screen, waiting to settle (its text as last
   // seen, since when, since when it has been up, and when it will count).
-  bool question_pending_ = false;
+  bool question_pending_ = false;  // on screen at the last update
+  bool question_seen_ever_ = false;
   std::string question_seen_;
   TimePoint question_since_;
   TimePoint question_first_;
