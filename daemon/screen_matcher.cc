@@ -32,7 +32,9 @@ ScreenMatcher::ScreenMatcher(const EngineConfig& config)
       reply_start_(CompileOrNull(config.reply.start)),
       reply_end_(CompileOrNull(config.reply.end)),
       busy_osc_(config.busy_osc),
-      busy_osc_pattern_(CompileOrNull(config.busy_osc_pattern)) {
+      busy_osc_pattern_(CompileOrNull(config.busy_osc_pattern)),
+      busy_title_(CompileOrNull(config.busy_title)) {
+  for (const ScreenPattern& p : config.started) started_.push_back(Compile(p));
   for (const ScreenPattern& p : config.busy) busy_.push_back(Compile(p));
   for (const ScreenPattern& p : config.needs_input) needs_input_.push_back(Compile(p));
   for (const std::string& p : config.reply.chrome) {
@@ -68,6 +70,15 @@ bool ScreenMatcher::ContinuationVisible(const Terminal& term) const {
   return Matches(continuation_, term, &row);
 }
 
+bool ScreenMatcher::Started(const Terminal& term) const {
+  if (started_.empty()) return true;
+  int row;
+  for (const Compiled& c : started_) {
+    if (Matches(c, term, &row)) return true;
+  }
+  return false;
+}
+
 bool ScreenMatcher::Busy(const Terminal& term) const {
   int row;
   for (const Compiled& c : busy_) {
@@ -77,6 +88,7 @@ bool ScreenMatcher::Busy(const Terminal& term) const {
     std::string payload = term.osc(busy_osc_);
     if (!payload.empty() && RE2::PartialMatch(payload, *busy_osc_pattern_)) return true;
   }
+  if (busy_title_ && RE2::PartialMatch(term.title(), *busy_title_)) return true;
   return false;
 }
 

@@ -315,7 +315,7 @@ void Session::SendDialogKeys(TimePoint now) {
 }
 
 void Session::CheckReady(TimePoint now) {
-  if (options_.raw || ReadySettled(now)) {
+  if (options_.raw || (ReadySettled(now) && matcher_.Started(term_))) {
     state_ = State::kReady;
     if (!queue_.empty()) queue_.front()->RestartClock(now);
     JsonObject o;
@@ -330,8 +330,13 @@ void Session::CheckReady(TimePoint now) {
   }
   if (now >= ready_deadline_) {
     JsonObject o;
+    // The prompt alone is not enough when the engine lists `started`
+    // patterns: say which is missing.
+    std::string missing = matcher_.Ready(term_) && !matcher_.Started(term_)
+                              ? " showed its prompt but none of its `started` patterns"
+                              : " did not show its prompt";
     o.Add("type", "error").Add("kind", "not_ready")
-        .Add("error", options_.engine.name + " did not show its prompt within " +
+        .Add("error", options_.engine.name + missing + " within " +
                           std::to_string(options_.engine.timeouts.ready_ms) + " ms")
         .AddStringArray("screen", term_.ScreenLines());
     out_.Send(o.Finish());
