@@ -80,6 +80,19 @@ void Ask::Start(const Terminal& term, ChildInput* child, TimePoint now) {
   Flush(term, child, now);
 }
 
+bool Ask::TurnNotStarted(const Terminal& term) const {
+  if (!started() || finished() || config_.submit.mode == SubmitMode::kLines) return false;
+  return !saw_busy_ && streamed_.empty() && CurrentReply(term, true).empty();
+}
+
+void Ask::Requeue() {
+  phase_ = Phase::kQueued;
+  outbox_.clear();
+  saw_echo_ = saw_busy_ = false;
+  question_pending_ = question_seen_ever_ = false;
+  pending_delta_.clear();
+}
+
 void Ask::QueueLine(const Terminal& term) {
   const std::string& line = lines_[next_line_++];
   sent_row_ = CursorRow(term);

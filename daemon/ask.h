@@ -59,6 +59,14 @@ class Ask {
   // Fails the ask: the program is gone.
   void ChildExited(const Terminal& term, const std::string& why);
 
+  // True while nothing on screen belongs to this ask's turn yet: not busy,
+  // no reply. A dialog that pops up over the prompt then took the typed
+  // prompt instead, and the ask must be typed again. Never for `lines`
+  // engines, where typing a line again could run it twice.
+  bool TurnNotStarted(const Terminal& term) const;
+  // Back to queued, as if never started: Start types the prompt again.
+  void Requeue();
+
   // Before Start: when a queued ask that cannot start gives up. The session
   // restarts the clock when the ask reaches the head of the queue, so time
   // spent behind other asks does not count.

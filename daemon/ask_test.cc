@@ -135,5 +135,39 @@ TEST_F(PasteAsk, ChangingQuestionCountsAfterABoundedWait) {
   EXPECT_LE(t, 640);
 }
 
+TEST_F(PasteAsk, TurnNotStartedUntilBusyOrReply) {
+  EngineConfig c = PasteEngine(false);
+  c.busy = {{"working", MatchScope::kScreen}};
+  ScreenMatcher m(c);
+  Ask ask(AskFor("hello"), c, m, t0_);
+  EXPECT_FALSE(ask.TurnNotStarted(term_));  // not started at all
+  ask.Start(term_, &input_, t0_);
+  ask.Update(term_, &input_, t0_ + Ms(100));
+  // Typed, but a dialog took it: nothing of the turn shows.
+  EXPECT_TRUE(ask.TurnNotStarted(term_));
+  Feed(&term_, "\r\nworking");
+  ask.Update(term_, &input_, t0_ + Ms(150));
+  EXPECT_FALSE(ask.TurnNotStarted(term_));
+}
+
+TEST_F(PasteAsk, RequeuedAskTypesItsPromptAgain) {
+  EngineConfig c = PasteEngine(false);
+  ScreenMatcher m(c);
+  Ask ask(AskFor("hello"), c, m, t0_);
+  ask.Start(term_, &input_, t0_);
+  ask.Update(term_, &input_, t0_ + Ms(100));
+  ask.Requeue();
+  EXPECT_FALSE(ask.started());
+  input_.written.clear();
+  ask.Start(term_, &input_, t0_ + Ms(500));
+  ask.Update(term_, &input_, t0_ + Ms(600));
+  EXPECT_EQ("\x1b[200~hello\x1b[201~\r", input_.written);
+  // The retry's turn runs as any other.
+  Feed(&term_, "hello\r\n* hi\r\n> ");
+  ask.Update(term_, &input_, t0_ + Ms(700));
+  ASSERT_TRUE(ask.finished());
+  EXPECT_EQ("hi", ask.result().text);
+}
+
 }  // namespace
 }  // namespace tuidriver

@@ -294,6 +294,12 @@ void Session::AnswerDialogs(TimePoint now) {
   dialog_armed_ = rule;
   dialog_retry_at_ = now + Ms(kDialogRetryMs);
   const DialogRule& d = options_.engine.dialogs[static_cast<size_t>(rule)];
+  if (active_ && active_->TurnNotStarted(term_)) {
+    active_->Requeue();
+    queue_.push_front(std::move(active_));
+    term_.UnpinHistory();
+    clear_after_dialog_ = true;
+  }
   // One key at a time, a little apart: some TUIs read a burst as one key.
   TimePoint due = now;
   for (const std::string& key : d.keys) {
@@ -397,6 +403,19 @@ void Session::StartNextAsk(TimePoint now) {
     return;
   }
   if (interrupt_pending_) return;
+  if (clear_after_dialog_) {
+    if (!dialog_keys_.empty() || matcher_.MatchDialog(term_, options_.mode) >= 0 ||
+        now < last_output_ + Ms(kResyncQuietMs)) {
+      settle_wake_ = last_output_ + Ms(kResyncQuietMs);
+      return;
+    }
+    clear_after_dialog_ = false;
+    if (!matcher_.Ready(term_) && !matcher_.Busy(term_) && !options_.engine.clear_input_keys.empty()) {
+      KeyModes modes{term_.app_cursor_keys(), term_.app_keypad()};
+      pty_.Write(KeysToBytes(options_.engine.clear_input_keys, modes));
+      return;
+    }
+  }
   if (resync_ && !resync_cleared_ && !options_.engine.clear_input_keys.empty() &&
       term_.generation() != resync_generation_ && now >= last_output_ + Ms(kResyncQuietMs) &&
       !matcher_.Ready(term_) && !matcher_.Busy(term_)) {

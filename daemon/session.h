@@ -161,6 +161,9 @@ class Session {
   bool interrupt_pending_ = false;
   TimePoint interrupt_due_;
   static constexpr int kInterruptAfterInputMs = 100;
+  // A dialog took an ask's keystrokes (see Ask::TurnNotStarted): once it
+  // is gone, whatever reached the input box is cleared before the retry.
+  bool clear_after_dialog_ = false;
   bool resync_nudged_ = false;
   bool resync_cleared_ = false;
   static constexpr int kResyncQuietMs = 150;

@@ -49,6 +49,21 @@ class ClaudeLifecycle(unittest.TestCase):
         finally:
             s.close()
 
+    # A fresh Claude offers auto mode just after its prompt shows: an ask
+    # sent right after `ready` is typed into that offer. Once the rule has
+    # answered it, the ask must be typed again, not wait out its timeout.
+    def test_ask_right_after_ready(self):
+        for i in range(2):
+            self.api.reset()
+            s = AgentSession(CLI, self.api)
+            try:
+                self.api.script("first %d" % i)
+                r = s.ask("hello", timeout=30)
+                self.assertEqual((r["ok"], r.get("text")), (True, "first %d" % i), r)
+                self.assertEqual(len(self.api.turns()), 1)
+            finally:
+                s.close()
+
     # 9. Close ends the CLI and everything it started.
     def test_close_leaves_nothing(self):
         s = AgentSession(CLI, self.api)
