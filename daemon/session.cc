@@ -154,6 +154,7 @@ int Session::PollTimeoutMs(TimePoint now) const {
     consider(last_output_ + Ms(kResyncQuietMs));
   }
   if (close_phase_ != ClosePhase::kNone) consider(close_deadline_);
+  if (close_phase_ == ClosePhase::kSettle) consider(last_output_ + Ms(kResyncQuietMs));
   if (dialog_wake_ > now) consider(dialog_wake_);
   if (!dialog_keys_.empty()) consider(dialog_keys_.front().due);
   auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(wake - now).count();
@@ -628,18 +629,22 @@ void Session::HandleAsk(Request& r) {
   }
 }
 
+void Session::CancelActive(const std::string& why) {
+  NoInput later;
+  active_->Cancel(term_, &later, why);
+  interrupt_pending_ = true;
+  interrupt_due_ = std::max(Clock::now(), pty_input_.last_write() + Ms(kInterruptAfterInputMs));
+  FinishAsk();
+  SendPendingInterrupt(Clock::now());
+}
+
 void Session::HandleCancel(const Request& r) {
   if (active_ && active_->id() == r.target) {
     // An interrupt that lands while the program is still taking in the
     // prompt can be lost or held back (CPython's readline does both), so it
     // goes out once the input has had a moment to be read.
-    NoInput later;
-    active_->Cancel(term_, &later, "cancelled by request " + r.id.json);
-    interrupt_pending_ = true;
-    interrupt_due_ = std::max(Clock::now(), pty_input_.last_write() + Ms(kInterruptAfterInputMs));
-    FinishAsk();
+    CancelActive("cancelled by request " + r.id.json);
     ReplyOk(r.id);
-    SendPendingInterrupt(Clock::now());
     return;
   }
   for (auto it = queue_.begin(); it != queue_.end(); ++it) {
@@ -760,10 +765,7 @@ void Session::BeginClose(const RequestId* id) {
   if (id) close_ids_.push_back(*id);
   if (closing_) return;
   closing_ = true;
-  if (active_ && !active_->finished() && id) {
-    active_->Cancel(term_, &pty_input_, "the session is closing");
-    FinishAsk();
-  }
+  if (active_ && !active_->finished() && id) CancelActive("the session is closing");
   if (id) {
     for (auto& ask : queue_) {
       ask->Cancel(term_, &pty_input_, "the session is closing");
@@ -776,18 +778,35 @@ void Session::BeginClose(const RequestId* id) {
     return;
   }
   TimePoint now = Clock::now();
-  if (!options_.engine.quit_keys.empty() && !urgent_close_) {
-    KeyModes modes{term_.app_cursor_keys(), term_.app_keypad()};
-    pty_.Write(KeysToBytes(options_.engine.quit_keys, modes));
-    close_phase_ = ClosePhase::kQuitKeys;
-    close_deadline_ = now + Ms(options_.engine.timeouts.quit_grace_ms);
-  } else {
+  if (options_.engine.quit_keys.empty() || urgent_close_) {
     close_phase_ = ClosePhase::kQuitKeys;
     close_deadline_ = now;
+  } else if (resync_ || interrupt_pending_) {
+    // An interrupted program is still reacting: quit keys typed now would be
+    // lost in its reaction, and the close would end in signals.
+    close_phase_ = ClosePhase::kSettle;
+    close_deadline_ = now + Ms(kCloseSettleMs);
+  } else {
+    SendQuitKeys(now);
   }
 }
 
+void Session::SendQuitKeys(TimePoint now) {
+  KeyModes modes{term_.app_cursor_keys(), term_.app_keypad()};
+  pty_.Write(KeysToBytes(options_.engine.quit_keys, modes));
+  close_phase_ = ClosePhase::kQuitKeys;
+  close_deadline_ = now + Ms(options_.engine.timeouts.quit_grace_ms);
+}
+
 void Session::AdvanceClose(TimePoint now) {
+  if (close_phase_ == ClosePhase::kSettle) {
+    SendPendingInterrupt(now);
+    // Settled: it reacted to the interrupt, shows its prompt, and is quiet.
+    bool settled = !interrupt_pending_ && term_.generation() != resync_generation_ &&
+                   matcher_.Ready(term_) && now >= last_output_ + Ms(kResyncQuietMs);
+    if (settled || now >= close_deadline_) SendQuitKeys(now);
+    return;
+  }
   if (close_phase_ == ClosePhase::kNone || now < close_deadline_) return;
   if (close_phase_ == ClosePhase::kQuitKeys) {
     pty_.SignalForeground(SIGTERM);

@@ -46,7 +46,8 @@ class Session {
 
  private:
   enum class State { kStarting, kReady, kExited };
-  enum class ClosePhase { kNone, kQuitKeys, kTerm, kKill };
+  // kSettle: an interrupted program gets back to its prompt before the quit keys.
+  enum class ClosePhase { kNone, kSettle, kQuitKeys, kTerm, kKill };
 
   // A request that replies later: expect or wait_idle.
   struct Waiter {
@@ -105,6 +106,8 @@ class Session {
   void Dispatch(Request& request);
   void HandleAsk(Request& request);
   void HandleCancel(const Request& request);
+  // Fails the active ask as cancelled; its interrupt keys follow shortly.
+  void CancelActive(const std::string& why);
   void HandleInput(const Request& request);
   void HandleScreen(const Request& request);
   void HandleScrollback(const Request& request);
@@ -117,6 +120,7 @@ class Session {
 
   // Close.
   void BeginClose(const RequestId* id);
+  void SendQuitKeys(TimePoint now);
   void AdvanceClose(TimePoint now);
   void FinishClose();
 
@@ -199,6 +203,7 @@ class Session {
   // keys and keep the SIGTERM grace short, so nothing outlives us long.
   bool urgent_close_ = false;
   static constexpr int kUrgentGraceMs = 300;
+  static constexpr int kCloseSettleMs = 1000;
 };
 
 }  // namespace tuidriver
