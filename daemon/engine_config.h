@@ -102,6 +102,9 @@ struct EngineConfig {
   // OSC's latest payload matches busy_osc_pattern the program is busy.
   int busy_osc = 0;
   std::string busy_osc_pattern;
+  // Busy until the program first sends busy_osc: Codex draws its input box
+  // while it is still loading, and says it is idle only once it listens.
+  bool busy_until_osc = false;
 
   SubmitConfig submit;
   std::vector<std::string> interrupt_keys = {"C-c"};

@@ -32,7 +32,8 @@ ScreenMatcher::ScreenMatcher(const EngineConfig& config)
       reply_start_(CompileOrNull(config.reply.start)),
       reply_end_(CompileOrNull(config.reply.end)),
       busy_osc_(config.busy_osc),
-      busy_osc_pattern_(CompileOrNull(config.busy_osc_pattern)) {
+      busy_osc_pattern_(CompileOrNull(config.busy_osc_pattern)),
+      busy_until_osc_(config.busy_until_osc) {
   for (const ScreenPattern& p : config.busy) busy_.push_back(Compile(p));
   for (const ScreenPattern& p : config.needs_input) needs_input_.push_back(Compile(p));
   for (const std::string& p : config.reply.chrome) {
@@ -75,7 +76,8 @@ bool ScreenMatcher::Busy(const Terminal& term) const {
   }
   if (busy_osc_ > 0 && busy_osc_pattern_) {
     std::string payload = term.osc(busy_osc_);
-    if (!payload.empty() && RE2::PartialMatch(payload, *busy_osc_pattern_)) return true;
+    if (payload.empty()) return busy_until_osc_;
+    if (RE2::PartialMatch(payload, *busy_osc_pattern_)) return true;
   }
   return false;
 }

@@ -81,12 +81,14 @@ class FakeApi:
 class AgentSession:
     """A fresh home and project directory, and tuidriver on the CLI."""
 
-    def __init__(self, cli, api, bare=False, mode=None, extra_args=()):
+    def __init__(self, cli, api, bare=False, mode=None, extra_args=(), git_repo=False):
         require_cli(cli)
         self.tmp = tempfile.mkdtemp(prefix="tuidriver-e2e-%s-" % cli)
         self.home = os.path.join(self.tmp, "home")
         self.cwd = os.path.join(self.tmp, "project")
         os.makedirs(self.cwd)
+        if git_repo:  # Codex asks about trusting a folder only in a repository
+            subprocess.run(["git", "init", "-q", self.cwd], check=True)
         env = homes.make_env(cli, self.home, self.cwd, api.port, bare=bare)
         args = [cli, "--cwd", self.cwd]
         if mode:
