@@ -154,6 +154,9 @@ int Session::PollTimeoutMs(TimePoint now) const {
   }
   if (close_phase_ != ClosePhase::kNone) consider(close_deadline_);
   if (dialog_wake_ > now) consider(dialog_wake_);
+  if (term_.synchronized_update() && frame_started_ + Ms(kFrameLimitMs) > now) {
+    consider(frame_started_ + Ms(kFrameLimitMs));
+  }
   if (!dialog_keys_.empty()) consider(dialog_keys_.front().due);
   auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(wake - now).count();
   return static_cast<int>(std::max<long long>(0, ms + 1));
@@ -260,13 +263,28 @@ void Session::ReportExit() {
 
 void Session::OnScreen(TimePoint now) {
   if (state_ == State::kExited) return;
-  bool changed = term_.generation() != seen_generation_;
-  seen_generation_ = term_.generation();
-  if (changed || now >= dialog_wake_) AnswerDialogs(now);
-  if (state_ == State::kStarting) CheckReady(now);
-  if (state_ == State::kReady) RunAsks(now);
+  if (!MidFrame(now)) {
+    bool changed = term_.generation() != seen_generation_;
+    seen_generation_ = term_.generation();
+    if (changed || now >= dialog_wake_) AnswerDialogs(now);
+    if (state_ == State::kStarting) CheckReady(now);
+    if (state_ == State::kReady) RunAsks(now);
+  }
   UpdateWaiters(now);
   AdvanceClose(now);
+}
+
+// A read can end in the middle of a frame the program draws inside a
+// synchronized update (Codex draws every frame so). Its prompt, busy state
+// and questions are judged only between frames, as a terminal would show
+// them, but a frame that never ends is ignored after kFrameLimitMs.
+bool Session::MidFrame(TimePoint now) {
+  if (!term_.synchronized_update()) return false;
+  if (term_.synchronized_updates() != frame_seen_) {
+    frame_seen_ = term_.synchronized_updates();
+    frame_started_ = now;
+  }
+  return now < frame_started_ + Ms(kFrameLimitMs);
 }
 
 void Session::AnswerDialogs(TimePoint now) {

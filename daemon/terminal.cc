@@ -142,6 +142,11 @@ void Terminal::Filter(const char* data, size_t len) {
       continue;
     }
     Write(segment, static_cast<size_t>(esc - segment));
+    if (pending_modes_set_ || !pending_modes_.empty()) {
+      TrackPrivateModes(pending_modes_, pending_modes_set_);
+      pending_modes_.clear();
+      pending_modes_set_ = false;
+    }
     Write(replacement.data(), replacement.size());
     segment = esc + used;
     p = segment;
@@ -161,7 +166,7 @@ size_t Terminal::FilterEscape(const char* p, const char* end, std::string* repla
   if (avail < 2) return 0;
   char c = p[1];
   if (c == '=' || c == '>') app_keypad_ = c == '=';
-  if (c == 'c') bracketed_paste_ = app_cursor_keys_ = app_keypad_ = false;
+  if (c == 'c') bracketed_paste_ = app_cursor_keys_ = app_keypad_ = synchronized_update_ = false;
   if (c != '[') return SIZE_MAX;
   size_t i = 2;
   bool priv = i < avail && p[i] == '?';
@@ -179,21 +184,22 @@ size_t Terminal::FilterEscape(const char* p, const char* end, std::string* repla
   }
   if (final != 'h' && final != 'l') return SIZE_MAX;
   std::string params(p + params_start, i - params_start);
-  TrackPrivateModes(params, final == 'h');
+  // Tracked once the text before it is written (see Filter): a frame's
+  // begin must not count before an OSC that came ahead of it.
+  pending_modes_ = params;
+  pending_modes_set_ = final == 'h';
   // Mode 47 is the old alternate screen: rewrite it as 1047.
   std::string rewritten;
-  bool changed = false;
   size_t start = 0;
   while (start <= params.size()) {
     size_t semi = params.find(';', start);
     if (semi == std::string::npos) semi = params.size();
     std::string mode = params.substr(start, semi - start);
-    if (mode == "47") { mode = "1047"; changed = true; }
+    if (mode == "47") mode = "1047";
     if (start > 0) rewritten += ';';
     rewritten += mode;
     start = semi + 1;
   }
-  if (!changed) return SIZE_MAX;
   *replacement = "\x1b[?" + rewritten + final;
   return i + 1;
 }
@@ -206,6 +212,10 @@ void Terminal::TrackPrivateModes(const std::string& params, bool set) {
     int mode = atoi(params.substr(start, semi - start).c_str());
     if (mode == 1) app_cursor_keys_ = set;
     if (mode == 2004) bracketed_paste_ = set;
+    if (mode == 2026) {
+      if (set && !synchronized_update_) ++synchronized_updates_;
+      synchronized_update_ = set;
+    }
     start = semi + 1;
   }
 }
@@ -235,6 +245,7 @@ bool Terminal::OnUnknownOsc(const char* command, size_t len) {
     return true;
   }
   osc_[number] = SanitizeUtf8(payload);
+  osc_frame_[number] = synchronized_updates_;
   ++generation_;
   return true;
 }
@@ -242,6 +253,11 @@ bool Terminal::OnUnknownOsc(const char* command, size_t len) {
 std::string Terminal::osc(int number) const {
   auto it = osc_.find(number);
   return it == osc_.end() ? std::string() : it->second;
+}
+
+uint64_t Terminal::osc_frame(int number) const {
+  auto it = osc_frame_.find(number);
+  return it == osc_frame_.end() ? 0 : it->second;
 }
 
 Terminal::Line& Terminal::ScreenLine(int row) {

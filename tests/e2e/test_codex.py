@@ -13,6 +13,41 @@ class Codex(AgentTurns, unittest.TestCase):
     CLI = "codex"
     CHROME = ("Worked for", "›", "esc to interrupt")
 
+    def run_command_call(self, path, reason):
+        """A tool call that Codex must ask about: a command that asks to leave
+        the sandbox (with the default approval policy, on-request)."""
+        return {"tool_call": {"name": "exec_command", "input": {
+            "cmd": "touch " + path, "sandbox_permissions": "require_escalated",
+            "justification": reason}}}
+
+    # 8. A question no rule answers ends the ask with needs_input; the client
+    # answers with keys and the turn goes on.
+    def test_needs_input(self):
+        d = self.s.daemon
+        target = os.path.join(self.s.cwd, "approved.txt")
+        self.api.script(self.run_command_call(target, "Create the approved file"), "Created it.")
+        r = self.s.ask("create a file", timeout=60)
+        self.assertEqual(r["kind"], "needs_input", r)
+        self.assertTrue(r["question"].startswith("  Would you like to run the following command?"), r)
+        self.assertIn("Reason: Create the approved file", r["question"])
+        self.assertIn("$ touch " + target, r["question"])
+        self.assertFalse(os.path.exists(target))
+        # Yes: Codex runs the command and the model's next answer follows.
+        d.request("keys", keys=["y"])
+        self.assertTrue(d.request("expect", pattern="• Created it\\.", timeout=30)["ok"])
+        self.assertTrue(os.path.exists(target))
+        self.assertEqual(self.ask_ok("next question", "Only this."), "Only this.")
+
+        # Another question, declined with Escape: nothing runs.
+        refused = os.path.join(self.s.cwd, "refused.txt")
+        self.api.script(self.run_command_call(refused, "Create the refused file"))
+        r = self.s.ask("create another file", timeout=60)
+        self.assertEqual(r["kind"], "needs_input", r)
+        self.assertIn("$ touch " + refused, r["question"])
+        d.request("keys", keys=["Escape"])
+        self.assertEqual(self.ask_ok("still there?", "Yes."), "Yes.")
+        self.assertFalse(os.path.exists(refused))
+
 
 class CodexLifecycle(unittest.TestCase):
     @classmethod
