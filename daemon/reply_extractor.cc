@@ -1,6 +1,7 @@
 #include "reply_extractor.h"
 
 #include <algorithm>
+#include <cctype>
 
 #include "screen_matcher.h"
 #include "terminal.h"
@@ -57,13 +58,31 @@ std::vector<std::string> LogicalLines(const std::vector<Row>& rows) {
   return lines;
 }
 
-// The last line at or after `from` whose text contains the prompt's first
-// line (its first 40 columns, since a long echo may be wrapped or cut).
+// True when `line` shows `needle` right after an input-prompt marker: a few
+// columns holding a symbol but no letter or digit ("› ", "❯ ", " > ").
+bool EchoedAfterMarker(const std::string& line, const std::string& needle) {
+  size_t pos = line.find(needle);
+  if (pos == std::string::npos) return false;
+  std::string marker = TrimBoth(line.substr(0, pos));
+  if (marker.empty() || Columns(marker) > 4) return false;
+  for (char ch : marker) {
+    if (std::isalnum(static_cast<unsigned char>(ch))) return false;
+  }
+  return true;
+}
+
+// The last line at or after `from` that echoes the prompt's first line (its
+// first 40 columns, since a long echo may be wrapped or cut). An echo after a
+// prompt marker wins over a line that merely contains the text (a reply
+// saying "Third" to the prompt "hi").
 int FindEcho(const std::vector<std::string>& lines, int from, int end,
              const std::string& prompt) {
   std::string needle = TrimBoth(FirstLine(prompt));
   if (needle.size() > 40) needle.resize(40);
   if (needle.empty()) return -1;
+  for (int i = end - 1; i >= from; --i) {
+    if (EchoedAfterMarker(lines[static_cast<size_t>(i)], needle)) return i;
+  }
   for (int i = end - 1; i >= from; --i) {
     if (lines[static_cast<size_t>(i)].find(needle) != std::string::npos) return i;
   }

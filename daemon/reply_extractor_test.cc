@@ -61,6 +61,21 @@ TEST(ReplyExtractor, NoEchoMeansNoReplyYet) {
   EXPECT_EQ("", ExtractMarkedReply(Rows(kClaudeScreen), "Third question", m, c.reply, 120));
 }
 
+// The prompt's text inside the reply ("hi" in "Third", a quoted question) is
+// not its echo.
+TEST(ReplyExtractor, PromptTextInsideTheReplyIsNotTheEcho) {
+  EngineConfig c = ClaudeLike();
+  ScreenMatcher m(c);
+  EXPECT_EQ("First line.\nThird line.",
+            ExtractMarkedReply(Rows({"❯ hi", "● First line.", "  Third line."}), "hi", m, c.reply, 120));
+  EXPECT_EQ("You asked: what is 6*7?\nForty-two.",
+            ExtractMarkedReply(Rows({"❯ what is 6*7?", "● You asked: what is 6*7?", "  Forty-two."}),
+                               "what is 6*7?", m, c.reply, 120));
+  // Codex's marker, and an echo with no marker at all still found.
+  EXPECT_EQ("ok", ExtractMarkedReply(Rows({"› hi there", "● ok"}), "hi there", m, c.reply, 120));
+  EXPECT_EQ("ok", ExtractMarkedReply(Rows({"hi there", "● ok"}), "hi there", m, c.reply, 120));
+}
+
 TEST(ReplyExtractor, SpinnerWhileStreamingIsChrome) {
   EngineConfig c = ClaudeLike();
   ScreenMatcher m(c);

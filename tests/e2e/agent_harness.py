@@ -190,6 +190,12 @@ class AgentTurns:
         for chrome in self.CHROME:
             self.assertNotIn(chrome, text)
 
+    def test_reply_containing_the_prompt(self):
+        # A short prompt found inside the reply ("hi" in "Third") is not
+        # the echo the reply starts after.
+        text = "First line.\nThird line says hi."
+        self.assertEqual(self.ask_ok("hi", text), text)
+
     # 3. Multi-line prompts arrive as one message.
     def test_multi_line_prompt(self):
         before = len(self.api.turns())
