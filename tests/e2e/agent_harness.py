@@ -131,6 +131,27 @@ def processes_matching(word):
     return [l for l in out.splitlines()[1:] if word in l and "ps -eo" not in l]
 
 
+def session_processes(tmp):
+    """Running processes that belong to a test session: their command line
+    mentions its directory, or their HOME or working directory is inside it
+    (Codex's native binary and its app-server name neither on the command
+    line). Linux /proc."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open("/proc/%s/cmdline" % pid, "rb") as f:
+                cmd = f.read().replace(b"\0", b" ").decode(errors="replace")
+            with open("/proc/%s/environ" % pid, "rb") as f:
+                env = f.read().split(b"\0")
+            cwd = os.readlink("/proc/%s/cwd" % pid)
+        except OSError:
+            continue  # gone, or not ours to read
+        if (tmp in cmd or cwd.startswith(tmp) or
+                any(e.startswith(b"HOME=" + tmp.encode()) for e in env)):
+            found.append("%s %s" % (pid, cmd))
+    return found
+
+
 def words(n, seed=7):
     """n deterministic words of mixed length, for long replies."""
     vocab = ("alpha beta gamma delta epsilon terminal screen reply wraps across many rows "
