@@ -81,6 +81,7 @@ wire_api = "responses"
 
 [features]
 daemon_auto_start = false
+plugins = false
 '''
 
 CODEX_ANSWERS = '''
