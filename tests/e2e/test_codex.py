@@ -1,6 +1,8 @@
 """OpenAI Codex, the genuine CLI, driven through tuidriver against the fake
-Responses API. Items 2-7 and 9 of the agent-engines issue (needs_input and
-the bare-home dialogs are covered for Claude only so far)."""
+Responses API. Each numbered section of the agent-engines issue has a test:
+replies, prompts, turns, streaming, cancel and timeout come from AgentTurns;
+needs_input (a command that asks to leave the sandbox), the bare home in a
+git repository (trust and model-migration dialogs) and close are here."""
 import os
 import unittest
 
