@@ -282,6 +282,7 @@ bool ReadTopField(Reader* r, const std::string& key, const element& v, const std
   else if (key == "busy_osc") r->Int(v, path, 0, 100000, &c->busy_osc);
   else if (key == "busy_osc_pattern") r->Regex(v, path, &c->busy_osc_pattern);
   else if (key == "busy_until_osc") r->Bool(v, path, &c->busy_until_osc);
+  else if (key == "ready_after_da1") r->Bool(v, path, &c->ready_after_da1);
   else if (key == "submit") ReadSubmit(r, v, path, &c->submit);
   else if (key == "interrupt_keys") r->Strings(v, path, &c->interrupt_keys);
   else if (key == "quit_keys") r->Strings(v, path, &c->quit_keys);

@@ -105,6 +105,10 @@ struct EngineConfig {
   // Busy until the program first sends busy_osc: Codex draws its input box
   // while it is still loading, and says it is idle only once it listens.
   bool busy_until_osc = false;
+  // Not ready until the program has asked for the terminal's device
+  // attributes (DA1): Claude probes the terminal only after drawing its
+  // prompt, and input typed before the probe is lost.
+  bool ready_after_da1 = false;
 
   SubmitConfig submit;
   std::vector<std::string> interrupt_keys = {"C-c"};

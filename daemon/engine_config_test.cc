@@ -24,6 +24,7 @@ TEST(EngineConfig, ParsesAFullEngine) {
     "continuation_prompt": {"pattern": "^\\.\\.\\. $", "scope": "cursor_line"},
     "busy": ["esc to interrupt", {"pattern": "Working", "scope": "screen"}],
     "busy_osc": 7501, "busy_osc_pattern": "working", "busy_until_osc": true,
+    "ready_after_da1": true,
     "submit": {"mode": "paste", "enter": ["Enter"], "enter_delay_ms": 80,
                "chunk_size": 512, "chunk_delay_ms": 5, "close_blocks": false},
     "interrupt_keys": ["Escape"],
@@ -42,6 +43,7 @@ TEST(EngineConfig, ParsesAFullEngine) {
   EXPECT_EQ(MatchScope::kCursorLine, c.prompt.scope);
   EXPECT_EQ(2u, c.busy.size());
   EXPECT_TRUE(c.busy_until_osc);
+  EXPECT_TRUE(c.ready_after_da1);
   EXPECT_EQ(MatchScope::kScreen, c.busy[0].scope);
   EXPECT_EQ(SubmitMode::kPaste, c.submit.mode);
   EXPECT_EQ(80, c.submit.enter_delay_ms);

@@ -378,6 +378,7 @@ void Session::RunAsks(TimePoint now) {
 
 bool Session::ReadySettled(TimePoint now) {
   if (!matcher_.Ready(term_) || !dialog_keys_.empty()) return false;
+  if (options_.engine.ready_after_da1 && term_.da1_queries() == 0) return false;
   if (matcher_.MatchDialog(term_, options_.mode) >= 0) return false;
   int settle = options_.engine.timeouts.settle_ms;
   if (settle > 0 && now < last_output_ + Ms(settle)) {

@@ -178,6 +178,10 @@ size_t Terminal::FilterEscape(const char* p, const char* end, std::string* repla
   // Most sequences (SGR, cursor moves) are none of ours: decide without
   // copying anything.
   if (!priv) {
+    // libvterm answers DA1 itself; count it (engines may wait for it).
+    if (final == 'c' && (i == params_start || (i == params_start + 1 && p[params_start] == '0'))) {
+      ++da1_queries_;
+    }
     if (i != params_start || (final != 's' && final != 'u')) return SIZE_MAX;
     *replacement = final == 's' ? "\x1b" "7" : "\x1b" "8";
     return i + 1;

@@ -67,6 +67,8 @@ class Terminal {
   bool synchronized_update() const { return synchronized_update_; }
   // How many synchronized updates have begun, to tell one frame from the next.
   uint64_t synchronized_updates() const { return synchronized_updates_; }
+  // How many primary device-attributes queries (DA1, CSI c) were answered.
+  uint64_t da1_queries() const { return da1_queries_; }
   // The latest payload of OSC `number` (e.g. Codex's 7501), "" if none.
   std::string osc(int number) const;
   // synchronized_updates() when OSC `number` last came: a frame begun after
@@ -161,6 +163,7 @@ class Terminal {
   bool app_keypad_ = false;
   bool synchronized_update_ = false;
   uint64_t synchronized_updates_ = 0;
+  uint64_t da1_queries_ = 0;
   std::string pending_modes_;  // a DECSET/DECRST seen, not yet applied
   bool pending_modes_set_ = false;
 

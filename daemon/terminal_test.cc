@@ -174,6 +174,16 @@ TEST(Terminal, TracksSynchronizedUpdates) {
   EXPECT_EQ("Back to normal.", t.RowText(0));
 }
 
+TEST(Terminal, CountsDa1Queries) {
+  Terminal t(80, 24, 100);
+  Feed(&t, "\x1b[>0q\x1b[?u");
+  EXPECT_EQ(0u, t.da1_queries());
+  Feed(&t, "\x1b[c");
+  Feed(&t, "\x1b[0c\x1b[>c");
+  EXPECT_EQ(2u, t.da1_queries());
+  EXPECT_NE(std::string::npos, t.TakeReplies().find("\x1b[?"));  // answered
+}
+
 // An OSC remembers which frame came before it, even within one Feed.
 TEST(Terminal, OscFrame) {
   Terminal t(80, 24, 100);
