@@ -83,6 +83,8 @@ class Ask {
   struct Pending {
     std::string bytes;
     int delay_ms = 0;
+    // The pause starts only once the screen changed after the last write.
+    bool after_echo = false;
   };
 
   void QueueLine(const Terminal& term);
@@ -91,6 +93,7 @@ class Ask {
   void UpdateLines(const Terminal& term, ChildInput* child, TimePoint now);
   void UpdateWhole(const Terminal& term, TimePoint now);
   bool PromptAfterSend(const Terminal& term, bool* continuation);
+  bool QuestionSettled(const std::string& question, TimePoint now);
   void CloseLineSegment(const Terminal& term);
   void AppendSegment(const std::vector<Row>& rows, std::string* text, bool* has) const;
   std::string CurrentReply(const Terminal& term, bool final) const;
@@ -118,6 +121,10 @@ class Ask {
   TimePoint settle_until_;
   std::deque<Pending> outbox_;
   TimePoint next_send_at_;
+  // enter_after_echo: the screen's generation when the text was written,
+  // and when to stop waiting for the program to show it.
+  uint64_t written_generation_ = 0;
+  TimePoint echo_give_up_;
   uint64_t start_row_ = 0;
 
   // Where the current line was typed, and whether its echo has shown
@@ -133,6 +140,15 @@ class Ask {
   std::string finished_output_;
   bool has_output_ = false;
   uint64_t output_start_ = 0;
+
+  // A needs_input question on screen, waiting to settle (its text as last
+  // seen, since when, since when it has been up, and when it will count).
+  bool question_pending_ = false;  // on screen at the last update
+  bool question_seen_ever_ = false;
+  std::string question_seen_;
+  TimePoint question_since_;
+  TimePoint question_first_;
+  TimePoint question_due_;
 
   std::string streamed_;  // what the deltas add up to so far
   std::string pending_delta_;

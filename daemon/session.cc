@@ -105,9 +105,10 @@ int Session::Run() {
     int n = ppoll(fds.data(), fds.size(), timeout < 0 ? nullptr : &ts, &wait_mask);
     if (n < 0 && errno != EINTR) break;
     HandleSignals();
-    if (fds[1].revents & (POLLIN | POLLHUP | POLLERR)) ReadChild(1 << 20);
+    if (fds[1].revents & (POLLIN | POLLHUP | POLLERR)) ReadChild(kReadBudget);
     if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) ReadRequests();
-    CheckChildExit();
+    // No waitpid here: SIGCHLD is blocked outside ppoll, so an exit always
+    // wakes ppoll and HandleSignals reaps it (one syscall less per read).
     OnScreen(Clock::now());
     if (!out_.Flush() && state_ != State::kExited) BeginClose(nullptr);
     if (exit_code_ != 0) break;
@@ -187,9 +188,9 @@ void Session::ReadChild(size_t budget) {
     if (n <= 0) return;  // EAGAIN, or EOF
     FeedChild(buf, static_cast<size_t>(n));
     total += static_cast<size_t>(n);
-    // A short read emptied the PTY: go back to ppoll rather than pay for a
-    // read that only says EAGAIN (unless draining everything before exit).
-    if (static_cast<size_t>(n) < sizeof buf && budget != SIZE_MAX) return;
+    // A PTY read returns at most a few KiB however big the buffer, so a short
+    // read does not mean the PTY is empty: while the program floods, reading
+    // on saves a ppoll per read; once it pauses, one read says EAGAIN.
   }
 }
 
@@ -332,7 +333,7 @@ void Session::SendDialogKeys(TimePoint now) {
 }
 
 void Session::CheckReady(TimePoint now) {
-  if (options_.raw || ReadySettled(now)) {
+  if (options_.raw || (ReadySettled(now) && matcher_.Started(term_))) {
     state_ = State::kReady;
     if (!queue_.empty()) queue_.front()->RestartClock(now);
     JsonObject o;
@@ -347,8 +348,13 @@ void Session::CheckReady(TimePoint now) {
   }
   if (now >= ready_deadline_) {
     JsonObject o;
+    // The prompt alone is not enough when the engine lists `started`
+    // patterns: say which is missing.
+    std::string missing = matcher_.Ready(term_) && !matcher_.Started(term_)
+                              ? " showed its prompt but none of its `started` patterns"
+                              : " did not show its prompt";
     o.Add("type", "error").Add("kind", "not_ready")
-        .Add("error", options_.engine.name + " did not show its prompt within " +
+        .Add("error", options_.engine.name + missing + " within " +
                           std::to_string(options_.engine.timeouts.ready_ms) + " ms")
         .AddStringArray("screen", term_.ScreenLines());
     out_.Send(o.Finish());
@@ -673,17 +679,19 @@ void Session::HandleInput(const Request& r) {
 void Session::HandleScreen(const Request& r) { ReplyOk(r.id, ScreenFields()); }
 
 void Session::HandleScrollback(const Request& r) {
-  std::vector<std::string> lines;
-  uint64_t end = term_.lines_scrolled() + static_cast<uint64_t>(term_.rows());
+  // Rows below the last non-blank one on screen are not history, and do not
+  // count against `lines`.
+  int last_row = term_.rows() - 1;
+  while (last_row >= 0 && term_.RowText(last_row).empty()) --last_row;
+  uint64_t end = term_.lines_scrolled() + static_cast<uint64_t>(last_row + 1);
   uint64_t first = term_.first_retained_row();
   if (r.lines >= 0 && end - first > static_cast<uint64_t>(r.lines)) first = end - static_cast<uint64_t>(r.lines);
+  std::vector<std::string> lines;
   for (uint64_t row = first; row < end; ++row) {
     std::string text;
     bool wrapped;
     if (term_.LineAt(row, &text, &wrapped)) lines.push_back(std::move(text));
   }
-  // Rows below the last non-blank one on screen are not history.
-  while (!lines.empty() && lines.back().empty()) lines.pop_back();
   ReplyOk(r.id, "\"lines\":" + JsonStringArray(lines));
 }
 

@@ -165,6 +165,9 @@ class Session {
   bool resync_nudged_ = false;
   bool resync_cleared_ = false;
   static constexpr int kResyncQuietMs = 150;
+  // Program output read before requests are looked at again: about 4 ms of
+  // rendering, so a flood never holds up a `screen` or `cancel` for long.
+  static constexpr size_t kReadBudget = 256 << 10;
   uint64_t resync_generation_ = 0;
   TimePoint resync_give_up_;
   std::vector<Waiter> waiters_;

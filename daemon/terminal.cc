@@ -5,10 +5,47 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <type_traits>
 
 #include "utf8.h"
 
 namespace tuidriver {
+
+// Called for every character the program prints, so the common case (a
+// narrow character over a narrow cell) makes no call and its bookkeeping is
+// done before the cell is written (no reloads through the cell pointer).
+// Defined first so that libvterm's callback below inlines it.
+inline __attribute__((always_inline)) void Terminal::PutGlyph(const uint32_t* chars, int width,
+                                                              int row, int col) {
+  const int cols = cols_;
+  if (static_cast<unsigned>(row) >= static_cast<unsigned>(rows_) ||
+      static_cast<unsigned>(col) >= static_cast<unsigned>(cols)) {
+    return;
+  }
+  const int* order = screen_->order.data();
+  Line* pool = screen_->pool.data();
+  const int cells = width == 2 ? 2 : 1;
+  // A glyph at column 0 right after one that left it no room in the row
+  // above, with no cursor move between: the terminal wrapped that row.
+  if (wrap_pending_ && col == 0 && row > 0 && last_glyph_end_ + cells > cols) {
+    pool[order[row - 1]].wrapped = true;
+  }
+  wrap_pending_ = true;
+  last_glyph_row_ = row;
+  last_glyph_end_ = col + cells;
+  ++generation_;
+  Line& line = pool[order[row]];
+  Cell* cell = line.cells.data() + col;
+  if (width == 2 || cell->kind != kNarrow) {
+    PutGlyphSlow(&line, chars, width, col);
+    return;
+  }
+  // libvterm ends `chars` with a 0 when it holds fewer than its maximum.
+  uint32_t second = chars[1];
+  cell->ch[0] = chars[0];
+  cell->ch[1] = second;
+  cell->ch[2] = second ? chars[2] : 0;
+}
 
 // Static trampolines from libvterm's C callbacks to Terminal's methods.
 struct TerminalCallbacks {
@@ -275,7 +312,10 @@ const Terminal::Line& Terminal::ScreenLine(int row) const {
 void Terminal::BlankCells(Line* line, int from, int to) {
   from = std::max(from, 0);
   to = std::min(to, static_cast<int>(line->cells.size()));
-  if (from < to) std::fill(line->cells.begin() + from, line->cells.begin() + to, Cell());
+  static_assert(std::is_trivially_copyable<Cell>::value, "cells are blanked with memset");
+  if (from < to) {
+    memset(static_cast<void*>(line->cells.data() + from), 0, static_cast<size_t>(to - from) * sizeof(Cell));
+  }
 }
 
 // Writing over either half of a wide character destroys all of it (as in
@@ -284,40 +324,35 @@ void Terminal::SplitWideAt(Line* line, int col) {
   int n = static_cast<int>(line->cells.size());
   if (col < 0 || col >= n) return;
   Cell& cell = line->cells[static_cast<size_t>(col)];
-  if (cell.width == 0 && col > 0) {
+  if (cell.kind == kWideRight && col > 0) {
     BlankCells(line, col - 1, col + 1);
-  } else if (cell.width == 2 && col + 1 < n) {
+  } else if (cell.kind == kWideLeft && col + 1 < n) {
     BlankCells(line, col, col + 2);
   }
 }
 
-void Terminal::PutGlyph(const uint32_t* chars, int width, int row, int col) {
-  if (row < 0 || row >= rows_ || col < 0 || col >= cols_) return;
-  // A glyph at column 0 right after one that filled the row above, with no
-  // cursor move between: the terminal wrapped that row.
-  if (wrap_pending_ && col == 0 && row > 0) ScreenLine(row - 1).wrapped = true;
-  Line& line = ScreenLine(row);
-  if (line.cells[static_cast<size_t>(col)].width != 1) SplitWideAt(&line, col);
-  if (width == 2 && col + 1 < cols_ && line.cells[static_cast<size_t>(col + 1)].width != 1) {
-    SplitWideAt(&line, col + 1);
+void Terminal::PutGlyphSlow(Line* line, const uint32_t* chars, int width, int col) {
+  if (line->cells[static_cast<size_t>(col)].kind != kNarrow) SplitWideAt(line, col);
+  if (width == 2 && col + 1 < cols_ && line->cells[static_cast<size_t>(col + 1)].kind != kNarrow) {
+    SplitWideAt(line, col + 1);
   }
-  Cell& cell = line.cells[static_cast<size_t>(col)];
+  Cell& cell = line->cells[static_cast<size_t>(col)];
   cell = Cell();
   for (int i = 0; i < 3 && chars[i]; ++i) cell.ch[i] = chars[i];
-  cell.width = static_cast<uint8_t>(width == 2 ? 2 : 1);
+  if (width == 2) cell.kind = kWideLeft;
   if (width == 2 && col + 1 < cols_) {
-    Cell& right = line.cells[static_cast<size_t>(col + 1)];
+    Cell& right = line->cells[static_cast<size_t>(col + 1)];
     right = Cell();
-    right.width = 0;
+    right.kind = kWideRight;
   }
-  wrap_pending_ = col + std::max(width, 1) >= cols_;
-  last_glyph_row_ = row;
-  last_glyph_col_ = col;
-  ++generation_;
 }
 
 void Terminal::MoveCursor(int row, int col, bool visible) {
-  if (row != last_glyph_row_ || col != last_glyph_col_) wrap_pending_ = false;
+  // Only the cursor's own advance past the last glyph (or its wait at the
+  // last column) keeps a wrap possible; any other move rules it out.
+  bool advance = row == last_glyph_row_ &&
+                 (col == last_glyph_end_ || (last_glyph_end_ >= cols_ && col == cols_ - 1));
+  if (!advance) wrap_pending_ = false;
   cursor_.row = row;
   cursor_.col = col;
   cursor_.visible = visible;
@@ -406,7 +441,7 @@ void Terminal::ResizeBuffer(Buffer* b, int cols, int rows, int drop_top) {
     Line& line = lines[static_cast<size_t>(r)];
     line.cells.resize(static_cast<size_t>(cols));
     // A wide character cut in half by the new right edge goes away.
-    if (cols > 0 && line.cells.back().width == 2) line.cells.back() = Cell();
+    if (cols > 0 && line.cells.back().kind == kWideLeft) line.cells.back() = Cell();
     b->order[static_cast<size_t>(r)] = r;
   }
   b->pool = std::move(lines);
@@ -434,24 +469,28 @@ void Terminal::Resize(int cols, int rows) {
   vterm_set_size(vt_, rows, cols);
 }
 
-// Text of cells [0, end).
-std::string Terminal::LineText(const Line& line, size_t end) {
-  std::string out;
-  out.reserve(end);
+char* Terminal::EncodeCells(const Cell* cells, size_t end, char* out) {
   for (size_t i = 0; i < end; ++i) {
-    const Cell& cell = line.cells[i];
-    if (cell.width == 0) continue;  // right half of a wide character
+    const Cell& cell = cells[i];
+    if (cell.kind == kWideRight) continue;  // its character is in the left half
     char32_t first = cell.ch[0];
     if (first < 0x80 && cell.ch[1] == 0) {
-      out.push_back(first == 0 ? ' ' : static_cast<char>(first));
+      *out++ = first == 0 ? ' ' : static_cast<char>(first);
       continue;
     }
     for (char32_t ch : cell.ch) {
       if (ch == 0) break;
-      AppendUtf8(ch, &out);
+      out = WriteUtf8(ch, out);
     }
   }
   return out;
+}
+
+// Text of cells [0, end).
+std::string Terminal::LineText(const Line& line, size_t end) {
+  std::string buf(end * kMaxCellBytes, '\0');
+  size_t n = static_cast<size_t>(EncodeCells(line.cells.data(), end, &buf[0]) - buf.data());
+  return std::string(buf.data(), n);
 }
 
 namespace {
@@ -490,7 +529,10 @@ bool Terminal::RowWrapped(int row) const {
 }
 
 void Terminal::PushHistory(const Line& line) {
-  history_.push_back(HistoryLine{LineText(line, TrimmedEnd(line.cells)), line.wrapped});
+  size_t end = TrimmedEnd(line.cells);
+  if (encode_buf_.size() < end * kMaxCellBytes) encode_buf_.resize(end * kMaxCellBytes);
+  size_t n = static_cast<size_t>(EncodeCells(line.cells.data(), end, encode_buf_.data()) - encode_buf_.data());
+  history_.push_back(HistoryLine{std::string(encode_buf_.data(), n), line.wrapped});
   ++lines_scrolled_;
 }
 

@@ -100,9 +100,11 @@ class Terminal {
   uint64_t generation() const { return generation_; }
 
  private:
+  // A blank cell is all zero bytes, so rows are blanked with memset.
+  enum CellKind : uint8_t { kNarrow = 0, kWideLeft = 1, kWideRight = 2 };
   struct Cell {
     char32_t ch[3] = {0, 0, 0};  // base character + up to two combining
-    uint8_t width = 1;           // 2: left half of a wide char; 0: right half
+    CellKind kind = kNarrow;     // the halves of a wide character are marked
   };
   struct Line {
     std::vector<Cell> cells;
@@ -120,6 +122,7 @@ class Terminal {
   // libvterm callbacks (static trampolines live in terminal.cc).
   friend struct TerminalCallbacks;
   void PutGlyph(const uint32_t* chars, int width, int row, int col);
+  void PutGlyphSlow(Line* line, const uint32_t* chars, int width, int col);
   void MoveCursor(int row, int col, bool visible);
   void ScrollRect(int top, int bottom, int left, int right, int down, int rightward);
   void Erase(int top, int bottom, int left, int right);
@@ -137,6 +140,10 @@ class Terminal {
   Line& ScreenLine(int row);
   const Line& ScreenLine(int row) const;
   static std::string LineText(const Line& line, size_t end);
+  // Writes the UTF-8 text of cells [0, end) to `out`, which has room for
+  // end * kMaxCellBytes bytes; returns the end of what it wrote.
+  static char* EncodeCells(const Cell* cells, size_t end, char* out);
+  static constexpr size_t kMaxCellBytes = 12;  // three code points
   void BlankCells(Line* line, int from, int to);
   void SplitWideAt(Line* line, int col);
   void PushHistory(const Line& line);
@@ -167,13 +174,14 @@ class Terminal {
   std::string pending_modes_;  // a DECSET/DECRST seen, not yet applied
   bool pending_modes_set_ = false;
 
-  // The last glyph filled the row's last column: if the next glyph lands at
-  // column 0 of the row below without a cursor move between, the row wrapped.
+  // Since the last glyph the cursor only advanced past it: if the next glyph
+  // lands at column 0 of the row below because it did not fit, the row wrapped.
   bool wrap_pending_ = false;
   int last_glyph_row_ = 0;
-  int last_glyph_col_ = 0;
+  int last_glyph_end_ = 0;  // the column after the last glyph
 
   std::deque<HistoryLine> history_;
+  std::vector<char> encode_buf_;  // PushHistory's scratch, reused
   size_t scrollback_limit_;
   bool pinned_ = false;
   uint64_t pin_row_ = 0;

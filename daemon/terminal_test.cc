@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 namespace tuidriver {
 namespace {
 
@@ -94,6 +97,56 @@ TEST(Terminal, CombiningCharactersStayWithTheirBase) {
   Feed(&t, "e\xCC\x81x");  // e + combining acute, then x
   EXPECT_EQ("e\xCC\x81x", t.RowText(0));
   EXPECT_EQ(2, t.cursor().col);
+}
+
+TEST(Terminal, TwoCombiningMarksAreKeptAndClearedByOverwriting) {
+  Terminal t(10, 2, 100);
+  Feed(&t, "e\xCC\x81\xCC\xA3x");  // e + acute + dot below, then x
+  EXPECT_EQ("e\xCC\x81\xCC\xA3x", t.RowText(0));
+  Feed(&t, "\x1b[1;1Ha");  // a plain character leaves no mark behind
+  EXPECT_EQ("ax", t.RowText(0));
+  Feed(&t, "\x1b[1;1Ho\xCC\x88");  // one mark over a cell that had none
+  EXPECT_EQ("o\xCC\x88x", t.RowText(0));
+}
+
+TEST(Terminal, ErasedAndSkippedCellsReadAsSpaces) {
+  Terminal t(10, 2, 100);
+  Feed(&t, "abcdef\x1b[1;3H\x1b[2X\x1b[1;9Hz");  // erase c,d; skip to column 9
+  EXPECT_EQ("ab  ef  z", t.RowText(0));
+}
+
+TEST(Terminal, HistoryKeepsTheTextTheScreenShowed) {
+  Terminal t(12, 2, 100);
+  const std::string rows[] = {
+      "plain ascii",
+      "a\xF0\x9F\x9A\x80" "b\xE4\xB8\xAD" "c",  // a🚀b中c: wide characters
+      "caf\xC3\xA9 e\xCC\x81 x",             // café, e + combining acute
+      "\xE2\x94\x80\xE2\x94\x80 box",         // ── box
+      "a   b",                                  // inner blanks kept
+  };
+  std::vector<std::string> shown;
+  for (const std::string& r : rows) {
+    Feed(&t, r);
+    shown.push_back(t.RowText(t.cursor().row));
+    Feed(&t, "\r\n");
+  }
+  Feed(&t, "\r\n\r\n");  // push them all into the history
+  for (size_t i = 0; i < shown.size(); ++i) {
+    std::string text;
+    bool wrapped = true;
+    ASSERT_TRUE(t.LineAt(i, &text, &wrapped)) << i;
+    EXPECT_EQ(rows[i], shown[i]) << i;
+    EXPECT_EQ(shown[i], text) << i;
+    EXPECT_FALSE(wrapped) << i;
+  }
+}
+
+TEST(Terminal, WideCharacterAtTheLastColumnWraps) {
+  Terminal t(5, 3, 100);
+  Feed(&t, "abcd\xE4\xB8\xAD");  // 中 does not fit in column 4
+  EXPECT_EQ("abcd", t.RowText(0));
+  EXPECT_EQ("\xE4\xB8\xAD", t.RowText(1));
+  EXPECT_TRUE(t.RowWrapped(0));
 }
 
 TEST(Terminal, SaveAndRestoreCursorWithCsiSU) {

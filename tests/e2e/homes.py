@@ -110,10 +110,35 @@ def codex_env(home, cwd, port, bare):
     return env
 
 
+def gemini_env(home, cwd, port, bare):
+    env = base_env(home)
+    env.update({
+        "GEMINI_API_KEY": "fake-gemini-key",
+        "GOOGLE_GEMINI_BASE_URL": "http://127.0.0.1:%d" % port,
+    })
+    if not bare:
+        gemini = os.path.join(home, ".gemini")
+        os.makedirs(gemini, exist_ok=True)
+        settings = {
+            "security": {"auth": {"selectedType": "gemini-api-key"}},
+            "general": {"enableAutoUpdate": False, "enableAutoUpdateNotification": False},
+            "privacy": {"usageStatisticsEnabled": False},
+            # Code blocks without line numbers, so code comes back as sent.
+            "ui": {"showLineNumbers": False},
+        }
+        with open(os.path.join(gemini, "settings.json"), "w") as f:
+            json.dump(settings, f)
+        with open(os.path.join(gemini, "trustedFolders.json"), "w") as f:
+            json.dump({os.path.realpath(cwd): "TRUST_FOLDER"}, f)
+    return env
+
+
 def make_env(cli, home, cwd, port, bare=False):
     os.makedirs(home, exist_ok=True)
     if cli == "claude":
         return claude_env(home, cwd, port, bare)
     if cli == "codex":
         return codex_env(home, cwd, port, bare)
+    if cli == "gemini":
+        return gemini_env(home, cwd, port, bare)
     raise ValueError("unknown CLI %r" % cli)
