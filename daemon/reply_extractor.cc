@@ -72,19 +72,22 @@ bool EchoedAfterMarker(const std::string& line, const std::string& needle) {
 }
 
 // The last line at or after `from` that echoes the prompt's first line (its
-// first 40 columns, since a long echo may be wrapped or cut). An echo after a
-// prompt marker wins over a line that merely contains the text (a reply
-// saying "Third" to the prompt "hi").
+// first 40 columns, since a long echo may be wrapped or cut): right after an
+// input marker, else (a program that echoes without one) at the start of the
+// line. A line that merely contains the text (a reply saying "Third" to the
+// prompt "hi") is not its echo, nor is a reply's first line ("● hi there").
 int FindEcho(const std::vector<std::string>& lines, int from, int end,
-             const std::string& prompt) {
+             const std::string& prompt, const ScreenMatcher& matcher) {
   std::string needle = TrimBoth(FirstLine(prompt));
   if (needle.size() > 40) needle.resize(40);
   if (needle.empty()) return -1;
+  size_t prefix;
   for (int i = end - 1; i >= from; --i) {
-    if (EchoedAfterMarker(lines[static_cast<size_t>(i)], needle)) return i;
+    const std::string& line = lines[static_cast<size_t>(i)];
+    if (EchoedAfterMarker(line, needle) && !matcher.IsReplyStart(line, &prefix)) return i;
   }
   for (int i = end - 1; i >= from; --i) {
-    if (lines[static_cast<size_t>(i)].find(needle) != std::string::npos) return i;
+    if (TrimBoth(lines[static_cast<size_t>(i)]).compare(0, needle.size(), needle) == 0) return i;
   }
   return -1;
 }
@@ -158,7 +161,7 @@ std::string ExtractMarkedReply(const std::vector<Row>& rows, const std::string& 
       break;
     }
   }
-  int echo = FindEcho(lines, 0, end, prompt);
+  int echo = FindEcho(lines, 0, end, prompt, matcher);
   // No echo yet: whatever is on the screen belongs to earlier turns.
   if (echo < 0) return std::string();
   // The echo of a multi-line prompt spans several rows: skip to its last.

@@ -74,6 +74,12 @@ TEST(ReplyExtractor, PromptTextInsideTheReplyIsNotTheEcho) {
   // Codex's marker, and an echo with no marker at all still found.
   EXPECT_EQ("ok", ExtractMarkedReply(Rows({"› hi there", "● ok"}), "hi there", m, c.reply, 120));
   EXPECT_EQ("ok", ExtractMarkedReply(Rows({"hi there", "● ok"}), "hi there", m, c.reply, 120));
+  // A reply that starts with the prompt's text is not its echo.
+  EXPECT_EQ("hi to you", ExtractMarkedReply(Rows({"❯ hi", "● hi to you"}), "hi", m, c.reply, 120));
+  // No echo of this prompt yet: an earlier prompt's row that contains the
+  // text ("third line" of a multi-line prompt) does not count.
+  EXPECT_EQ("", ExtractMarkedReply(Rows({"❯ first line", "  third line", "● Got it."}), "hi", m,
+                                   c.reply, 120));
 }
 
 TEST(ReplyExtractor, SpinnerWhileStreamingIsChrome) {
