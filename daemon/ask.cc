@@ -321,9 +321,14 @@ void Ask::UpdateWhole(const Terminal& term, TimePoint now) {
     started = saw_busy_ || saw_echo_ || CursorRow(term) != sent_row_;
   }
   if (!started) return;
-  // Some TUIs paint the end of a reply just after their done state.
+  // Some TUIs paint the end of a reply just after their done state. One
+  // that reports its state by OSC and draws in frames (Codex) has painted
+  // it once a frame begun after that OSC is complete (frames are judged
+  // only once complete); else wait for a quiet screen.
   int settle = config_.timeouts.reply_settle_ms;
-  if (settle > 0 && now < last_change_ + std::chrono::milliseconds(settle)) {
+  bool drawn_after_osc = config_.busy_osc > 0 &&
+                         term.synchronized_updates() > term.osc_frame(config_.busy_osc);
+  if (settle > 0 && !drawn_after_osc && now < last_change_ + std::chrono::milliseconds(settle)) {
     settle_until_ = last_change_ + std::chrono::milliseconds(settle);
     return;
   }

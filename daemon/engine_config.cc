@@ -284,6 +284,8 @@ bool ReadTopField(Reader* r, const std::string& key, const element& v, const std
   else if (key == "busy") r->Patterns(v, path, MatchScope::kScreen, &c->busy);
   else if (key == "busy_osc") r->Int(v, path, 0, 100000, &c->busy_osc);
   else if (key == "busy_osc_pattern") r->Regex(v, path, &c->busy_osc_pattern);
+  else if (key == "busy_until_osc") r->Bool(v, path, &c->busy_until_osc);
+  else if (key == "ready_after_da1") r->Bool(v, path, &c->ready_after_da1);
   else if (key == "busy_title") r->Regex(v, path, &c->busy_title);
   else if (key == "submit") ReadSubmit(r, v, path, &c->submit);
   else if (key == "interrupt_keys") r->Strings(v, path, &c->interrupt_keys);
@@ -330,6 +332,9 @@ bool ParseEngineConfig(const std::string& path, const std::string& json, EngineC
   if (!reader.failed() && config->prompt.pattern.empty()) reader.Fail("prompt", "required: how to recognise the input prompt");
   if (!reader.failed() && config->busy_osc != 0 && config->busy_osc_pattern.empty()) {
     reader.Fail("busy_osc_pattern", "required when busy_osc is set");
+  }
+  if (!reader.failed() && config->busy_until_osc && config->busy_osc == 0) {
+    reader.Fail("busy_until_osc", "needs busy_osc");
   }
   if (reader.failed()) {
     *err = path + ": " + error;

@@ -110,6 +110,13 @@ struct EngineConfig {
   // OSC's latest payload matches busy_osc_pattern the program is busy.
   int busy_osc = 0;
   std::string busy_osc_pattern;
+  // Busy until the program first sends busy_osc: Codex draws its input box
+  // while it is still loading, and says it is idle only once it listens.
+  bool busy_until_osc = false;
+  // Not ready until the program has asked for the terminal's device
+  // attributes (DA1): Claude probes the terminal only after drawing its
+  // prompt, and input typed before the probe is lost.
+  bool ready_after_da1 = false;
   // The window title (OSC 0/2) means busy while it matches this regex
   // (Gemini: "✦  Working…" while working, "◇  Ready" when idle).
   std::string busy_title;

@@ -66,6 +66,7 @@ class ScreenMatcher {
   std::unique_ptr<RE2> reply_end_;
   int busy_osc_ = 0;
   std::unique_ptr<RE2> busy_osc_pattern_;
+  bool busy_until_osc_ = false;
   std::unique_ptr<RE2> busy_title_;
   struct Dialog {
     std::unique_ptr<RE2> re;

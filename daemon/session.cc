@@ -156,6 +156,9 @@ int Session::PollTimeoutMs(TimePoint now) const {
   if (close_phase_ != ClosePhase::kNone) consider(close_deadline_);
   if (close_phase_ == ClosePhase::kSettle) consider(last_output_ + Ms(kResyncQuietMs));
   if (dialog_wake_ > now) consider(dialog_wake_);
+  if (term_.synchronized_update() && frame_started_ + Ms(kFrameLimitMs) > now) {
+    consider(frame_started_ + Ms(kFrameLimitMs));
+  }
   if (!dialog_keys_.empty()) consider(dialog_keys_.front().due);
   auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(wake - now).count();
   return static_cast<int>(std::max<long long>(0, ms + 1));
@@ -262,13 +265,28 @@ void Session::ReportExit() {
 
 void Session::OnScreen(TimePoint now) {
   if (state_ == State::kExited) return;
-  bool changed = term_.generation() != seen_generation_;
-  seen_generation_ = term_.generation();
-  if (changed || now >= dialog_wake_) AnswerDialogs(now);
-  if (state_ == State::kStarting) CheckReady(now);
-  if (state_ == State::kReady) RunAsks(now);
+  if (!MidFrame(now)) {
+    bool changed = term_.generation() != seen_generation_;
+    seen_generation_ = term_.generation();
+    if (changed || now >= dialog_wake_) AnswerDialogs(now);
+    if (state_ == State::kStarting) CheckReady(now);
+    if (state_ == State::kReady) RunAsks(now);
+  }
   UpdateWaiters(now);
   AdvanceClose(now);
+}
+
+// A read can end in the middle of a frame the program draws inside a
+// synchronized update (Codex draws every frame so). Its prompt, busy state
+// and questions are judged only between frames, as a terminal would show
+// them, but a frame that never ends is ignored after kFrameLimitMs.
+bool Session::MidFrame(TimePoint now) {
+  if (!term_.synchronized_update()) return false;
+  if (term_.synchronized_updates() != frame_seen_) {
+    frame_seen_ = term_.synchronized_updates();
+    frame_started_ = now;
+  }
+  return now < frame_started_ + Ms(kFrameLimitMs);
 }
 
 void Session::AnswerDialogs(TimePoint now) {
@@ -373,6 +391,7 @@ void Session::RunAsks(TimePoint now) {
 
 bool Session::ReadySettled(TimePoint now) {
   if (!matcher_.Ready(term_) || !dialog_keys_.empty()) return false;
+  if (options_.engine.ready_after_da1 && term_.da1_queries() == 0) return false;
   if (matcher_.MatchDialog(term_, options_.mode) >= 0) return false;
   int settle = options_.engine.timeouts.settle_ms;
   if (settle > 0 && now < last_output_ + Ms(settle)) {

@@ -88,6 +88,7 @@ class Session {
   void CheckChildExit();
   void ReportExit();
   void OnScreen(TimePoint now);
+  bool MidFrame(TimePoint now);
   void AnswerDialogs(TimePoint now);
   void SendDialogKeys(TimePoint now);
   void CheckReady(TimePoint now);
@@ -179,6 +180,11 @@ class Session {
   std::vector<Waiter> waiters_;
   TimePoint last_output_;
   uint64_t seen_generation_ = ~0ull;
+  // The synchronized update (frame) the screen was last seen inside, and
+  // since when; see MidFrame.
+  uint64_t frame_seen_ = 0;
+  TimePoint frame_started_;
+  static constexpr int kFrameLimitMs = 500;
 
   // Dialog answers: the last rule answered (re-armed once it is gone), how
   // often, when to look again, and the keys still to send.

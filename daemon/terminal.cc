@@ -179,6 +179,11 @@ void Terminal::Filter(const char* data, size_t len) {
       continue;
     }
     Write(segment, static_cast<size_t>(esc - segment));
+    if (pending_modes_set_ || !pending_modes_.empty()) {
+      TrackPrivateModes(pending_modes_, pending_modes_set_);
+      pending_modes_.clear();
+      pending_modes_set_ = false;
+    }
     Write(replacement.data(), replacement.size());
     segment = esc + used;
     p = segment;
@@ -198,7 +203,7 @@ size_t Terminal::FilterEscape(const char* p, const char* end, std::string* repla
   if (avail < 2) return 0;
   char c = p[1];
   if (c == '=' || c == '>') app_keypad_ = c == '=';
-  if (c == 'c') bracketed_paste_ = app_cursor_keys_ = app_keypad_ = false;
+  if (c == 'c') bracketed_paste_ = app_cursor_keys_ = app_keypad_ = synchronized_update_ = false;
   if (c != '[') return SIZE_MAX;
   size_t i = 2;
   bool priv = i < avail && p[i] == '?';
@@ -210,27 +215,32 @@ size_t Terminal::FilterEscape(const char* p, const char* end, std::string* repla
   // Most sequences (SGR, cursor moves) are none of ours: decide without
   // copying anything.
   if (!priv) {
+    // libvterm answers DA1 itself; count it (engines may wait for it).
+    if (final == 'c' && (i == params_start || (i == params_start + 1 && p[params_start] == '0'))) {
+      ++da1_queries_;
+    }
     if (i != params_start || (final != 's' && final != 'u')) return SIZE_MAX;
     *replacement = final == 's' ? "\x1b" "7" : "\x1b" "8";
     return i + 1;
   }
   if (final != 'h' && final != 'l') return SIZE_MAX;
   std::string params(p + params_start, i - params_start);
-  TrackPrivateModes(params, final == 'h');
+  // Tracked once the text before it is written (see Filter): a frame's
+  // begin must not count before an OSC that came ahead of it.
+  pending_modes_ = params;
+  pending_modes_set_ = final == 'h';
   // Mode 47 is the old alternate screen: rewrite it as 1047.
   std::string rewritten;
-  bool changed = false;
   size_t start = 0;
   while (start <= params.size()) {
     size_t semi = params.find(';', start);
     if (semi == std::string::npos) semi = params.size();
     std::string mode = params.substr(start, semi - start);
-    if (mode == "47") { mode = "1047"; changed = true; }
+    if (mode == "47") mode = "1047";
     if (start > 0) rewritten += ';';
     rewritten += mode;
     start = semi + 1;
   }
-  if (!changed) return SIZE_MAX;
   *replacement = "\x1b[?" + rewritten + final;
   return i + 1;
 }
@@ -243,6 +253,10 @@ void Terminal::TrackPrivateModes(const std::string& params, bool set) {
     int mode = atoi(params.substr(start, semi - start).c_str());
     if (mode == 1) app_cursor_keys_ = set;
     if (mode == 2004) bracketed_paste_ = set;
+    if (mode == 2026) {
+      if (set && !synchronized_update_) ++synchronized_updates_;
+      synchronized_update_ = set;
+    }
     start = semi + 1;
   }
 }
@@ -272,6 +286,7 @@ bool Terminal::OnUnknownOsc(const char* command, size_t len) {
     return true;
   }
   osc_[number] = SanitizeUtf8(payload);
+  osc_frame_[number] = synchronized_updates_;
   ++generation_;
   return true;
 }
@@ -279,6 +294,11 @@ bool Terminal::OnUnknownOsc(const char* command, size_t len) {
 std::string Terminal::osc(int number) const {
   auto it = osc_.find(number);
   return it == osc_.end() ? std::string() : it->second;
+}
+
+uint64_t Terminal::osc_frame(int number) const {
+  auto it = osc_frame_.find(number);
+  return it == osc_frame_.end() ? 0 : it->second;
 }
 
 Terminal::Line& Terminal::ScreenLine(int row) {

@@ -62,8 +62,18 @@ class Terminal {
   bool bracketed_paste() const { return bracketed_paste_; }
   bool app_cursor_keys() const { return app_cursor_keys_; }
   bool app_keypad() const { return app_keypad_; }
+  // Inside a synchronized update (DECSET 2026) the program is still drawing
+  // a frame: the screen is half-drawn until the update ends.
+  bool synchronized_update() const { return synchronized_update_; }
+  // How many synchronized updates have begun, to tell one frame from the next.
+  uint64_t synchronized_updates() const { return synchronized_updates_; }
+  // How many primary device-attributes queries (DA1, CSI c) were answered.
+  uint64_t da1_queries() const { return da1_queries_; }
   // The latest payload of OSC `number` (e.g. Codex's 7501), "" if none.
   std::string osc(int number) const;
+  // synchronized_updates() when OSC `number` last came: a frame begun after
+  // it shows what the program drew after reporting that state.
+  uint64_t osc_frame(int number) const;
 
   // Text of screen row `row`, without trailing blanks.
   std::string RowText(int row) const;
@@ -151,12 +161,18 @@ class Terminal {
   Cursor cursor_;
   std::string title_;
   std::map<int, std::string> osc_;
+  std::map<int, uint64_t> osc_frame_;
   std::string replies_;
   std::string carry_;  // an escape sequence split across Feed calls
 
   bool bracketed_paste_ = false;
   bool app_cursor_keys_ = false;
   bool app_keypad_ = false;
+  bool synchronized_update_ = false;
+  uint64_t synchronized_updates_ = 0;
+  uint64_t da1_queries_ = 0;
+  std::string pending_modes_;  // a DECSET/DECRST seen, not yet applied
+  bool pending_modes_set_ = false;
 
   // Since the last glyph the cursor only advanced past it: if the next glyph
   // lands at column 0 of the row below because it did not fit, the row wrapped.

@@ -212,6 +212,41 @@ TEST(Terminal, TracksModes) {
   EXPECT_FALSE(t.app_keypad());
 }
 
+// Codex draws each frame inside a synchronized update; a read may end inside.
+TEST(Terminal, TracksSynchronizedUpdates) {
+  Terminal t(80, 24, 100);
+  EXPECT_FALSE(t.synchronized_update());
+  Feed(&t, "\x1b[?2026hBack to");
+  EXPECT_TRUE(t.synchronized_update());
+  EXPECT_EQ(1u, t.synchronized_updates());
+  Feed(&t, " normal.\x1b[?2026l");
+  EXPECT_FALSE(t.synchronized_update());
+  Feed(&t, "\x1b[?2026h\x1b[?2026l\x1b[?2026h");
+  EXPECT_TRUE(t.synchronized_update());
+  EXPECT_EQ(3u, t.synchronized_updates());
+  EXPECT_EQ("Back to normal.", t.RowText(0));
+}
+
+TEST(Terminal, CountsDa1Queries) {
+  Terminal t(80, 24, 100);
+  Feed(&t, "\x1b[>0q\x1b[?u");
+  EXPECT_EQ(0u, t.da1_queries());
+  Feed(&t, "\x1b[c");
+  Feed(&t, "\x1b[0c\x1b[>c");
+  EXPECT_EQ(2u, t.da1_queries());
+  EXPECT_NE(std::string::npos, t.TakeReplies().find("\x1b[?"));  // answered
+}
+
+// An OSC remembers which frame came before it, even within one Feed.
+TEST(Terminal, OscFrame) {
+  Terminal t(80, 24, 100);
+  Feed(&t, "\x1b[?2026hone\x1b[?2026l\x1b]7501;state=done\x1b\\\x1b[?2026htwo\x1b[?2026l");
+  EXPECT_EQ("state=done", t.osc(7501));
+  EXPECT_EQ(1u, t.osc_frame(7501));
+  EXPECT_EQ(2u, t.synchronized_updates());
+  EXPECT_EQ(0u, t.osc_frame(9));
+}
+
 TEST(Terminal, TitleAndOsc) {
   Terminal t(80, 24, 100);
   Feed(&t, "\x1b]0;my title\x07");

@@ -81,12 +81,14 @@ class FakeApi:
 class AgentSession:
     """A fresh home and project directory, and tuidriver on the CLI."""
 
-    def __init__(self, cli, api, bare=False, mode=None, extra_args=()):
+    def __init__(self, cli, api, bare=False, mode=None, extra_args=(), git_repo=False):
         require_cli(cli)
         self.tmp = tempfile.mkdtemp(prefix="tuidriver-e2e-%s-" % cli)
         self.home = os.path.join(self.tmp, "home")
         self.cwd = os.path.join(self.tmp, "project")
         os.makedirs(self.cwd)
+        if git_repo:  # Codex asks about trusting a folder only in a repository
+            subprocess.run(["git", "init", "-q", self.cwd], check=True)
         env = homes.make_env(cli, self.home, self.cwd, api.port, bare=bare)
         args = [cli, "--cwd", self.cwd]
         if mode:
@@ -127,6 +129,27 @@ def processes_matching(word):
     """Command lines of running processes that mention `word`."""
     out = subprocess.run(["ps", "-eo", "pid,args"], capture_output=True, text=True).stdout
     return [l for l in out.splitlines()[1:] if word in l and "ps -eo" not in l]
+
+
+def session_processes(tmp):
+    """Running processes that belong to a test session: their command line
+    mentions its directory, or their HOME or working directory is inside it
+    (Codex's native binary and its app-server name neither on the command
+    line). Linux /proc."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open("/proc/%s/cmdline" % pid, "rb") as f:
+                cmd = f.read().replace(b"\0", b" ").decode(errors="replace")
+            with open("/proc/%s/environ" % pid, "rb") as f:
+                env = f.read().split(b"\0")
+            cwd = os.readlink("/proc/%s/cwd" % pid)
+        except OSError:
+            continue  # gone, or not ours to read
+        if (tmp in cmd or cwd.startswith(tmp) or
+                any(e.startswith(b"HOME=" + tmp.encode()) for e in env)):
+            found.append("%s %s" % (pid, cmd))
+    return found
 
 
 def words(n, seed=7):
@@ -187,6 +210,12 @@ class AgentTurns:
         self.assertTrue(text.endswith("It adds two numbers."), text)
         for chrome in self.CHROME:
             self.assertNotIn(chrome, text)
+
+    def test_reply_containing_the_prompt(self):
+        # A short prompt found inside the reply ("hi" in "Third") is not
+        # the echo the reply starts after.
+        text = "First line.\nThird line says hi."
+        self.assertEqual(self.ask_ok("hi", text), text)
 
     # 3. Multi-line prompts arrive as one message.
     def test_multi_line_prompt(self):

@@ -70,7 +70,7 @@ def claude_env(home, cwd, port, bare):
 
 
 CODEX_CONFIG = '''model_provider = "fake"
-model = "gpt-5"
+model = "%(model)s"
 check_for_update_on_startup = false
 
 [model_providers.fake]
@@ -81,6 +81,7 @@ wire_api = "responses"
 
 [features]
 daemon_auto_start = false
+plugins = false
 '''
 
 CODEX_ANSWERS = '''
@@ -98,8 +99,10 @@ def codex_env(home, cwd, port, bare):
     os.makedirs(os.path.join(home, ".codex"), exist_ok=True)
     # Even a bare home points Codex at the fake (there is no other way to
     # set the provider) and keeps its background server off; it lacks the
-    # answers to the model-migration and trust questions.
-    text = CODEX_CONFIG % {"port": port}
+    # answers to the model-migration and trust questions. Its model is
+    # gpt-5.5, the one Codex offers to migrate from ("Meet GPT-6 Sol"); with
+    # no model set at all, 0.169.0 picks GPT-6.1-Sol and asks nothing.
+    text = CODEX_CONFIG % {"port": port, "model": "gpt-5.5" if bare else "gpt-5"}
     if not bare:
         text += CODEX_ANSWERS % {"cwd": os.path.realpath(cwd)}
     with open(os.path.join(home, ".codex", "config.toml"), "w") as f:

@@ -4,7 +4,7 @@ import os
 import time
 import unittest
 
-from agent_harness import AgentSession, AgentTurns, FakeApi, processes_matching
+from agent_harness import AgentSession, AgentTurns, FakeApi, session_processes
 
 CLI = "claude"
 
@@ -69,11 +69,14 @@ class ClaudeLifecycle(unittest.TestCase):
         s = AgentSession(CLI, self.api)
         pid = s.pid
         tmp = s.tmp
+        self.api.script("Before closing.")
+        self.assertEqual(s.ask("one turn first")["text"], "Before closing.")
+        self.assertGreaterEqual(len(session_processes(tmp)), 1, "the check must see the CLI")
         reply = s.close()
         self.assertTrue(reply["ok"], reply)
         with self.assertRaises(ProcessLookupError):
             os.kill(pid, 0)
-        self.assertEqual(processes_matching(tmp), [])
+        self.assertEqual(session_processes(tmp), [])
 
 
 if __name__ == "__main__":
