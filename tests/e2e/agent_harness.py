@@ -159,6 +159,36 @@ def words(n, seed=7):
     return " ".join(vocab[(i * seed + i // 3) % len(vocab)] for i in range(n))
 
 
+class AgentLifecycle:
+    """The fake API for a class of tests that start their own sessions, and
+    item 9 of the agent-engines issue. A subclass sets CLI, and
+    CLI_PROCESSES: how many processes a running session has at least."""
+    CLI_PROCESSES = 1
+
+    @classmethod
+    def setUpClass(cls):
+        cls.api = FakeApi()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.api.stop()
+
+    # 9. Close ends the CLI and everything it started.
+    def test_close_leaves_nothing(self):
+        s = AgentSession(self.CLI, self.api)
+        pid = s.pid
+        tmp = s.tmp
+        self.api.script("Before closing.")
+        self.assertEqual(s.ask("one turn first")["text"], "Before closing.")
+        self.assertGreaterEqual(len(session_processes(tmp)), self.CLI_PROCESSES,
+                                "the check must see the CLI")
+        reply = s.close()
+        self.assertTrue(reply["ok"], reply)
+        with self.assertRaises(ProcessLookupError):
+            os.kill(pid, 0)
+        self.assertEqual(session_processes(tmp), [])
+
+
 class AgentTurns:
     """Items 2-7 of the agent-engines issue; a subclass sets CLI and mixes in
     unittest.TestCase."""

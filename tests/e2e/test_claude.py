@@ -1,10 +1,9 @@
 """Claude Code, the genuine CLI, driven through tuidriver against the fake
 Anthropic API. Each numbered section of the agent-engines issue has a test."""
 import os
-import time
 import unittest
 
-from agent_harness import AgentSession, AgentTurns, FakeApi, session_processes
+from agent_harness import AgentLifecycle, AgentSession, AgentTurns
 
 CLI = "claude"
 
@@ -28,14 +27,9 @@ class Claude(AgentTurns, unittest.TestCase):
         self.assertEqual(self.ask_ok("still there?", "Yes."), "Yes.")
 
 
-class ClaudeLifecycle(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.api = FakeApi()
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.api.stop()
+class ClaudeLifecycle(AgentLifecycle, unittest.TestCase):
+    CLI = CLI
+    CLI_PROCESSES = 1  # claude
 
     # 1. Spawn on a bare home: agent mode answers the trust and API-key dialogs.
     def test_bare_home_in_agent_mode(self):
@@ -63,20 +57,6 @@ class ClaudeLifecycle(unittest.TestCase):
                 self.assertEqual(len(self.api.turns()), 1)
             finally:
                 s.close()
-
-    # 9. Close ends the CLI and everything it started.
-    def test_close_leaves_nothing(self):
-        s = AgentSession(CLI, self.api)
-        pid = s.pid
-        tmp = s.tmp
-        self.api.script("Before closing.")
-        self.assertEqual(s.ask("one turn first")["text"], "Before closing.")
-        self.assertGreaterEqual(len(session_processes(tmp)), 1, "the check must see the CLI")
-        reply = s.close()
-        self.assertTrue(reply["ok"], reply)
-        with self.assertRaises(ProcessLookupError):
-            os.kill(pid, 0)
-        self.assertEqual(session_processes(tmp), [])
 
 
 if __name__ == "__main__":

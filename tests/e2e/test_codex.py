@@ -6,7 +6,7 @@ git repository (trust and model-migration dialogs) and close are here."""
 import os
 import unittest
 
-from agent_harness import AgentSession, AgentTurns, FakeApi, session_processes
+from agent_harness import AgentLifecycle, AgentSession, AgentTurns
 
 CLI = "codex"
 
@@ -51,14 +51,9 @@ class Codex(AgentTurns, unittest.TestCase):
         self.assertFalse(os.path.exists(refused))
 
 
-class CodexLifecycle(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.api = FakeApi()
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.api.stop()
+class CodexLifecycle(AgentLifecycle, unittest.TestCase):
+    CLI = CLI
+    CLI_PROCESSES = 2  # codex and its native binary
 
     # 1. Spawn on a bare home in a git repository: agent mode answers the
     # folder-trust and model-migration dialogs.
@@ -75,20 +70,6 @@ class CodexLifecycle(unittest.TestCase):
             self.assertEqual(s.ask("hello")["text"], "Ready here.")
         finally:
             s.close()
-
-    # 9. Close ends the CLI and everything it started.
-    def test_close_leaves_nothing(self):
-        s = AgentSession(CLI, self.api)
-        pid = s.pid
-        tmp = s.tmp
-        self.api.script("Before closing.")
-        self.assertEqual(s.ask("one turn first")["text"], "Before closing.")
-        self.assertGreaterEqual(len(session_processes(tmp)), 2, "the check must see the CLI")
-        reply = s.close()
-        self.assertTrue(reply["ok"], reply)
-        with self.assertRaises(ProcessLookupError):
-            os.kill(pid, 0)
-        self.assertEqual(session_processes(tmp), [])
 
 
 if __name__ == "__main__":

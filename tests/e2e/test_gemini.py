@@ -4,26 +4,9 @@ import os
 import textwrap
 import unittest
 
-from agent_harness import AgentSession, AgentTurns, FakeApi, processes_matching
+from agent_harness import AgentLifecycle, AgentSession, AgentTurns
 
 CLI = "gemini"
-
-
-def processes_working_in(directory):
-    """Pids of live processes whose working directory is inside `directory`
-    (Gemini relaunches itself as a child whose command line names only the
-    resolved script, so a command-line search would miss it)."""
-    pids = []
-    for name in os.listdir("/proc"):
-        if not name.isdigit():
-            continue
-        try:
-            cwd = os.readlink("/proc/%s/cwd" % name)
-        except OSError:
-            continue
-        if cwd == directory or cwd.startswith(directory + "/"):
-            pids.append(int(name))
-    return pids
 
 
 class Gemini(AgentTurns, unittest.TestCase):
@@ -63,14 +46,9 @@ class Gemini(AgentTurns, unittest.TestCase):
         self.assertEqual(self.ask_ok("still there?", "Yes."), "Yes.")
 
 
-class GeminiLifecycle(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.api = FakeApi()
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.api.stop()
+class GeminiLifecycle(AgentLifecycle, unittest.TestCase):
+    CLI = CLI
+    CLI_PROCESSES = 2  # gemini and its relaunch
 
     # 1. Spawn on a bare home: agent mode trusts the folder (Gemini restarts
     # itself), picks the API key as the auth method and accepts the key.
@@ -86,19 +64,6 @@ class GeminiLifecycle(unittest.TestCase):
             self.assertEqual(s.ask("hello")["text"], "Ready here.")
         finally:
             s.close()
-
-    # 9. Close ends the CLI and everything it started.
-    def test_close_leaves_nothing(self):
-        s = AgentSession(CLI, self.api)
-        pid = s.pid
-        tmp = s.tmp
-        self.assertGreaterEqual(len(processes_working_in(s.cwd)), 2)  # gemini and its relaunch
-        reply = s.close()
-        self.assertTrue(reply["ok"], reply)
-        with self.assertRaises(ProcessLookupError):
-            os.kill(pid, 0)
-        self.assertEqual(processes_matching(tmp), [])
-        self.assertEqual(processes_working_in(tmp), [])
 
 
 if __name__ == "__main__":
