@@ -77,6 +77,7 @@ class DonePredicate:
         self.osc_busy = py_pattern(eng["busy_osc_pattern"]) if eng.get("busy_osc_pattern") else None
         self.osc_re = re.compile(r"\x1b\]%d;([^\x07\x1b]*)(?:\x07|\x1b\\)" % self.osc) if self.osc else None
         self.osc_payload = ""
+        self.title_busy = py_pattern(eng["busy_title"]) if eng.get("busy_title") else None
 
     def feed(self, data):
         if self.osc_re:
@@ -88,6 +89,8 @@ class DonePredicate:
         if any(b.search(l) for b in self.busy for l in lines):
             return False
         if self.osc_busy and self.osc_payload and self.osc_busy.search(self.osc_payload):
+            return False
+        if self.title_busy and self.title_busy.search(screen["title"]):
             return False
         if self.prompt_scope == "cursor_line":
             row = screen["cursor"]["row"]
@@ -113,10 +116,6 @@ class AgentBench:
         env.update(homes.make_env(cli, home, cwd, self.api.port))
         self.d = daemon_cls([cfg.td, cli, "--cwd", cwd], env=env)
         self.d.wait_for(lambda m: m.get("type") == "ready", timeout=90)
-        # A first ask typed the moment `ready` comes is sometimes lost by Claude
-        # Code under load (its prompt shows before it reads input): startup is
-        # not what this measures, so let the TUI settle first.
-        self.d.request({"id": "idle", "type": "wait_idle", "idle_ms": 1000, "timeout": 30}, timeout=40)
         self.d.request({"id": "sub", "type": "subscribe", "events": ["output"]})
         self.pred = DonePredicate(cli)
         self.n = 0
@@ -232,7 +231,7 @@ class AgentBench:
 def measure(cfg, daemon_cls, log):
     """Returns {cli: {"asks": [...], "idle": [...]} or {"skipped": why}}."""
     res = {}
-    for cli in getattr(cfg, "agent_clis", ("claude", "codex")):
+    for cli in getattr(cfg, "agent_clis", ("claude", "codex", "gemini")):
         why = available(cli)
         if why:
             res[cli] = {"skipped": why}

@@ -265,14 +265,14 @@ def agent_rows(r):
 
 def section_agent(r):
     out = ["## 3. Completion overhead on the agent CLIs", "",
-           "The genuine CLIs from `tests/e2e/node_modules` (Claude Code, Codex) run under tuidriver against the "
+           "The genuine CLIs from `tests/e2e/node_modules` (Claude Code, Codex, Gemini CLI) run under tuidriver against the "
            "loopback fake model API (`tests/e2e/fake_api.mjs`), with the homes `tests/e2e/homes.py` makes. Each ask "
            "gets a one-line scripted reply, streamed at once. All times are on one wall clock:",
            "",
            "- *stream end*: the fake API wrote the turn's last byte (`last_turn_finished_at` of `/_control/state`, "
            "`performance.timeOrigin + performance.now()`).",
            "- *TUI done*: the first `output` event after the stream end whose screen shows the engine's finished "
-           "state (prompt left of the cursor, no busy pattern, no busy OSC), judged by the bench with the engine's "
+           "state (prompt left of the cursor, no busy pattern, no busy OSC or window title), judged by the bench with the engine's "
            "own patterns. The bench subscribes to `output` and requests `screen` after output events, one request "
            "in flight, so the stamp is the newest output event that screen covers (a few ms of resolution).",
            "- *reply*: the `ask` reply line arrives at the bench.",
@@ -309,19 +309,7 @@ def section_agent(r):
                          f"{verdict(d < TARGET_AGENT_MS)} (target < {TARGET_AGENT_MS:g} ms); the idle window "
                          f"costs {ms(med(st['idle']))} ms." if st["idle"] else "")
     out += [""] + [f"- {n}" for n in notes if n] + [""]
-    codex = agent_stats(r["agent"].get("codex", {}))
-    if codex and codex["daemon"] and med(codex["daemon"]) >= TARGET_AGENT_MS:
-        out += [CODEX_WHY, ""]
     return out
-
-
-CODEX_WHY = """Why Codex misses it: `engines/codex.json` sets `timeouts.reply_settle_ms: 150`. Codex
-switches its busy OSC 7501 to `done` and shows its prompt *before* it paints its last rows (here
-the `Worked for …` line below the reply; docs/engines.md), so the daemon reads the reply only after the screen has been quiet
-for 150 ms (`Ask::UpdateWhole` in daemon/ask.cc). The column "last output → reply" shows that
-wait. What would remove it: an end marker for Codex (its `Worked for …` line below the reply)
-that ends the settle as soon as it is seen, keeping the 150 ms only as the fallback for turns
-that lack it. That is an engine change (engines/codex.json and daemon/ask.cc), not a bench one."""
 
 
 def section_startup(cfg, r):
