@@ -74,15 +74,21 @@ void Ask::Start(const Terminal& term, ChildInput* child, TimePoint now) {
     lines_ = SplitLines(prompt_);
     QueueLine(term);
   } else {
+    stale_reply_ = config_.reply.start.empty() ? std::string() : CurrentReply(term, true);
     QueueWhole(term);
   }
   phase_ = Phase::kSending;
   Flush(term, child, now);
 }
 
+bool Ask::ShowsStaleReply(const Terminal& term) const {
+  return !saw_busy_ && !stale_reply_.empty() && CurrentReply(term, true) == stale_reply_;
+}
+
 bool Ask::TurnNotStarted(const Terminal& term) const {
   if (!started() || finished() || config_.submit.mode == SubmitMode::kLines) return false;
-  return !saw_busy_ && streamed_.empty() && CurrentReply(term, true).empty();
+  return !saw_busy_ && streamed_.empty() &&
+         (CurrentReply(term, true).empty() || ShowsStaleReply(term));
 }
 
 void Ask::Requeue() {
@@ -181,7 +187,9 @@ void Ask::Update(const Terminal& term, ChildInput* child, TimePoint now) {
     Fail("timeout", "no reply within " + std::to_string(timeout_ms_) + " ms");
     return;
   }
-  if (streaming_ && phase_ == Phase::kWaiting) Stream(CurrentReply(term, false), false);
+  if (streaming_ && phase_ == Phase::kWaiting && !ShowsStaleReply(term)) {
+    Stream(CurrentReply(term, false), false);
+  }
 }
 
 // A TUI's frame may arrive in pieces: a question counts once its text has
@@ -316,7 +324,7 @@ void Ask::UpdateWhole(const Terminal& term, TimePoint now) {
   // without a marker: once it hid its prompt or moved the cursor.
   bool started;
   if (!config_.reply.start.empty()) {
-    started = saw_busy_ || !CurrentReply(term, true).empty();
+    started = saw_busy_ || (!CurrentReply(term, true).empty() && !ShowsStaleReply(term));
   } else {
     started = saw_busy_ || saw_echo_ || CursorRow(term) != sent_row_;
   }

@@ -106,6 +106,10 @@ class Ask {
   void AppendSegment(const std::vector<Row>& rows, std::string* text, bool* has) const;
   std::string CurrentReply(const Terminal& term, bool final) const;
   std::string ExtractMarkedOrPlain(const Terminal& term, const std::vector<Row>& rows) const;
+  // True while the screen still gives the reply it gave at Start and the
+  // turn has shown nothing yet: an earlier ask of the same prompt, whose
+  // echo and reply are still on screen, not this ask's reply.
+  bool ShowsStaleReply(const Terminal& term) const;
   void Finish(const Terminal& term);
   void Stream(std::string candidate, bool final);
   void Fail(const std::string& kind, const std::string& error);
@@ -158,6 +162,7 @@ class Ask {
   TimePoint question_first_;
   TimePoint question_due_;
 
+  std::string stale_reply_;  // reply engines: what the screen gave at Start
   std::string streamed_;  // what the deltas add up to so far
   std::string pending_delta_;
   AskResult result_;

@@ -169,5 +169,20 @@ TEST_F(PasteAsk, RequeuedAskTypesItsPromptAgain) {
   EXPECT_EQ("hi", ask.result().text);
 }
 
+TEST_F(PasteAsk, AnEarlierReplyToTheSamePromptIsNotThisOne) {
+  EngineConfig c = PasteEngine(false);
+  ScreenMatcher m(c);
+  Feed(&term_, "hello\r\n* old\r\n> ");  // an earlier ask of the same prompt
+  Ask ask(AskFor("hello"), c, m, t0_);
+  ask.Start(term_, &input_, t0_);
+  ask.Update(term_, &input_, t0_ + Ms(200));  // typed; the turn shows nothing yet
+  EXPECT_TRUE(EnterSent());
+  EXPECT_FALSE(ask.finished());
+  Feed(&term_, "hello\r\n* new\r\n> ");
+  ask.Update(term_, &input_, t0_ + Ms(300));
+  ASSERT_TRUE(ask.finished());
+  EXPECT_EQ("new", ask.result().text);
+}
+
 }  // namespace
 }  // namespace tuidriver

@@ -260,6 +260,14 @@ class AgentTurns:
         for i in range(3):
             self.assertEqual(self.ask_ok("turn %d" % i, "Reply number %d." % i), "Reply number %d." % i)
 
+    def test_same_prompt_twice(self):
+        # The earlier turn's echo and reply are still on screen: the second
+        # ask must wait for its own.
+        self.assertEqual(self.ask_ok("continue", "First answer."), "First answer.")
+        self.assertEqual(self.ask_ok("continue", "Second answer."), "Second answer.")
+        self.assertEqual(self.ask_ok("continue", {"text": "Third answer.", "first_delay_ms": 300}),
+                         "Third answer.")
+
     # 5. Streaming: deltas arrive while the model is still streaming.
     def test_stream(self):
         text = "\n".join(words(6, seed=i + 2) for i in range(8))
