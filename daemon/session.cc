@@ -518,23 +518,30 @@ void Session::ReadRequests() {
     size_t start = 0;
     for (size_t i = 0; i < static_cast<size_t>(n); ++i) {
       if (buf[i] != '\n') continue;
-      if (!discarding_long_line_) {
-        in_buf_.append(buf + start, i - start);
-        HandleLine(in_buf_);
-      }
+      if (AppendRequestBytes(buf + start, i - start)) HandleLine(in_buf_);
       discarding_long_line_ = false;
       in_buf_.clear();
+      // One long line must not keep its memory for the rest of the session.
+      if (in_buf_.capacity() > (1u << 20)) std::string().swap(in_buf_);
       start = i + 1;
     }
-    if (!discarding_long_line_) in_buf_.append(buf + start, static_cast<size_t>(n) - start);
-    if (in_buf_.size() > kMaxRequestBytes) {
-      // Refuse now, without buffering the rest of the line.
-      ReplyError(RequestId(), "protocol", "request line longer than " +
-                 std::to_string(kMaxRequestBytes) + " bytes; discarded");
-      in_buf_.clear();
-      discarding_long_line_ = true;
-    }
+    AppendRequestBytes(buf + start, static_cast<size_t>(n) - start);
   }
+}
+
+bool Session::AppendRequestBytes(const char* data, size_t len) {
+  if (discarding_long_line_) return false;
+  if (in_buf_.size() + len <= kMaxRequestBytes) {
+    in_buf_.append(data, len);
+    return true;
+  }
+  // Refuse now, and discard the rest of the line as it arrives: the line
+  // is never held whole, and no more than the limit is ever buffered.
+  ReplyError(RequestId(), "protocol", "request line longer than " +
+             std::to_string(kMaxRequestBytes) + " bytes; discarded");
+  std::string().swap(in_buf_);
+  discarding_long_line_ = true;
+  return false;
 }
 
 void Session::HandleLine(const std::string& line) {

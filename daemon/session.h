@@ -101,6 +101,9 @@ class Session {
 
   // Client side.
   void ReadRequests();
+  // Adds bytes of the current request line to in_buf_; false (and the line
+  // refused) once it would pass kMaxRequestBytes.
+  bool AppendRequestBytes(const char* data, size_t len);
   void HandleLine(const std::string& line);
   void Dispatch(Request& request);
   void HandleAsk(Request& request);
