@@ -39,14 +39,14 @@ def parse_line(line: bytes):
 class Daemon:
     """One tuidriver process. Lines are read with a deadline, never forever."""
 
-    def __init__(self, *args, env=None, wait_ready=True, timeout=20):
+    def __init__(self, *args, env=None, wait_ready=True, timeout=20, pass_fds=()):
         full_env = dict(os.environ)
         full_env.setdefault("TUIDRIVER_ENGINES", os.path.join(ROOT, "engines"))
         if env:
             full_env.update(env)
         self.proc = subprocess.Popen(
             [BIN, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE, env=full_env)
+            stderr=subprocess.PIPE, env=full_env, pass_fds=pass_fds)
         self._buf = b""
         self.events = []  # lines read while waiting for something else
         self.next_id = 1
