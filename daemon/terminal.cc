@@ -50,6 +50,13 @@ struct TerminalCallbacks {
   }
 };
 
+// Where a CSI is while its parameters arrive: leader bytes ("?", ">")
+// first, then arguments. libvterm bounds the leader, not the arguments.
+struct CsiParams {
+  bool leader = true;
+  int separators = 0;
+};
+
 namespace {
 
 const VTermStateCallbacks kStateCallbacks = {
@@ -68,6 +75,36 @@ const VTermParserCallbacks kFallbacks = {
 
 // A longer run is not an escape sequence we rewrite; pass it through.
 constexpr size_t kMaxCarry = 64;
+
+// libvterm 0.1.4 keeps 16 CSI arguments but does not bound their count: a
+// 17th writes past its array, so any program printing ESC [ 1;1;...;1 m
+// crashed the daemon (found by terminal_fuzz). Arguments past the 16th are
+// dropped before libvterm sees them, as later libvterm versions do.
+constexpr int kCsiArgsMax = 16;
+
+// Bytes libvterm executes inside a CSI without ending it: C0 controls but
+// CAN, SUB and ESC, which cancel it, and NUL and DEL, which it ignores.
+bool InsideCsi(unsigned char b) {
+  return (b < 0x20 && b != 0x18 && b != 0x1a && b != 0x1b) || b == 0x7f;
+}
+
+// Scans CSI parameter bytes from p and returns where they end (end if they
+// go on past the buffer). With `out`, appends them without the arguments
+// past the 16th.
+const char* ScanCsiParams(const char* p, const char* end, CsiParams* csi, std::string* out) {
+  for (; p < end; ++p) {
+    unsigned char b = static_cast<unsigned char>(*p);
+    if (!InsideCsi(b) && !(csi->leader && b >= 0x3c && b <= 0x3f)) {
+      csi->leader = false;
+      if (b == ';' || b == ':') ++csi->separators;
+      else if (b < '0' || b > '9') break;
+      if (csi->separators >= kCsiArgsMax) continue;  // dropped
+    }
+    if (out) out->push_back(*p);
+  }
+  return p;
+}
+
 
 // Bytes at the end of `data` that start a UTF-8 character but do not
 // finish it (0 to 3).
@@ -126,6 +163,13 @@ void Terminal::Write(const char* data, size_t len) {
 void Terminal::Filter(const char* data, size_t len) {
   const char* p = data;
   const char* end = data + len;
+  if (csi_params_) {
+    // A long CSI's parameters go on from the last Feed.
+    std::string bounded;
+    p = ScanCsiParams(p, end, csi_params_.get(), &bounded);
+    Write(bounded.data(), bounded.size());
+    if (p < end) csi_params_.reset();
+  }
   const char* segment = p;
   std::string replacement;
   while (p < end) {
@@ -163,6 +207,18 @@ size_t Terminal::FilterEscape(const char* p, const char* end, std::string* repla
   if (c == '=' || c == '>') app_keypad_ = c == '=';
   if (c == 'c') bracketed_paste_ = app_cursor_keys_ = app_keypad_ = false;
   if (c != '[') return SIZE_MAX;
+  CsiParams csi;
+  size_t args_end = static_cast<size_t>(ScanCsiParams(p + 2, end, &csi, nullptr) - p);
+  if (args_end == avail && avail < kMaxCarry) return 0;
+  if (csi.separators >= kCsiArgsMax || args_end == avail) {
+    // Too many arguments, or more than we carry: pass the parameters on
+    // bounded, and the rest of the sequence as it comes.
+    csi = CsiParams();
+    replacement->assign(p, 2);
+    ScanCsiParams(p + 2, p + args_end, &csi, replacement);
+    if (args_end == avail) csi_params_ = std::make_unique<CsiParams>(csi);
+    return args_end;
+  }
   size_t i = 2;
   bool priv = i < avail && p[i] == '?';
   if (priv) ++i;

@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,8 @@ struct VTerm;
 struct VTermState;
 
 namespace tuidriver {
+
+struct CsiParams;
 
 struct Cursor {
   int row = 0;
@@ -146,6 +149,9 @@ class Terminal {
   std::map<int, std::string> osc_;
   std::string replies_;
   std::string carry_;  // an escape sequence split across Feed calls
+  // Set while a long CSI's parameters go on past the last Feed (see
+  // kCsiArgsMax in terminal.cc).
+  std::unique_ptr<CsiParams> csi_params_;
 
   bool bracketed_paste_ = false;
   bool app_cursor_keys_ = false;

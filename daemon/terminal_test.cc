@@ -248,3 +248,54 @@ TEST(Terminal, OutputSplitAtEveryByteRendersTheSame) {
 
 }  // namespace
 }  // namespace tuidriver
+
+namespace tuidriver {
+namespace {
+
+// libvterm 0.1.4 writes a 17th CSI argument past its array (a crash found
+// by terminal_fuzz): any number of arguments, ';' or ':' separated, split
+// anywhere, must leave the model sane.
+TEST(Terminal, CsiWithManyArgumentsIsBounded) {
+  for (int n : {15, 16, 17, 40, 100000}) {
+    for (const char* sep : {";", ":", "\r;"}) {
+      Terminal t(20, 3, 10);
+      std::string seq = "\x1b[";
+      for (int i = 0; i < n; ++i) seq += std::string("1") + sep;
+      seq += "1mok";
+      t.Feed(seq.data(), seq.size());
+      EXPECT_EQ("ok", t.RowText(0)) << n << " arguments, separator " << sep;
+    }
+  }
+  // The sequence still takes effect (libvterm 0.1.4 reads a DECSET's first
+  // argument only).
+  Terminal t(20, 3, 10);
+  std::string hide = "\x1b[?25";
+  for (int i = 0; i < 40; ++i) hide += ";1";
+  hide += "l";
+  t.Feed(hide.data(), hide.size());
+  EXPECT_FALSE(t.cursor().visible);
+}
+
+TEST(Terminal, LongCsiSplitAtEveryByteRendersTheSame) {
+  std::string out = "a\x1b[?";
+  for (int i = 0; i < 40; ++i) out += "1;";
+  out += "25lb\x1b[";
+  for (int i = 0; i < 30; ++i) out += "2:\n";
+  out += "mc\x1b[>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>1;1;1;1;1;1;1;1;1;1;1;1;1;1;1;1;1;1;1cd";
+  Terminal whole(30, 5, 10);
+  whole.Feed(out.data(), out.size());
+  for (size_t cut = 1; cut < out.size(); ++cut) {
+    Terminal split(30, 5, 10);
+    split.Feed(out.data(), cut);
+    split.Feed(out.data() + cut, out.size() - cut);
+    ASSERT_EQ(whole.ScreenLines(), split.ScreenLines()) << "cut at " << cut;
+    ASSERT_EQ(whole.cursor().row, split.cursor().row) << "cut at " << cut;
+    ASSERT_EQ(whole.cursor().col, split.cursor().col) << "cut at " << cut;
+  }
+  Terminal bytes(30, 5, 10);
+  for (char c : out) bytes.Feed(&c, 1);
+  EXPECT_EQ(whole.ScreenLines(), bytes.ScreenLines());
+}
+
+}  // namespace
+}  // namespace tuidriver
