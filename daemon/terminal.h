@@ -124,6 +124,7 @@ class Terminal {
   // Pre-filter for what libvterm 0.1.4 lacks; see terminal.cc.
   void Filter(const char* data, size_t len);
   size_t FilterEscape(const char* p, const char* end, std::string* replacement);
+  size_t FilterSequence(const char* p, const char* end, std::string* replacement);
   void TrackPrivateModes(const std::string& params, bool set);
   void Write(const char* data, size_t len);
 
@@ -152,6 +153,7 @@ class Terminal {
   // Set while a long CSI's parameters go on past the last Feed (see
   // kCsiArgsMax in terminal.cc).
   std::unique_ptr<CsiParams> csi_params_;
+  bool carry_esc_ = false;  // an ESC ended the last Feed after a long run of controls
 
   bool bracketed_paste_ = false;
   bool app_cursor_keys_ = false;
