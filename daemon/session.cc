@@ -98,7 +98,8 @@ int Session::Run() {
     std::vector<struct pollfd> fds;
     bool want_stdin = stdin_open_ && !out_.congested();
     fds.push_back({want_stdin ? in_fd_ : -1, POLLIN, 0});
-    fds.push_back({child_reaped_ ? -1 : pty_.master_fd(), POLLIN, 0});
+    short child_events = static_cast<short>(POLLIN | (pty_.input_pending() ? POLLOUT : 0));
+    fds.push_back({child_reaped_ ? -1 : pty_.master_fd(), child_events, 0});
     fds.push_back({out_.pending() ? out_.fd() : -1, POLLOUT, 0});
     int timeout = PollTimeoutMs(now);
     struct timespec ts = {timeout / 1000, (timeout % 1000) * 1000000L};
@@ -106,6 +107,7 @@ int Session::Run() {
     if (n < 0 && errno != EINTR) break;
     HandleSignals();
     if (fds[1].revents & (POLLIN | POLLHUP | POLLERR)) ReadChild(1 << 20);
+    if (fds[1].revents & POLLOUT) pty_.FlushInput();
     if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) ReadRequests();
     CheckChildExit();
     OnScreen(Clock::now());
@@ -217,6 +219,7 @@ void Session::CheckChildExit() {
   // reporting the exit (the slave stays open, so this ends at EAGAIN).
   ReadChild(SIZE_MAX);
   child_reaped_ = true;
+  pty_.DropInput();  // nobody will read it
   ReportExit();
 }
 
@@ -639,6 +642,13 @@ void Session::HandleCancel(const Request& r) {
 void Session::HandleInput(const Request& r) {
   if (state_ == State::kExited) {
     ReplyError(r.id, "exited", ExitDescription(), ExitFields());
+    return;
+  }
+  if (pty_.input_pending() > kMaxPendingInput) {
+    // Input waits for the program without blocking the daemon, but not
+    // without bound.
+    ReplyError(r.id, "busy", "the program has not read the " + std::to_string(pty_.input_pending()) +
+               " bytes sent to it earlier; nothing was sent");
     return;
   }
   KeyModes modes{term_.app_cursor_keys(), term_.app_keypad()};

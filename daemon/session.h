@@ -117,6 +117,9 @@ class Session {
   void HandleStatus(const Request& request);
   void HandleSubscribe(const Request& request);
   bool IdInUse(const RequestId& id) const;
+  // send, keys and paste are refused while more than this much input the
+  // program has not read waits (see PtyProcess::Write).
+  static constexpr size_t kMaxPendingInput = 1 << 20;
 
   // Close.
   void BeginClose(const RequestId* id);

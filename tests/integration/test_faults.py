@@ -217,6 +217,29 @@ class ClientFaults(unittest.TestCase):
                 d.close()
 
 
+class ChildNotReading(unittest.TestCase):
+    """A program that never reads its input must not freeze the daemon: a
+    `send` far larger than the PTY buffers used to block every request,
+    close, and even SIGTERM."""
+
+    def test_requests_close_and_sigterm_still_work(self):
+        for setup, data, end in (("stty raw -echo", "x" * (4 << 20), "close"),
+                                 ("stty -echo", "x\n" * 1000000, "SIGTERM")):
+            with Daemon("--", "sh", "-c", setup + "; echo armed; exec sleep 1000") as d:
+                self.assertTrue(d.request("expect", pattern="armed", timeout=10)["ok"])
+                self.assertTrue(d.request("send", data=data, wait=10)["ok"])
+                self.assertEqual(d.request("status", wait=10)["state"], "ready")
+                r = d.request("keys", keys=["Enter"], wait=10)
+                self.assertEqual(r["kind"], "busy", r)
+                self.assertIn("has not read", r["error"])
+                if end == "close":
+                    self.assertTrue(d.close()["ok"])
+                else:
+                    d.proc.send_signal(signal.SIGTERM)
+                    d.wait_for(lambda m: m.get("type") == "exit", 10)
+                self.assertEqual(d.proc.wait(10), 0)
+
+
 class StubbornChild(unittest.TestCase):
     def test_close_ends_within_the_grace_periods(self):
         # A raw session: no quit keys, SIGTERM at once, then term_grace_ms
