@@ -219,6 +219,12 @@ size_t Terminal::FilterEscape(const char* p, const char* end, std::string* repla
     return k + 1;
   }
   std::string controls(p + 1, k - 1);
+  if (k < avail && (p[k] == 0x1b || p[k] == 0x18 || p[k] == 0x1a)) {
+    // Another ESC, CAN or SUB cancels this ESC: only the controls remain,
+    // and the next ESC is looked at on its own.
+    *replacement = controls;
+    return k;
+  }
   if (k == avail) {
     if (avail < kMaxCarry) return 0;
     *replacement = controls;

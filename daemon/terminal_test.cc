@@ -331,6 +331,14 @@ TEST(Terminal, ControlsAfterEscAreExecutedFirst) {
   t.Feed(out.data(), out.size());
   EXPECT_EQ("ax", t.RowText(0));  // CR, cursor right, x
   EXPECT_FALSE(t.cursor().visible);
+  // An ESC after the controls starts its own sequence, which is bounded
+  // too (a crash found by terminal_fuzz).
+  std::string csi = "\x1b\x0b\x1b[?25";
+  for (int i = 0; i < 40; ++i) csi += ";1";
+  csi += "hok";
+  t.Feed(csi.data(), csi.size());
+  EXPECT_TRUE(t.cursor().visible);
+  EXPECT_EQ("  ok", t.RowText(1));  // VT is a line feed
 }
 
 }  // namespace
