@@ -206,39 +206,55 @@ void Terminal::Filter(const char* data, size_t len) {
 // with *replacement.
 size_t Terminal::FilterEscape(const char* p, const char* end, std::string* replacement) {
   size_t avail = static_cast<size_t>(end - p);
+  // Bytes libvterm 0.1.4 lets sit between an ESC and the byte that says
+  // what it starts: controls (executed), intermediates ("ESC ( B") and
+  // bytes >= 0x80 (ignored). With them, "ESC SP [" and "ESC \xff [" still
+  // start a CSI, and "ESC NUL \" ends a string miscounted: libvterm reads
+  // past its input (both found by terminal_fuzz).
   size_t k = 1;
-  while (k < avail && InsideCsi(static_cast<unsigned char>(p[k]))) ++k;
+  bool controls_seen = false;
+  for (; k < avail; ++k) {
+    unsigned char b = static_cast<unsigned char>(p[k]);
+    if (InsideCsi(b)) controls_seen = true;
+    else if (b < 0x20 || (b > 0x2f && b < 0x80)) break;
+  }
   if (k == 1) return FilterSequence(p, end, replacement);
-  // Controls between an ESC and the byte it introduces. libvterm 0.1.4
-  // miscounts a string ended by ESC, a control, '\' and reads past its
-  // input (found by terminal_fuzz). Such controls are dropped; elsewhere
-  // they act the same before the ESC, so they move there. Either way the
-  // ESC stays in one write with the byte it introduces.
-  if (k < avail && p[k] == '\\') {
+  if (k == avail) {
+    if (avail < kMaxCarry) return 0;
+    // A long run: what is executed goes now, the ESC waits for the next Feed.
+    replacement->clear();
+    for (size_t i = 1; i < k; ++i) {
+      if (InsideCsi(static_cast<unsigned char>(p[i]))) replacement->push_back(p[i]);
+    }
+    carry_esc_ = true;
+    return avail;
+  }
+  char x = p[k];
+  if (!controls_seen && x != '[' && x != '\\') return SIZE_MAX;  // "ESC ( B": as it is
+  if (x == '\\') {  // a string's end: nothing else in between
     *replacement = "\x1b\\";
     return k + 1;
   }
-  std::string controls(p + 1, k - 1);
-  if (k < avail && (p[k] == 0x1b || p[k] == 0x18 || p[k] == 0x1a)) {
+  // The controls act the same before the ESC, so they move there; what
+  // else was in between is dropped.
+  std::string controls;
+  for (size_t i = 1; i < k; ++i) {
+    if (InsideCsi(static_cast<unsigned char>(p[i]))) controls.push_back(p[i]);
+  }
+  if (x == 0x1b || x == 0x18 || x == 0x1a) {
     // Another ESC, CAN or SUB cancels this ESC: only the controls remain,
     // and the next ESC is looked at on its own.
     *replacement = controls;
     return k;
   }
-  if (k == avail) {
-    if (avail < kMaxCarry) return 0;
-    *replacement = controls;
-    carry_esc_ = true;  // the ESC waits for the next Feed
-    return avail;
-  }
   // p + k - 1 stands for the ESC: FilterSequence never reads its first byte.
   size_t used = FilterSequence(p + k - 1, end, replacement);
   if (used == 0) return 0;
   if (used == SIZE_MAX) {
-    // Passed on as it is, after the controls. A CSI goes whole, in one
-    // write: libvterm 0.1.4 loses one cut after its "ESC [".
+    // Passed on after the controls, and a CSI whole, in one write:
+    // libvterm 0.1.4 loses one cut after its "ESC [".
     size_t seq_end = k + 1;
-    if (p[k] == '[') {
+    if (x == '[') {
       CsiParams csi;
       seq_end = static_cast<size_t>(ScanCsiParams(p + k + 1, end, &csi, nullptr) - p);
       while (seq_end < avail && p[seq_end] >= 0x20 && p[seq_end] <= 0x2f) ++seq_end;

@@ -258,14 +258,22 @@ namespace {
 TEST(Terminal, CsiWithManyArgumentsIsBounded) {
   for (int n : {15, 16, 17, 40, 100000}) {
     for (const char* sep : {";", ":", "\r;"}) {
+     // libvterm also starts a CSI after intermediates or bytes >= 0x80.
+     for (const char* start : {"\x1b[", "\x1b [", "\x1b\xff[", "\x1b\r\x92 #["}) {
       Terminal t(20, 3, 10);
-      std::string seq = "\x1b[";
+      std::string seq = start;
       for (int i = 0; i < n; ++i) seq += std::string("1") + sep;
       seq += "1mok";
       t.Feed(seq.data(), seq.size());
       EXPECT_EQ("ok", t.RowText(0)) << n << " arguments, separator " << sep;
+     }
     }
   }
+  // What may sit after an ESC keeps its meaning: ESC ( 0 draws lines.
+  Terminal lines(20, 3, 10);
+  std::string charset = "\x1b(0q\x1b(Bq";
+  lines.Feed(charset.data(), charset.size());
+  EXPECT_EQ("\u2500q", lines.RowText(0));
   // The sequence still takes effect (libvterm 0.1.4 reads a DECSET's first
   // argument only).
   Terminal t(20, 3, 10);
