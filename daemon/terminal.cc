@@ -53,7 +53,8 @@ struct TerminalCallbacks {
 // Where a CSI is while its parameters arrive: leader bytes ("?", ">")
 // first, then arguments. libvterm bounds the leader, not the arguments.
 struct CsiParams {
-  bool leader = true;
+  bool leader = true;       // still where leader bytes may come
+  bool has_leader = false;  // one came
   int separators = 0;
 };
 
@@ -94,7 +95,9 @@ bool InsideCsi(unsigned char b) {
 const char* ScanCsiParams(const char* p, const char* end, CsiParams* csi, std::string* out) {
   for (; p < end; ++p) {
     unsigned char b = static_cast<unsigned char>(*p);
-    if (!InsideCsi(b) && !(csi->leader && b >= 0x3c && b <= 0x3f)) {
+    if (csi->leader && b >= 0x3c && b <= 0x3f) {
+      csi->has_leader = true;
+    } else if (!InsideCsi(b)) {
       csi->leader = false;
       if (b == ';' || b == ':') ++csi->separators;
       else if (b < '0' || b > '9') break;
@@ -167,6 +170,10 @@ void Terminal::Filter(const char* data, size_t len) {
     // A long CSI's parameters go on from the last Feed.
     std::string bounded;
     p = ScanCsiParams(p, end, csi_params_.get(), &bounded);
+    if (p < end && RepeatsNothing(*csi_params_, *p)) {
+      bounded += '\x18';  // CAN: cancelled instead (see RepeatsNothing)
+      ++p;
+    }
     Write(bounded.data(), bounded.size());
     if (p < end) csi_params_.reset();
   }
@@ -268,6 +275,13 @@ size_t Terminal::FilterEscape(const char* p, const char* end, std::string* repla
   return k - 1 + used;
 }
 
+// REP (CSI b) repeats the last character. With none printed yet, libvterm
+// 0.1.4 loops forever on it (found by terminal_fuzz: `printf '\e[b'` hung
+// the daemon), so such a REP is cancelled with CAN instead of its final.
+bool Terminal::RepeatsNothing(const CsiParams& csi, char final) const {
+  return final == 'b' && !csi.has_leader && !printed_glyph_;
+}
+
 // FilterEscape without controls after the ESC. p[0] is not read: it may
 // stand for an ESC that came earlier.
 size_t Terminal::FilterSequence(const char* p, const char* end, std::string* replacement) {
@@ -280,14 +294,17 @@ size_t Terminal::FilterSequence(const char* p, const char* end, std::string* rep
   CsiParams csi;
   size_t args_end = static_cast<size_t>(ScanCsiParams(p + 2, end, &csi, nullptr) - p);
   if (args_end == avail && avail < kMaxCarry) return 0;
-  if (csi.separators >= kCsiArgsMax || args_end == avail) {
+  bool cancel = args_end < avail && RepeatsNothing(csi, p[args_end]);
+  if (cancel || csi.separators >= kCsiArgsMax || args_end == avail) {
     // Too many arguments, or more than we carry: pass the parameters on
     // bounded, and the rest of the sequence as it comes.
     csi = CsiParams();
     *replacement = "\x1b[";
     ScanCsiParams(p + 2, p + args_end, &csi, replacement);
     if (args_end == avail) csi_params_ = std::make_unique<CsiParams>(csi);
-    return args_end;
+    if (!cancel) return args_end;
+    *replacement += '\x18';  // CAN
+    return args_end + 1;
   }
   size_t i = 2;
   bool priv = i < avail && p[i] == '?';
@@ -398,6 +415,7 @@ void Terminal::SplitWideAt(Line* line, int col) {
 }
 
 void Terminal::PutGlyph(const uint32_t* chars, int width, int row, int col) {
+  if (width > 0) printed_glyph_ = true;
   if (row < 0 || row >= rows_ || col < 0 || col >= cols_) return;
   // A glyph at column 0 right after one that filled the row above, with no
   // cursor move between: the terminal wrapped that row.

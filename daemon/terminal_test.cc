@@ -351,3 +351,27 @@ TEST(Terminal, ControlsAfterEscAreExecutedFirst) {
 
 }  // namespace
 }  // namespace tuidriver
+
+namespace tuidriver {
+namespace {
+
+// REP (CSI b) before any character was printed looped forever in libvterm
+// 0.1.4 (found by terminal_fuzz): it is cancelled, however it arrives.
+TEST(Terminal, RepeatBeforeAnyCharacterDoesNotHang) {
+  std::string long_rep = "\x1b[" + std::string(200, '0') + "1b";
+  for (const std::string& rep : {std::string("\x1b[b"), std::string("\x1b[0b"), std::string("\x1b[5\x05" "b"),
+                                 std::string("\x1b[1;1;1;1;1;1;1;1;1;1;1;1;1;1;1;1;1;1;1b"), long_rep}) {
+    for (size_t cut = 1; cut <= rep.size(); ++cut) {
+      Terminal t(20, 3, 10);
+      t.Feed(rep.data(), cut);
+      t.Feed(rep.data() + cut, rep.size() - cut);
+      std::string after = "ok\x1b[2b!";  // once there is a character, REP passes
+      t.Feed(after.data(), after.size());
+      EXPECT_EQ("ok", t.RowText(0).substr(0, 2)) << "cut at " << cut;
+      EXPECT_EQ('!', t.RowText(0).back()) << "cut at " << cut;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace tuidriver

@@ -121,6 +121,14 @@ class HostileOutput(unittest.TestCase):
         self.assertEqual(order, sorted(order), text)
         self.still_serves(d)
 
+    def test_repeat_before_any_character(self):
+        # libvterm 0.1.4 looped forever on REP with nothing to repeat: the
+        # daemon hung on a program's first bytes.
+        with Daemon("--", "sh", "-c", "printf '\\033[b\\033[5b'; echo REP-DONE; exec cat") as d:
+            self.assertTrue(d.request("expect", pattern="REP-DONE", timeout=10)["ok"])
+            self.assertEqual(d.request("screen")["lines"][0], "REP-DONE")
+            self.still_serves(d)
+
     def test_device_queries_are_answered(self):
         d, _ = self.run_case("queries")
         e = d.request("expect", pattern=r"REPLIES:([0-9a-f]*)", timeout=5)
