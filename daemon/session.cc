@@ -535,6 +535,11 @@ void Session::ReadRequests() {
 bool Session::AppendRequestBytes(const char* data, size_t len) {
   if (discarding_long_line_) return false;
   if (in_buf_.size() + len <= kMaxRequestBytes) {
+    // A long line gets its room once, not by doubling: no copies, and no
+    // trail of freed buffers behind it.
+    if (in_buf_.size() + len > (1u << 20) && in_buf_.capacity() < kMaxRequestBytes) {
+      in_buf_.reserve(kMaxRequestBytes);
+    }
     in_buf_.append(data, len);
     return true;
   }
