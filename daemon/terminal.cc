@@ -3,6 +3,7 @@
 #include <vterm.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
@@ -194,6 +195,7 @@ void Terminal::Filter(const char* data, size_t len) {
     }
     Write(segment, static_cast<size_t>(esc - segment));
     Write(replacement.data(), replacement.size());
+    if (cursor_restored_) ClampCursor();
     segment = esc + used;
     p = segment;
   }
@@ -275,6 +277,19 @@ size_t Terminal::FilterEscape(const char* p, const char* end, std::string* repla
   return k - 1 + used;
 }
 
+// libvterm 0.1.4 restores a saved cursor (DECRC, CSI u, leaving the
+// alternate screen) without checking it against a size changed since: the
+// cursor lands outside the screen and output after it goes astray. Put it
+// back on the screen, as xterm does.
+void Terminal::ClampCursor() {
+  cursor_restored_ = false;
+  if (cursor_.row < rows_ && cursor_.col < cols_) return;
+  char cup[32];
+  int n = snprintf(cup, sizeof cup, "\x1b[%d;%dH", std::min(cursor_.row, rows_ - 1) + 1,
+                   std::min(cursor_.col, cols_ - 1) + 1);
+  Write(cup, static_cast<size_t>(n));
+}
+
 // REP (CSI b) repeats the last character. With none printed yet, libvterm
 // 0.1.4 loops forever on it (found by terminal_fuzz: `printf '\e[b'` hung
 // the daemon), so such a REP is cancelled with CAN instead of its final.
@@ -290,6 +305,11 @@ size_t Terminal::FilterSequence(const char* p, const char* end, std::string* rep
   char c = p[1];
   if (c == '=' || c == '>') app_keypad_ = c == '=';
   if (c == 'c') bracketed_paste_ = app_cursor_keys_ = app_keypad_ = false;
+  if (c == '8') {  // DECRC: restore the cursor, checked once done
+    cursor_restored_ = true;
+    *replacement = "\x1b" "8";
+    return 2;
+  }
   if (c != '[') return SIZE_MAX;
   CsiParams csi;
   size_t args_end = static_cast<size_t>(ScanCsiParams(p + 2, end, &csi, nullptr) - p);
@@ -318,6 +338,7 @@ size_t Terminal::FilterSequence(const char* p, const char* end, std::string* rep
   if (!priv) {
     if (i != params_start || (final != 's' && final != 'u')) return SIZE_MAX;
     *replacement = final == 's' ? "\x1b" "7" : "\x1b" "8";
+    cursor_restored_ |= final == 'u';
     return i + 1;
   }
   if (final != 'h' && final != 'l') return SIZE_MAX;
@@ -336,7 +357,11 @@ size_t Terminal::FilterSequence(const char* p, const char* end, std::string* rep
     rewritten += mode;
     start = semi + 1;
   }
-  if (!changed) return SIZE_MAX;
+  // Leaving the alternate screen restores the cursor too.
+  bool restores = final == 'l' && (params.find("1049") != std::string::npos ||
+                                   params.find("1048") != std::string::npos);
+  cursor_restored_ |= restores;
+  if (!changed && !restores) return SIZE_MAX;
   *replacement = "\x1b[?" + rewritten + final;
   return i + 1;
 }

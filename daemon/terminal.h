@@ -126,6 +126,7 @@ class Terminal {
   size_t FilterEscape(const char* p, const char* end, std::string* replacement);
   size_t FilterSequence(const char* p, const char* end, std::string* replacement);
   bool RepeatsNothing(const CsiParams& csi, char final) const;
+  void ClampCursor();
   void TrackPrivateModes(const std::string& params, bool set);
   void Write(const char* data, size_t len);
 
@@ -154,6 +155,7 @@ class Terminal {
   // Set while a long CSI's parameters go on past the last Feed (see
   // kCsiArgsMax in terminal.cc).
   std::unique_ptr<CsiParams> csi_params_;
+  bool cursor_restored_ = false;  // the replacement just written restores the cursor
   bool printed_glyph_ = false;  // a character of width > 0 was ever printed
   bool carry_esc_ = false;  // an ESC ended the last Feed after a long run of controls
 

@@ -375,3 +375,33 @@ TEST(Terminal, RepeatBeforeAnyCharacterDoesNotHang) {
 
 }  // namespace
 }  // namespace tuidriver
+
+namespace tuidriver {
+namespace {
+
+// A cursor saved before the terminal shrank is restored onto the screen
+// (libvterm 0.1.4 put it outside; found by terminal_fuzz). Vim saves the
+// cursor when it enters the alternate screen, so a resize while it runs hit
+// this when it quit.
+TEST(Terminal, RestoredCursorStaysOnAShrunkScreen) {
+  for (const std::string& save_restore : {std::string("\x1b" "7|\x1b" "8"), std::string("\x1b[s|\x1b[u"),
+                                          std::string("\x1b[?1049h|\x1b[?1049l"),
+                                          std::string("\x1b[?1048h|\x1b[?1048l")}) {
+    size_t bar = save_restore.find('|');
+    std::string save = save_restore.substr(0, bar), restore = save_restore.substr(bar + 1);
+    Terminal t(40, 9, 20);
+    std::string before = "\x1b[9;40H" + save;
+    t.Feed(before.data(), before.size());
+    t.Resize(10, 7);
+    std::string after = restore + "xy";
+    t.Feed(after.data(), after.size());
+    EXPECT_LT(t.cursor().row, 7) << save;
+    EXPECT_LE(t.cursor().col, 10) << save;
+    // x went to the last cell, y wrapped to a new line below it.
+    EXPECT_EQ("         x", t.RowText(5)) << save;
+    EXPECT_EQ("y", t.RowText(6)) << save;
+  }
+}
+
+}  // namespace
+}  // namespace tuidriver
