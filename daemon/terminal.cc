@@ -267,7 +267,8 @@ size_t Terminal::FilterEscape(const char* p, const char* end, std::string* repla
       CsiParams csi;
       seq_end = static_cast<size_t>(ScanCsiParams(p + k + 1, end, &csi, nullptr) - p);
       while (seq_end < avail && p[seq_end] >= 0x20 && p[seq_end] <= 0x2f) ++seq_end;
-      if (seq_end < avail) ++seq_end;  // the final byte
+      // The final byte, if that is what comes (an ESC starts anew).
+      if (seq_end < avail && p[seq_end] >= 0x40 && p[seq_end] <= 0x7e) ++seq_end;
     }
     *replacement = controls + "\x1b";
     replacement->append(p + k, seq_end - k);
