@@ -6,7 +6,7 @@ import threading
 import time
 import unittest
 
-from tuiclient import BIN, Daemon, peak_rss_kib, run_once
+from tuiclient import BIN, MEASURED_MEMORY_ENV, Daemon, peak_rss_kib, run_once
 
 
 class Launch(unittest.TestCase):
@@ -71,7 +71,7 @@ class Launch(unittest.TestCase):
 class BadRequests(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.d = Daemon("--", "cat")
+        cls.d = Daemon("--", "cat", env=MEASURED_MEMORY_ENV)
 
     @classmethod
     def tearDownClass(cls):
