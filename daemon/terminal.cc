@@ -239,7 +239,6 @@ size_t Terminal::FilterEscape(const char* p, const char* end, std::string* repla
     return avail;
   }
   char x = p[k];
-  if (!controls_seen && x != '[' && x != '\\') return SIZE_MAX;  // "ESC ( B": as it is
   if (x == '\\') {  // a string's end: nothing else in between
     *replacement = "\x1b\\";
     return k + 1;
@@ -259,6 +258,7 @@ size_t Terminal::FilterEscape(const char* p, const char* end, std::string* repla
   // p + k - 1 stands for the ESC: FilterSequence never reads its first byte.
   size_t used = FilterSequence(p + k - 1, end, replacement);
   if (used == 0) return 0;
+  if (used == SIZE_MAX && !controls_seen) return SIZE_MAX;  // "ESC ( B": as it is
   if (used == SIZE_MAX) {
     // Passed on after the controls, and a CSI whole, in one write:
     // libvterm 0.1.4 loses one cut after its "ESC [".

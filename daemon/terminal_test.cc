@@ -395,6 +395,7 @@ TEST(Terminal, RestoredCursorStaysOnAShrunkScreen) {
     std::string save = save_restore.substr(0, bar), restore = save_restore.substr(bar + 1);
     Terminal t(40, 9, 20);
     std::string before = "\x1b[9;40H" + save;
+    if (save[1] == '7') restore = "\x1b\xff" "8";  // libvterm skips the \xff
     t.Feed(before.data(), before.size());
     t.Resize(10, 7);
     std::string after = restore + "xy";
