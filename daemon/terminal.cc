@@ -110,6 +110,37 @@ const char* ScanCsiParams(const char* p, const char* end, CsiParams* csi, std::s
 }
 
 
+// U+0080..U+009F (C1 controls) sent as UTF-8: libvterm 0.1.4 prints most
+// of them as glyphs of width -1, moving the cursor left, off the screen at
+// column 0 (found by terminal_fuzz). Its decoder skips NUL and DEL inside a
+// character, so "C2 NUL 80" is one too. Copies `data` without them into
+// *out and returns true, or returns false when there are none (the usual
+// case, found with one memchr). NULs after a C2 that ends the data are
+// dropped too, so the C2 waits for the rest like any cut character.
+bool StripC1(const char* data, size_t len, std::string* out) {
+  const char* end = data + len;
+  const char* c2 = static_cast<const char*>(memchr(data, 0xC2, len));
+  bool stripped = false;
+  const char* copied = data;
+  while (c2) {
+    const char* q = c2 + 1;
+    while (q < end && (*q == 0 || *q == 0x7f)) ++q;
+    unsigned char next = q < end ? static_cast<unsigned char>(*q) : 0;
+    bool c1 = q < end && next >= 0x80 && next <= 0x9f;
+    if (c1 || (q == end && q > c2 + 1)) {
+      if (!stripped) out->clear();
+      stripped = true;
+      out->append(copied, static_cast<size_t>(c2 - copied));
+      if (!c1) out->push_back('\xC2');  // the cut character's start
+      copied = c1 ? q + 1 : end;
+    }
+    if (q >= end) break;
+    c2 = static_cast<const char*>(memchr(q, 0xC2, static_cast<size_t>(end - q)));
+  }
+  if (stripped) out->append(copied, static_cast<size_t>(end - copied));
+  return stripped;
+}
+
 // Bytes at the end of `data` that start a UTF-8 character but do not
 // finish it (0 to 3).
 size_t IncompleteUtf8Tail(const char* data, size_t len) {
@@ -165,6 +196,11 @@ void Terminal::Write(const char* data, size_t len) {
 // rewrite those three into what it knows, and watch the modes we need on the
 // way. Everything else goes through untouched, in as few writes as possible.
 void Terminal::Filter(const char* data, size_t len) {
+  std::string without_c1;
+  if (StripC1(data, len, &without_c1)) {
+    data = without_c1.data();
+    len = without_c1.size();
+  }
   const char* p = data;
   const char* end = data + len;
   if (csi_params_) {

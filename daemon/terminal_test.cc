@@ -410,3 +410,28 @@ TEST(Terminal, RestoredCursorStaysOnAShrunkScreen) {
 
 }  // namespace
 }  // namespace tuidriver
+
+namespace tuidriver {
+namespace {
+
+// C1 controls sent as UTF-8 (U+0080..U+009F) moved libvterm 0.1.4's cursor
+// left, off the screen (found by terminal_fuzz): they are dropped, however
+// the output is cut.
+TEST(Terminal, Utf8C1ControlsDoNotMoveTheCursor) {
+  const std::string out("ab\xc2\x80" "c\xc2\x00\x9f" "d\xc2\xa9" "f\xc2", 13);
+  for (size_t cut = 0; cut <= out.size(); ++cut) {
+    Terminal t(20, 3, 10);
+    t.Feed(out.data(), cut);
+    t.Feed(out.data() + cut, out.size() - cut);
+    std::string rest = "\x80g";  // the last C2 with its second byte
+    t.Feed(rest.data(), rest.size());
+    EXPECT_EQ("abcd\xc2\xa9" "fg", t.RowText(0)) << "cut at " << cut;
+    EXPECT_EQ(7, t.cursor().col) << "cut at " << cut;
+  }
+  Terminal t(20, 3, 10);
+  t.Feed("\xc2\x80", 2);
+  EXPECT_EQ(0, t.cursor().col);
+}
+
+}  // namespace
+}  // namespace tuidriver
