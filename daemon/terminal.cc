@@ -112,11 +112,12 @@ const char* ScanCsiParams(const char* p, const char* end, CsiParams* csi, std::s
 
 // U+0080..U+009F (C1 controls) sent as UTF-8: libvterm 0.1.4 prints most
 // of them as glyphs of width -1, moving the cursor left, off the screen at
-// column 0 (found by terminal_fuzz). Its decoder skips NUL and DEL inside a
-// character, so "C2 NUL 80" is one too. Copies `data` without them into
-// *out and returns true, or returns false when there are none (the usual
-// case, found with one memchr). NULs after a C2 that ends the data are
-// dropped too, so the C2 waits for the rest like any cut character.
+// column 0 (found by terminal_fuzz). Its decoder executes controls that
+// come inside a character, so "C2 LF 80" is one too. Copies `data` without
+// them (their controls kept) into *out and returns true, or returns false
+// when there are none (the usual case, found with one memchr). A C2 that
+// only controls follow to the end goes after them, to wait for the rest
+// like any cut character.
 bool StripC1(const char* data, size_t len, std::string* out) {
   const char* end = data + len;
   const char* c2 = static_cast<const char*>(memchr(data, 0xC2, len));
@@ -124,13 +125,14 @@ bool StripC1(const char* data, size_t len, std::string* out) {
   const char* copied = data;
   while (c2) {
     const char* q = c2 + 1;
-    while (q < end && (*q == 0 || *q == 0x7f)) ++q;
+    while (q < end && InsideCsi(static_cast<unsigned char>(*q))) ++q;
     unsigned char next = q < end ? static_cast<unsigned char>(*q) : 0;
     bool c1 = q < end && next >= 0x80 && next <= 0x9f;
     if (c1 || (q == end && q > c2 + 1)) {
       if (!stripped) out->clear();
       stripped = true;
       out->append(copied, static_cast<size_t>(c2 - copied));
+      out->append(c2 + 1, static_cast<size_t>(q - c2 - 1));  // the controls
       if (!c1) out->push_back('\xC2');  // the cut character's start
       copied = c1 ? q + 1 : end;
     }
