@@ -191,6 +191,9 @@ std::string Terminal::TakeReplies() {
 
 void Terminal::Write(const char* data, size_t len) {
   if (len > 0) vterm_input_write(vt_, data, len);
+  // Whatever way libvterm found off the screen (see ClampCursor), the cursor
+  // is back on it before anyone looks.
+  if (!CursorOnScreen()) ClampCursor();
 }
 
 // libvterm 0.1.4 lacks CSI s / CSI u (save/restore cursor, which it reads
@@ -317,16 +320,23 @@ size_t Terminal::FilterEscape(const char* p, const char* end, std::string* repla
 }
 
 // libvterm 0.1.4 restores a saved cursor (DECRC, CSI u, leaving the
-// alternate screen) without checking it against a size changed since: the
-// cursor lands outside the screen and output after it goes astray. Put it
-// back on the screen, as xterm does.
+// alternate screen) without checking it against a size changed since, and
+// moves the cursor left for some glyphs it gives a width of -1 (C1 controls
+// its UTF-8 decoder assembles even across escape sequences): the cursor
+// lands outside the screen and output after it goes astray. Put it back on
+// the screen, as xterm would have kept it. A restore is written on its own
+// and checked at once; anything else when its write is done.
 void Terminal::ClampCursor() {
   cursor_restored_ = false;
-  if (cursor_.row < rows_ && cursor_.col < cols_) return;
+  if (CursorOnScreen()) return;
   char cup[32];
-  int n = snprintf(cup, sizeof cup, "\x1b[%d;%dH", std::min(cursor_.row, rows_ - 1) + 1,
-                   std::min(cursor_.col, cols_ - 1) + 1);
-  Write(cup, static_cast<size_t>(n));
+  int n = snprintf(cup, sizeof cup, "\x1b[%d;%dH", std::clamp(cursor_.row, 0, rows_ - 1) + 1,
+                   std::clamp(cursor_.col, 0, cols_ - 1) + 1);
+  vterm_input_write(vt_, cup, static_cast<size_t>(n));
+}
+
+bool Terminal::CursorOnScreen() const {
+  return cursor_.row >= 0 && cursor_.row < rows_ && cursor_.col >= 0 && cursor_.col < cols_;
 }
 
 // REP (CSI b) repeats the last character. With none printed yet, libvterm

@@ -127,6 +127,7 @@ class Terminal {
   size_t FilterSequence(const char* p, const char* end, std::string* replacement);
   bool RepeatsNothing(const CsiParams& csi, char final) const;
   void ClampCursor();
+  bool CursorOnScreen() const;
   void TrackPrivateModes(const std::string& params, bool set);
   void Write(const char* data, size_t len);
 

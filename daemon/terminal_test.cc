@@ -432,6 +432,11 @@ TEST(Terminal, Utf8C1ControlsDoNotMoveTheCursor) {
   t.Feed("\xc2\x80\xc2\n\x80", 5);
   EXPECT_EQ(1, t.cursor().row);
   EXPECT_EQ(0, t.cursor().col);
+  // libvterm's decoder even keeps a C2 across an escape sequence; the
+  // cursor is put back on the screen then.
+  t.Feed("\xc2\x1b[?1\x87" "ok", 9);
+  EXPECT_EQ(0, t.cursor().col - 2);
+  EXPECT_EQ("ok", t.RowText(1));
 }
 
 }  // namespace
