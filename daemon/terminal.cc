@@ -77,6 +77,8 @@ const VTermParserCallbacks kFallbacks = {
 
 // A longer run is not an escape sequence we rewrite; pass it through.
 constexpr size_t kMaxCarry = 64;
+// A DCS cut by the end of the data waits whole for the rest up to this.
+constexpr size_t kMaxDcsCarry = 4096;
 
 // libvterm 0.1.4 keeps 16 CSI arguments but does not bound their count: a
 // 17th writes past its array, so any program printing ESC [ 1;1;...;1 m
@@ -208,6 +210,7 @@ void Terminal::Filter(const char* data, size_t len) {
   }
   const char* p = data;
   const char* end = data + len;
+  if (skipping_dcs_) p = SkipDcs(p, end);
   if (csi_params_) {
     // A long CSI's parameters go on from the last Feed.
     std::string bounded;
@@ -237,6 +240,10 @@ void Terminal::Filter(const char* data, size_t len) {
     Write(segment, static_cast<size_t>(esc - segment));
     Write(replacement.data(), replacement.size());
     if (cursor_restored_) ClampCursor();
+    if (unknown_setting_asked_) {
+      replies_ += "\x1bP0$r\x1b\\";  // DECRQSS: not a valid request
+      unknown_setting_asked_ = false;
+    }
     segment = esc + used;
     p = segment;
   }
@@ -339,6 +346,75 @@ bool Terminal::CursorOnScreen() const {
   return cursor_.row >= 0 && cursor_.row < rows_ && cursor_.col >= 0 && cursor_.col < cols_;
 }
 
+// DCS strings (ESC P ... ST). libvterm 0.1.4 does two things wrong with
+// them: it loses the part of a string that ends a write (so a string cut
+// by a read reaches it shortened), and for a DECRQSS (DCS $ q setting ST)
+// of a setting it does not know it passes a length to printf as a string
+// and crashes (`printf '\eP$qx\e\\'` killed the daemon; found by
+// terminal_fuzz). So a DCS reaches libvterm whole, in one write, or not at
+// all: one cut by the end of the data waits for the rest (up to
+// kMaxDcsCarry), a longer one (sixel images) is skipped to its end. A
+// DECRQSS libvterm cannot answer gets the "invalid request" answer from us.
+// p[0] is not read.
+size_t Terminal::FilterDcs(const char* p, const char* end, std::string* replacement) {
+  size_t avail = static_cast<size_t>(end - p);
+  std::string content;  // what libvterm would see: controls are not part of it
+  for (size_t i = 2; i < avail; ++i) {
+    unsigned char b = static_cast<unsigned char>(p[i]);
+    bool st = b == 0x07 || (b == 0x1b && i + 1 < avail && p[i + 1] == '\\');
+    if (b == 0x1b && i + 1 == avail) break;  // cut: wait for what follows
+    if (st) {
+      size_t used = i + (b == 0x07 ? 1 : 2);
+      if (content.compare(0, 2, "$q") != 0) {
+        replacement->assign("\x1b", 1);  // whole, in this write
+        replacement->append(p + 1, used - 1);
+        return used;
+      }
+      std::string setting = content.substr(2);
+      for (const char* known : {"m", "r", "s", " q", "\"q"}) {
+        if (setting == known) {
+          replacement->assign("\x1b", 1);
+          replacement->append(p + 1, used - 1);
+          return used;
+        }
+      }
+      replacement->clear();
+      unknown_setting_asked_ = true;  // answered once what came before is
+      return used;
+    }
+    if (b == 0x1b || b == 0x18 || b == 0x1a) return SIZE_MAX;  // abandoned: never dispatched
+    if (b >= 0x20 && b != 0x7f) content.push_back(static_cast<char>(b));
+  }
+  if (avail < kMaxDcsCarry) return 0;
+  skipping_dcs_ = true;  // too long to be a request: drop it to its end
+  replacement->clear();
+  return static_cast<size_t>(SkipDcs(p + 2, end) - p);
+}
+
+// Drops the rest of a long DCS from p; returns where the data goes on.
+const char* Terminal::SkipDcs(const char* p, const char* end) {
+  for (; p < end; ++p) {
+    unsigned char b = static_cast<unsigned char>(*p);
+    if (b == 0x07) {
+      skipping_dcs_ = false;
+      return p + 1;
+    }
+    if (b == 0x18 || b == 0x1a) {  // cancels the string
+      skipping_dcs_ = false;
+      return p;
+    }
+    if (b == 0x1b) {
+      if (p + 1 == end) {  // ST or not: the next Feed tells
+        carry_esc_ = true;
+        return end;
+      }
+      skipping_dcs_ = false;
+      return p[1] == '\\' ? p + 2 : p;  // ST, or an escape sequence of its own
+    }
+  }
+  return end;
+}
+
 // REP (CSI b) repeats the last character. With none printed yet, libvterm
 // 0.1.4 loops forever on it (found by terminal_fuzz: `printf '\e[b'` hung
 // the daemon), so such a REP is cancelled with CAN instead of its final.
@@ -354,6 +430,7 @@ size_t Terminal::FilterSequence(const char* p, const char* end, std::string* rep
   char c = p[1];
   if (c == '=' || c == '>') app_keypad_ = c == '=';
   if (c == 'c') bracketed_paste_ = app_cursor_keys_ = app_keypad_ = false;
+  if (c == 'P') return FilterDcs(p, end, replacement);
   if (c == '8') {  // DECRC: restore the cursor, checked once done
     cursor_restored_ = true;
     *replacement = "\x1b" "8";

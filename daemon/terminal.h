@@ -126,6 +126,8 @@ class Terminal {
   size_t FilterEscape(const char* p, const char* end, std::string* replacement);
   size_t FilterSequence(const char* p, const char* end, std::string* replacement);
   bool RepeatsNothing(const CsiParams& csi, char final) const;
+  size_t FilterDcs(const char* p, const char* end, std::string* replacement);
+  const char* SkipDcs(const char* p, const char* end);
   void ClampCursor();
   bool CursorOnScreen() const;
   void TrackPrivateModes(const std::string& params, bool set);
@@ -157,7 +159,9 @@ class Terminal {
   // kCsiArgsMax in terminal.cc).
   std::unique_ptr<CsiParams> csi_params_;
   bool cursor_restored_ = false;  // the replacement just written restores the cursor
-  bool printed_glyph_ = false;  // a character of width > 0 was ever printed
+  bool printed_glyph_ = false;
+  bool unknown_setting_asked_ = false;  // a DECRQSS for libvterm to skip (see FilterDcs)
+  bool skipping_dcs_ = false;  // inside a long DCS, dropped to its end  // a character of width > 0 was ever printed
   bool carry_esc_ = false;  // an ESC ended the last Feed after a long run of controls
 
   bool bracketed_paste_ = false;

@@ -441,3 +441,39 @@ TEST(Terminal, Utf8C1ControlsDoNotMoveTheCursor) {
 
 }  // namespace
 }  // namespace tuidriver
+
+namespace tuidriver {
+namespace {
+
+// DECRQSS for a setting libvterm 0.1.4 does not know crashed it (a bad
+// printf format; found by terminal_fuzz). We answer "invalid" instead, in
+// order with other answers, and still let it answer the ones it knows.
+TEST(Terminal, RequestForAnUnknownSettingIsAnswered) {
+  Terminal t(20, 3, 10);
+  std::string ask = "\x1b[5n\x1bP$qx\x1b\\\x1bP$q\"q\x1b\\ok";
+  for (char c : ask) t.Feed(&c, 1);  // split everywhere
+  std::string replies = t.TakeReplies();
+  EXPECT_EQ(0u, replies.find("\x1b[0n\x1bP0$r\x1b\\\x1bP1$r")) << replies;
+  EXPECT_EQ("ok", t.RowText(0));
+  // Controls inside do not count (libvterm leaves them out too), and a
+  // request cut anywhere is seen whole.
+  std::string odd = "\x1bP$\nqx\x1b\\" "\x1bP" + std::string(100, 'z') + "$qx\x1b\\" "ok";
+  for (size_t cut = 0; cut <= odd.size(); ++cut) {
+    Terminal u(20, 3, 10);
+    u.Feed(odd.data(), cut);
+    u.Feed(odd.data() + cut, odd.size() - cut);
+    EXPECT_EQ("\x1bP0$r\x1b\\", u.TakeReplies()) << "cut at " << cut;
+    EXPECT_EQ("ok", u.RowText(1).substr(0, 2) == "ok" ? "ok" : u.RowText(0)) << "cut at " << cut;
+  }
+  // A long DCS (a sixel image) is skipped to its end, however it is cut.
+  std::string sixel = "\x1bPq" + std::string(10000, '#') + "\x1b\\" "ok";
+  for (size_t cut : {1, 3, 100, 5000, 10003, 10004}) {
+    Terminal u(20, 3, 10);
+    u.Feed(sixel.data(), cut);
+    u.Feed(sixel.data() + cut, sixel.size() - cut);
+    EXPECT_EQ("ok", u.RowText(0)) << "cut at " << cut;
+  }
+}
+
+}  // namespace
+}  // namespace tuidriver
