@@ -391,6 +391,20 @@ size_t Terminal::FilterDcs(const char* p, const char* end, std::string* replacem
   return static_cast<size_t>(SkipDcs(p + 2, end) - p);
 }
 
+// An OSC (title, colour query, an engine's busy marker) cut by the end of
+// the data waits for the rest, up to kMaxDcsCarry, so that libvterm, which
+// loses the part of a string that ends a write (see FilterDcs), gets it
+// whole. p[0] is not read.
+size_t Terminal::FilterOsc(const char* p, const char* end) {
+  size_t avail = static_cast<size_t>(end - p);
+  for (size_t i = 2; i < avail; ++i) {
+    unsigned char b = static_cast<unsigned char>(p[i]);
+    if (b == 0x1b && i + 1 == avail) break;
+    if (b == 0x07 || b == 0x1b || b == 0x18 || b == 0x1a) return SIZE_MAX;  // complete, or abandoned
+  }
+  return avail < kMaxDcsCarry ? 0 : SIZE_MAX;
+}
+
 // Drops the rest of a long DCS from p; returns where the data goes on.
 const char* Terminal::SkipDcs(const char* p, const char* end) {
   for (; p < end; ++p) {
@@ -431,6 +445,7 @@ size_t Terminal::FilterSequence(const char* p, const char* end, std::string* rep
   if (c == '=' || c == '>') app_keypad_ = c == '=';
   if (c == 'c') bracketed_paste_ = app_cursor_keys_ = app_keypad_ = false;
   if (c == 'P') return FilterDcs(p, end, replacement);
+  if (c == ']') return FilterOsc(p, end);
   if (c == '8') {  // DECRC: restore the cursor, checked once done
     cursor_restored_ = true;
     *replacement = "\x1b" "8";

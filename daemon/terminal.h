@@ -128,6 +128,7 @@ class Terminal {
   bool RepeatsNothing(const CsiParams& csi, char final) const;
   size_t FilterDcs(const char* p, const char* end, std::string* replacement);
   const char* SkipDcs(const char* p, const char* end);
+  size_t FilterOsc(const char* p, const char* end);
   void ClampCursor();
   bool CursorOnScreen() const;
   void TrackPrivateModes(const std::string& params, bool set);

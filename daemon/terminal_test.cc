@@ -477,3 +477,24 @@ TEST(Terminal, RequestForAnUnknownSettingIsAnswered) {
 
 }  // namespace
 }  // namespace tuidriver
+
+namespace tuidriver {
+namespace {
+
+// libvterm 0.1.4 loses the part of a string that ends a write: a title or
+// an engine's OSC marker cut by a read came out empty. Cut anywhere, they
+// arrive whole.
+TEST(Terminal, OscCutAnywhereArrivesWhole) {
+  const std::string out = "a\x1b]0;my title\x07" "b\x1b]7501;state=working\x1b\\" "c";
+  for (size_t cut = 0; cut <= out.size(); ++cut) {
+    Terminal t(20, 3, 10);
+    t.Feed(out.data(), cut);
+    t.Feed(out.data() + cut, out.size() - cut);
+    EXPECT_EQ("my title", t.title()) << "cut at " << cut;
+    EXPECT_EQ("state=working", t.osc(7501)) << "cut at " << cut;
+    EXPECT_EQ("abc", t.RowText(0)) << "cut at " << cut;
+  }
+}
+
+}  // namespace
+}  // namespace tuidriver
