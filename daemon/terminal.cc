@@ -346,6 +346,21 @@ bool Terminal::CursorOnScreen() const {
   return cursor_.row >= 0 && cursor_.row < rows_ && cursor_.col >= 0 && cursor_.col < cols_;
 }
 
+namespace {
+
+// For the ESC at p[i] inside a string: the end of the string terminator it
+// starts, 0 if it starts none (the string is abandoned), SIZE_MAX if the
+// data ends first. libvterm executes controls between the ESC and the '\'
+// and still ends the string there.
+size_t StringTerminatorEnd(const char* p, size_t i, size_t avail) {
+  size_t j = i + 1;
+  while (j < avail && InsideCsi(static_cast<unsigned char>(p[j]))) ++j;
+  if (j == avail) return SIZE_MAX;
+  return p[j] == '\\' ? j + 1 : 0;
+}
+
+}  // namespace
+
 // DCS strings (ESC P ... ST). libvterm 0.1.4 does two things wrong with
 // them: it loses the part of a string that ends a write (so a string cut
 // by a read reaches it shortened), and for a DECRQSS (DCS $ q setting ST)
@@ -361,10 +376,10 @@ size_t Terminal::FilterDcs(const char* p, const char* end, std::string* replacem
   std::string content;  // what libvterm would see: controls are not part of it
   for (size_t i = 2; i < avail; ++i) {
     unsigned char b = static_cast<unsigned char>(p[i]);
-    bool st = b == 0x07 || (b == 0x1b && i + 1 < avail && p[i + 1] == '\\');
-    if (b == 0x1b && i + 1 == avail) break;  // cut: wait for what follows
-    if (st) {
-      size_t used = i + (b == 0x07 ? 1 : 2);
+    size_t st_end = b == 0x07 ? i + 1 : b == 0x1b ? StringTerminatorEnd(p, i, avail) : 0;
+    if (st_end == SIZE_MAX) break;  // cut: wait for what follows
+    if (st_end > 0) {
+      size_t used = st_end;
       if (content.compare(0, 2, "$q") != 0) {
         replacement->assign("\x1b", 1);  // whole, in this write
         replacement->append(p + 1, used - 1);
@@ -378,7 +393,8 @@ size_t Terminal::FilterDcs(const char* p, const char* end, std::string* replacem
           return used;
         }
       }
-      replacement->clear();
+      // CAN: libvterm may still be in a string this one abandoned.
+      replacement->assign("\x18", 1);
       unknown_setting_asked_ = true;  // answered once what came before is
       return used;
     }
@@ -387,7 +403,7 @@ size_t Terminal::FilterDcs(const char* p, const char* end, std::string* replacem
   }
   if (avail < kMaxDcsCarry) return 0;
   skipping_dcs_ = true;  // too long to be a request: drop it to its end
-  replacement->clear();
+  replacement->assign("\x18", 1);  // CAN, as above
   return static_cast<size_t>(SkipDcs(p + 2, end) - p);
 }
 
@@ -399,7 +415,7 @@ size_t Terminal::FilterOsc(const char* p, const char* end) {
   size_t avail = static_cast<size_t>(end - p);
   for (size_t i = 2; i < avail; ++i) {
     unsigned char b = static_cast<unsigned char>(p[i]);
-    if (b == 0x1b && i + 1 == avail) break;
+    if (b == 0x1b && StringTerminatorEnd(p, i, avail) == SIZE_MAX) break;
     if (b == 0x07 || b == 0x1b || b == 0x18 || b == 0x1a) return SIZE_MAX;  // complete, or abandoned
   }
   return avail < kMaxDcsCarry ? 0 : SIZE_MAX;
@@ -418,12 +434,13 @@ const char* Terminal::SkipDcs(const char* p, const char* end) {
       return p;
     }
     if (b == 0x1b) {
-      if (p + 1 == end) {  // ST or not: the next Feed tells
+      size_t st_end = StringTerminatorEnd(p, 0, static_cast<size_t>(end - p));
+      if (st_end == SIZE_MAX) {  // ST or not: the next Feed tells
         carry_esc_ = true;
         return end;
       }
       skipping_dcs_ = false;
-      return p[1] == '\\' ? p + 2 : p;  // ST, or an escape sequence of its own
+      return st_end > 0 ? p + st_end : p;  // ST, or an escape sequence of its own
     }
   }
   return end;
