@@ -23,6 +23,7 @@ import sys
 import tempfile
 import time
 
+import agent
 import chart
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -188,6 +189,11 @@ def measure_throughput(cfg):
                 ("tuidriver + subscribe output", lambda: tp_tuidriver(cfg, cfg.tp_file, True))]
     if cfg.node:
         variants.append(("node-pty + @xterm/headless", lambda: tp_node(cfg, cfg.tp_file)))
+    if cfg.compare:
+        # An older build in the same rounds: before/after without the load in between.
+        older = argparse.Namespace(**vars(cfg))
+        older.td = os.path.abspath(cfg.compare)
+        variants.append((f"tuidriver {cfg.compare_label}", lambda: tp_tuidriver(older, cfg.tp_file, False)))
     runs = {name: [] for name, _ in variants}
     rng = random.Random(7)
     for rnd in range(cfg.tp_rounds):
@@ -275,15 +281,6 @@ def quiescence_tuidriver(cfg):
         bad += "42" not in lines
     d.close()
     return {"ms": ms, "bad": bad}
-
-
-# ---------------------------------------------------------------- 3. agent
-
-def agent_status():
-    fake = os.path.join(ROOT, "tests", "e2e", "fake_api.mjs")
-    eng = os.path.join(ROOT, "engines", "claude.json")
-    missing = [p for p in (fake, eng) if not os.path.exists(p)]
-    return missing
 
 
 # ---------------------------------------------------------------- 4. startup
@@ -445,7 +442,7 @@ def profile_throughput(cfg):
             keep = [l.strip() for l in stat.splitlines()
                     if any(w in l for w in ("task-clock", "context-switches", "page-faults", "elapsed", "user", "sys"))]
             md = (f"`perf stat` of `tuidriver -- cat` on {os.path.getsize(cfg.prof_file) / 1e6:.0f} MB of the same "
-                  "text (the daemon process only; `cat` and the kernel's PTY work run beside it):\n\n"
+                  "text (the daemon and `cat`, which perf follows as its child):\n\n"
                   "```\n" + "\n".join(keep) + "\n```\n\n"
                   "`perf record -F 4999` (cpu-clock samples of the `tuidriver` process, self time, "
                   "kernel symbols `[k]`):\n\n```\n" + "\n".join(tops) + "\n```\n")
@@ -458,6 +455,57 @@ def profile_throughput(cfg):
         tops = [l for l in ann.splitlines() if re.match(r"^\s*[\d,]+ \(", l)][:18]
         md = "`valgrind --tool=callgrind` (instructions, self):\n\n```\n" + "\n".join(tops) + "\n```\n"
         return md, tops
+
+
+LIBVTERM_A = "/usr/lib/x86_64-linux-gnu/libvterm.a"
+
+
+def callgrind_split(cfg):
+    """Instruction counts (load-independent) of the daemon rendering the 3 MB
+    input under callgrind, self cost grouped into libvterm, the daemon's own
+    code and libc. Returns (markdown, groups) or None without valgrind."""
+    if not shutil.which("valgrind") or not shutil.which("callgrind_annotate"):
+        return None
+    try:
+        nm = subprocess.run(["nm", LIBVTERM_A], capture_output=True, text=True).stdout
+    except OSError:
+        nm = ""
+    vterm_fns = {l.split()[2] for l in nm.splitlines() if len(l.split()) == 3 and l.split()[1] in "tT"}
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "cg.out")
+        run_until_exit(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", cfg.td,
+                        "--scrollback", "10000", "--", "cat", cfg.prof_small])
+        ann = subprocess.run(["callgrind_annotate", "--threshold=100", out], capture_output=True, text=True).stdout
+    rows = []
+    for l in ann.splitlines():
+        m = re.match(r"^\s*([\d,]+) \(\s*[\d.]+%\)\s+(\S+?):(.+?)(?: \[(.*)\])?$", l)
+        if m and "PROGRAM TOTALS" not in l:
+            rows.append((int(m.group(1).replace(",", "")), m.group(2), m.group(3).strip(), m.group(4) or ""))
+    total = sum(r[0] for r in rows)
+    if not total:
+        return None
+    groups = {"libvterm 0.1.4 (parser and state layer)": 0, "tuidriver's own code (daemon/)": 0,
+              "libc (memset, memchr, malloc, syscall stubs...)": 0, "other (libstdc++, startup)": 0}
+    keys = list(groups)
+    for ir, path, fn, obj in rows:
+        name = re.sub(r"\(.*", "", fn).split("::")[-1]
+        if path == "???" and name in vterm_fns:
+            groups[keys[0]] += ir
+        elif "/daemon/" in path or fn.startswith("tuidriver::") or "tuidriver::" in fn:
+            groups[keys[1]] += ir
+        elif "libc.so" in obj or path.startswith("./"):
+            groups[keys[2]] += ir
+        else:
+            groups[keys[3]] += ir
+    size = os.path.getsize(cfg.prof_small)
+    top = [f"{ir:>13,}  {ir / total:6.1%}  {fn[:90]}" for ir, _, fn, _ in sorted(rows, reverse=True)[:16]]
+    md = (f"`valgrind --tool=callgrind` of `tuidriver --scrollback 10000 -- cat` on {size / 1e6:.0f} MB of the same "
+          f"text: {total:,} instructions in user space, {total / size:.0f} per byte (instruction counts do not "
+          "depend on the machine's load). Self cost by owner:\n\n| code | instructions | share | per byte |\n"
+          "|---|---|---|---|\n" +
+          "".join(f"| {k} | {v:,} | {v / total:.0%} | {v / size:.0f} |\n" for k, v in groups.items()) +
+          "\nTop functions (self):\n\n```\n" + "\n".join(top) + "\n```\n")
+    return md, {k: v for k, v in groups.items()}, total, size
 
 
 def profile_startup(cfg):
@@ -503,7 +551,8 @@ def versions(cfg):
             return "?"
     v = {"tuidriver": ver([cfg.td, "--version"]), "node": ver(["node", "--version"]),
          "python3": platform.python_version(),
-         "commit": ver(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"])}
+         "commit": ver(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"]),
+         "binary": os.path.relpath(cfg.td, ROOT)}
     for pkg in ("node-pty", "@xterm/headless"):
         try:
             with open(os.path.join(HERE, "node_modules", pkg, "package.json")) as f:
@@ -517,7 +566,7 @@ def versions(cfg):
 
 def write_results(cfg, r):
     import report  # the markdown layout lives in report.py
-    text, missed = report.render(cfg, r, machine(), versions(cfg))
+    text, missed = report.render(cfg, r, machine(), r.get("versions") or versions(cfg))
     with open(cfg.out, "w") as f:
         f.write(text)
     with open(cfg.chart, "w") as f:
@@ -534,6 +583,12 @@ def main():
     ap.add_argument("--out", default=os.path.join(HERE, "results.md"))
     ap.add_argument("--chart", default=os.path.join(HERE, "chart.svg"))
     ap.add_argument("--no-profile", action="store_true")
+    ap.add_argument("--rerender", action="store_true",
+                    help="rewrite results.md and chart.svg from the last run's measurements (cache/last-run.json)")
+    ap.add_argument("--compare", help="an older tuidriver binary to run beside it in the throughput rounds")
+    ap.add_argument("--compare-label", default="(older build)", help="its name in the tables")
+    ap.add_argument("--only", default="binary,startup,memory,latency,agent,throughput",
+                    help="comma-separated measures to run (the others are left out of results.md)")
     cfg = ap.parse_args()
     cfg.td = os.path.abspath(cfg.tuidriver)
     cfg.raw_drain = os.path.abspath(cfg.raw_drain)
@@ -546,6 +601,9 @@ def main():
     cfg.asks = 300 if cfg.quick else 1000
     cfg.quiet_n = 2 if cfg.quick else 5
     cfg.startup_n = 8 if cfg.quick else 25
+    cfg.agent_asks = 10 if cfg.quick else 20
+    cfg.agent_idle = 2 if cfg.quick else 4
+    only = set(cfg.only.split(","))
     cfg.tp_file = gen(cfg, f"text-{mb}mb.txt", ["--mb", str(mb)])
     cfg.mem_file = gen(cfg, "lines-100k.txt", ["--lines", "100000"])
     cfg.prof_file = gen(cfg, "text-25mb.txt", ["--mb", "25"])
@@ -555,24 +613,41 @@ def main():
     cfg.tp_bytes = len(data) + data.count(b"\n")  # the PTY turns LF into CR LF
     del data
 
+    saved = os.path.join(cfg.cache, "last-run.json")
+    if cfg.rerender:
+        # Only the report: the measurements of the last run, rendered again.
+        with open(saved) as f:
+            r = json.load(f)
+        missed = write_results(cfg, r)
+        log(f"rewrote {cfg.out} and {cfg.chart} from {saved}; missed targets: {missed or 'none'}")
+        return
     r = {"started": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")}
     t0 = time.monotonic()
-    log("binary"); r["binary"] = measure_binary(cfg)
-    log("startup"); r["startup"] = measure_startup(cfg)
-    log("memory"); r["memory"] = measure_memory(cfg)
-    log("latency"); r["latency"] = measure_latency(cfg)
-    r["agent_missing"] = agent_status()
-    log("throughput"); r["throughput"] = measure_throughput(cfg)
-    r["profile"] = None
+    steps = [("binary", lambda: measure_binary(cfg)), ("startup", lambda: measure_startup(cfg)),
+             ("memory", lambda: measure_memory(cfg)), ("latency", lambda: measure_latency(cfg)),
+             ("agent", lambda: agent.measure(cfg, Daemon, log)),
+             ("throughput", lambda: measure_throughput(cfg))]
+    for name, fn in steps:
+        if name in only:
+            log(name)
+            before = os.getloadavg()[0]
+            r[name] = fn()
+            r.setdefault("load", {})[name] = (before, os.getloadavg()[0])
     import report
-    if not cfg.no_profile and report.throughput_ratio(r) < 0.90:
+    r["profile"] = None
+    if "throughput" in only and not cfg.no_profile and report.throughput_ratio(r) < 0.90:
         log("throughput target missed: profiling the daemon")
         r["profile"] = profile_throughput(cfg)
+        log("throughput target missed: counting instructions with callgrind")
+        r["callgrind"] = callgrind_split(cfg)
     r["profile_startup"] = None
-    if not cfg.no_profile and report.startup_share(r) >= report.TARGET_STARTUP_MS:
+    if "startup" in only and not cfg.no_profile and report.startup_share(r) >= report.TARGET_STARTUP_MS:
         log("startup target missed: profiling the daemon")
         r["profile_startup"] = profile_startup(cfg)
     r["elapsed_s"] = time.monotonic() - t0
+    r["versions"] = versions(cfg)
+    with open(saved, "w") as f:
+        json.dump(r, f)
     missed = write_results(cfg, r)
     log(f"wrote {cfg.out} and {cfg.chart} in {r['elapsed_s']:.0f} s; missed targets: {missed or 'none'}")
 

@@ -1,5 +1,7 @@
 #include "ask.h"
 
+#include <algorithm>
+
 #include "keys.h"
 #include "reply_extractor.h"
 #include "screen_matcher.h"
@@ -51,7 +53,13 @@ uint64_t Ask::CursorRow(const Terminal& term) const {
 }
 
 TimePoint Ask::next_wakeup() const {
-  if (!outbox_.empty() && next_send_at_ < deadline_) return next_send_at_;
+  if (!outbox_.empty()) {
+    TimePoint at = outbox_.front().after_echo ? echo_give_up_ : next_send_at_;
+    if (at < deadline_) return at;
+  }
+  if (phase_ == Phase::kWaiting && question_pending_ && question_due_ < deadline_) {
+    return question_due_;
+  }
   if (phase_ == Phase::kWaiting && settle_until_ > last_change_ && settle_until_ < deadline_) {
     return settle_until_;
   }
@@ -70,6 +78,19 @@ void Ask::Start(const Terminal& term, ChildInput* child, TimePoint now) {
   }
   phase_ = Phase::kSending;
   Flush(term, child, now);
+}
+
+bool Ask::TurnNotStarted(const Terminal& term) const {
+  if (!started() || finished() || config_.submit.mode == SubmitMode::kLines) return false;
+  return !saw_busy_ && streamed_.empty() && CurrentReply(term, true).empty();
+}
+
+void Ask::Requeue() {
+  phase_ = Phase::kQueued;
+  outbox_.clear();
+  saw_echo_ = saw_busy_ = false;
+  question_pending_ = question_seen_ever_ = false;
+  pending_delta_.clear();
 }
 
 void Ask::QueueLine(const Terminal& term) {
@@ -106,15 +127,27 @@ void Ask::QueueWhole(const Terminal& term) {
   }
   if (paste) outbox_.push_back({"\x1b[201~", 0});
   outbox_.push_back({KeysToBytes(config_.submit.enter, ModesOf(term)),
-                     config_.submit.enter_delay_ms});
+                     config_.submit.enter_delay_ms, config_.submit.enter_after_echo});
 }
 
 void Ask::Flush(const Terminal& term, ChildInput* child, TimePoint now) {
-  while (!outbox_.empty() && now >= next_send_at_) {
-    child->Write(outbox_.front().bytes);
+  // A program that never shows the text still gets its Enter.
+  constexpr int kEchoWaitMs = 1000;
+  while (!outbox_.empty()) {
+    Pending& next = outbox_.front();
+    if (next.after_echo) {
+      if (term.generation() == written_generation_ && now < echo_give_up_) break;
+      next.after_echo = false;
+      next_send_at_ = now + Ms(next.delay_ms);
+    }
+    if (now < next_send_at_) break;
+    child->Write(next.bytes);
     outbox_.pop_front();
-    if (!outbox_.empty()) next_send_at_ = now + Ms(outbox_.front().delay_ms);
-    if (!outbox_.empty() && outbox_.front().delay_ms > 0) break;
+    written_generation_ = term.generation();
+    echo_give_up_ = now + Ms(kEchoWaitMs);
+    if (outbox_.empty()) break;
+    next_send_at_ = now + Ms(outbox_.front().delay_ms);
+    if (outbox_.front().delay_ms > 0 || outbox_.front().after_echo) break;
   }
   if (outbox_.empty()) phase_ = Phase::kWaiting;
 }
@@ -125,11 +158,17 @@ void Ask::Update(const Terminal& term, ChildInput* child, TimePoint now) {
   if (phase_ == Phase::kWaiting) {
     std::string question;
     if (matcher_.NeedsInput(term, &question)) {
-      result_.text = CurrentReply(term, false);
-      Fail("needs_input", "the program is asking a question no dialog rule answers");
-      result_.question = question;
-      return;
+      if (QuestionSettled(question, now)) {
+        result_.text = CurrentReply(term, false);
+        Fail("needs_input", "the program is asking a question no dialog rule answers");
+        result_.question = question;
+        return;
+      }
+    } else {
+      question_pending_ = false;  // gone, or a frame drawn without it
     }
+  }
+  if (phase_ == Phase::kWaiting && !question_pending_) {
     if (config_.submit.mode == SubmitMode::kLines) {
       UpdateLines(term, child, now);
     } else {
@@ -143,6 +182,29 @@ void Ask::Update(const Terminal& term, ChildInput* child, TimePoint now) {
     return;
   }
   if (streaming_ && phase_ == Phase::kWaiting) Stream(CurrentReply(term, false), false);
+}
+
+// A TUI's frame may arrive in pieces: a question counts once its text has
+// stayed the same a moment, or once it was first seen long enough ago (a TUI
+// that redraws all the time, in pieces, may change it or hide it in every
+// read).
+bool Ask::QuestionSettled(const std::string& question, TimePoint now) {
+  constexpr int kStableMs = 50;
+  constexpr int kMaxWaitMs = 400;
+  if (!question_seen_ever_) {
+    question_seen_ever_ = true;
+    question_first_ = now;
+  }
+  if (!question_pending_) {
+    question_pending_ = true;
+    question_since_ = now;
+    question_seen_ = question;
+  } else if (question != question_seen_) {
+    question_seen_ = question;
+    question_since_ = now;
+  }
+  question_due_ = std::min(question_since_ + Ms(kStableMs), question_first_ + Ms(kMaxWaitMs));
+  return now >= question_due_;
 }
 
 bool Ask::PromptAfterSend(const Terminal& term, bool* continuation) {
@@ -259,9 +321,14 @@ void Ask::UpdateWhole(const Terminal& term, TimePoint now) {
     started = saw_busy_ || saw_echo_ || CursorRow(term) != sent_row_;
   }
   if (!started) return;
-  // Some TUIs paint the end of a reply just after their done state.
+  // Some TUIs paint the end of a reply just after their done state. One
+  // that reports its state by OSC and draws in frames (Codex) has painted
+  // it once a frame begun after that OSC is complete (frames are judged
+  // only once complete); else wait for a quiet screen.
   int settle = config_.timeouts.reply_settle_ms;
-  if (settle > 0 && now < last_change_ + std::chrono::milliseconds(settle)) {
+  bool drawn_after_osc = config_.busy_osc > 0 &&
+                         term.synchronized_updates() > term.osc_frame(config_.busy_osc);
+  if (settle > 0 && !drawn_after_osc && now < last_change_ + std::chrono::milliseconds(settle)) {
     settle_until_ = last_change_ + std::chrono::milliseconds(settle);
     return;
   }

@@ -59,6 +59,14 @@ class Ask {
   // Fails the ask: the program is gone.
   void ChildExited(const Terminal& term, const std::string& why);
 
+  // True while nothing on screen belongs to this ask's turn yet: not busy,
+  // no reply. A dialog that pops up over the prompt then took the typed
+  // prompt instead, and the ask must be typed again. Never for `lines`
+  // engines, where typing a line again could run it twice.
+  bool TurnNotStarted(const Terminal& term) const;
+  // Back to queued, as if never started: Start types the prompt again.
+  void Requeue();
+
   // Before Start: when a queued ask that cannot start gives up. The session
   // restarts the clock when the ask reaches the head of the queue, so time
   // spent behind other asks does not count.
@@ -83,6 +91,8 @@ class Ask {
   struct Pending {
     std::string bytes;
     int delay_ms = 0;
+    // The pause starts only once the screen changed after the last write.
+    bool after_echo = false;
   };
 
   void QueueLine(const Terminal& term);
@@ -91,6 +101,7 @@ class Ask {
   void UpdateLines(const Terminal& term, ChildInput* child, TimePoint now);
   void UpdateWhole(const Terminal& term, TimePoint now);
   bool PromptAfterSend(const Terminal& term, bool* continuation);
+  bool QuestionSettled(const std::string& question, TimePoint now);
   void CloseLineSegment(const Terminal& term);
   void AppendSegment(const std::vector<Row>& rows, std::string* text, bool* has) const;
   std::string CurrentReply(const Terminal& term, bool final) const;
@@ -118,6 +129,10 @@ class Ask {
   TimePoint settle_until_;
   std::deque<Pending> outbox_;
   TimePoint next_send_at_;
+  // enter_after_echo: the screen's generation when the text was written,
+  // and when to stop waiting for the program to show it.
+  uint64_t written_generation_ = 0;
+  TimePoint echo_give_up_;
   uint64_t start_row_ = 0;
 
   // Where the current line was typed, and whether its echo has shown
@@ -133,6 +148,15 @@ class Ask {
   std::string finished_output_;
   bool has_output_ = false;
   uint64_t output_start_ = 0;
+
+  // A needs_input question on screen, waiting to settle (its text as last
+  // seen, since when, since when it has been up, and when it will count).
+  bool question_pending_ = false;  // on screen at the last update
+  bool question_seen_ever_ = false;
+  std::string question_seen_;
+  TimePoint question_since_;
+  TimePoint question_first_;
+  TimePoint question_due_;
 
   std::string streamed_;  // what the deltas add up to so far
   std::string pending_delta_;

@@ -181,6 +181,8 @@ void ReadSubmit(Reader* r, const element& e, const std::string& path, SubmitConf
       s->chunk_size = static_cast<size_t>(n);
     } else if (key == "chunk_delay_ms") {
       r->Int(v, sub, 0, 10000, &s->chunk_delay_ms);
+    } else if (key == "enter_after_echo") {
+      r->Bool(v, sub, &s->enter_after_echo);
     } else if (key == "close_blocks") {
       r->Bool(v, sub, &s->close_blocks);
     } else {
@@ -278,9 +280,13 @@ bool ReadTopField(Reader* r, const std::string& key, const element& v, const std
   else if (key == "rows") r->Int(v, path, 2, 1000, &c->rows);
   else if (key == "prompt") r->Pattern(v, path, &c->prompt);
   else if (key == "continuation_prompt") r->Pattern(v, path, &c->continuation_prompt);
+  else if (key == "started") r->Patterns(v, path, MatchScope::kScreen, &c->started);
   else if (key == "busy") r->Patterns(v, path, MatchScope::kScreen, &c->busy);
   else if (key == "busy_osc") r->Int(v, path, 0, 100000, &c->busy_osc);
   else if (key == "busy_osc_pattern") r->Regex(v, path, &c->busy_osc_pattern);
+  else if (key == "busy_until_osc") r->Bool(v, path, &c->busy_until_osc);
+  else if (key == "ready_after_da1") r->Bool(v, path, &c->ready_after_da1);
+  else if (key == "busy_title") r->Regex(v, path, &c->busy_title);
   else if (key == "submit") ReadSubmit(r, v, path, &c->submit);
   else if (key == "interrupt_keys") r->Strings(v, path, &c->interrupt_keys);
   else if (key == "quit_keys") r->Strings(v, path, &c->quit_keys);
@@ -326,6 +332,9 @@ bool ParseEngineConfig(const std::string& path, const std::string& json, EngineC
   if (!reader.failed() && config->prompt.pattern.empty()) reader.Fail("prompt", "required: how to recognise the input prompt");
   if (!reader.failed() && config->busy_osc != 0 && config->busy_osc_pattern.empty()) {
     reader.Fail("busy_osc_pattern", "required when busy_osc is set");
+  }
+  if (!reader.failed() && config->busy_until_osc && config->busy_osc == 0) {
+    reader.Fail("busy_until_osc", "needs busy_osc");
   }
   if (reader.failed()) {
     *err = path + ": " + error;

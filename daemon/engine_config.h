@@ -43,6 +43,10 @@ struct SubmitConfig {
   SubmitMode mode = SubmitMode::kLines;
   std::vector<std::string> enter = {"Enter"};  // key names sent to submit
   int enter_delay_ms = 0;   // pause between the text and Enter
+  // paste/type: the pause starts only once the program has shown the text
+  // (its screen changed), so a slow program still sees the Enter well after
+  // the text (Gemini turns an Enter within 40 ms of a paste into a newline).
+  bool enter_after_echo = false;
   size_t chunk_size = 0;    // split typed/pasted text into chunks; 0 = whole
   int chunk_delay_ms = 0;   // pause between chunks
   // kLines: when the continuation prompt is still showing after the last
@@ -97,11 +101,25 @@ struct EngineConfig {
 
   ScreenPattern prompt;               // the input prompt: the program waits
   ScreenPattern continuation_prompt;  // e.g. Python's "... "
+  // The program has finished starting once one of these is on screen; the
+  // first ready waits for it (a TUI that draws its input box before it
+  // listens). Empty: the prompt alone is enough.
+  std::vector<ScreenPattern> started;
   std::vector<ScreenPattern> busy;    // any match: the program is working
   // Machine-readable state some TUIs print (Codex's OSC 7501): when this
   // OSC's latest payload matches busy_osc_pattern the program is busy.
   int busy_osc = 0;
   std::string busy_osc_pattern;
+  // Busy until the program first sends busy_osc: Codex draws its input box
+  // while it is still loading, and says it is idle only once it listens.
+  bool busy_until_osc = false;
+  // Not ready until the program has asked for the terminal's device
+  // attributes (DA1): Claude probes the terminal only after drawing its
+  // prompt, and input typed before the probe is lost.
+  bool ready_after_da1 = false;
+  // The window title (OSC 0/2) means busy while it matches this regex
+  // (Gemini: "✦  Working…" while working, "◇  Ready" when idle).
+  std::string busy_title;
 
   SubmitConfig submit;
   std::vector<std::string> interrupt_keys = {"C-c"};

@@ -22,8 +22,10 @@ TEST(EngineConfig, ParsesAFullEngine) {
     "cols": 100, "rows": 30,
     "prompt": "^> $",
     "continuation_prompt": {"pattern": "^\\.\\.\\. $", "scope": "cursor_line"},
+    "started": ["Welcome"],
     "busy": ["esc to interrupt", {"pattern": "Working", "scope": "screen"}],
-    "busy_osc": 7501, "busy_osc_pattern": "working",
+    "busy_osc": 7501, "busy_osc_pattern": "working", "busy_until_osc": true,
+    "ready_after_da1": true, "busy_title": "Working…",
     "submit": {"mode": "paste", "enter": ["Enter"], "enter_delay_ms": 80,
                "chunk_size": 512, "chunk_delay_ms": 5, "close_blocks": false},
     "interrupt_keys": ["Escape"],
@@ -41,7 +43,12 @@ TEST(EngineConfig, ParsesAFullEngine) {
   EXPECT_EQ(100, c.cols);
   EXPECT_EQ(MatchScope::kCursorLine, c.prompt.scope);
   EXPECT_EQ(2u, c.busy.size());
+  EXPECT_TRUE(c.busy_until_osc);
+  EXPECT_TRUE(c.ready_after_da1);
   EXPECT_EQ(MatchScope::kScreen, c.busy[0].scope);
+  EXPECT_EQ("Working…", c.busy_title);
+  ASSERT_EQ(1u, c.started.size());
+  EXPECT_EQ(MatchScope::kScreen, c.started[0].scope);
   EXPECT_EQ(SubmitMode::kPaste, c.submit.mode);
   EXPECT_EQ(80, c.submit.enter_delay_ms);
   EXPECT_EQ(512u, c.submit.chunk_size);
@@ -69,6 +76,9 @@ TEST(EngineConfig, ErrorsNameTheFileAndField) {
       {R"({"command": ["a"], "prompt": "x", "dialogs": [{"pattern": "y"}]})", "'dialogs[0].keys'"},
       {R"({"command": ["a"], "prompt": "x", "reply": {"chrome": ["ok", "(("]}})", "'reply.chrome[1]'"},
       {R"({"command": ["a"], "prompt": "x", "busy_osc": 7501})", "'busy_osc_pattern'"},
+      {R"({"command": ["a"], "prompt": "x", "busy_until_osc": true})", "'busy_until_osc'"},
+      {R"({"command": ["a"], "prompt": "x", "busy_title": "(("})", "'busy_title'"},
+      {R"({"command": ["a"], "prompt": "x", "started": ["ok", "(("]})", "'started[1]'"},
       {R"({"command": ["a"], "prompt": "x", "timeouts": {"ask_ms": "5"}})", "'timeouts.ask_ms'"},
   };
   for (const Case& tc : cases) {

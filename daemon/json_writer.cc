@@ -6,30 +6,37 @@
 
 namespace tuidriver {
 
+// Runs of bytes that need no escaping (most of any text) are copied in one
+// append; `output` events pass every byte the program writes through here.
 void AppendJsonString(std::string_view s, std::string* out) {
+  static const char kHex[] = "0123456789abcdef";
+  out->reserve(out->size() + s.size() + 2);
   out->push_back('"');
   size_t pos = 0;
+  size_t run = 0;  // start of the bytes not yet copied
   while (pos < s.size()) {
     unsigned char b = static_cast<unsigned char>(s[pos]);
     if (b >= 0x20 && b < 0x80 && b != '"' && b != '\\') {
-      out->push_back(static_cast<char>(b));
       ++pos;
       continue;
     }
+    size_t start = pos;
     if (b >= 0x80) {
-      size_t start = pos;
       uint32_t cp;
       bool ok = DecodeUtf8(s.data(), s.size(), &pos, &cp);
-      if (cp == 0x2028 || cp == 0x2029) {
+      if (ok && cp != 0x2028 && cp != 0x2029) continue;  // valid: stays in the run
+      out->append(s.data() + run, start - run);
+      if (ok) {
         out->append(cp == 0x2028 ? "\\u2028" : "\\u2029");
-      } else if (ok) {
-        out->append(s.data() + start, pos - start);
       } else {
         AppendUtf8(0xFFFD, out);
       }
+      run = pos;
       continue;
     }
+    out->append(s.data() + run, start - run);
     ++pos;
+    run = pos;
     switch (b) {
       case '"': out->append("\\\""); break;
       case '\\': out->append("\\\\"); break;
@@ -39,12 +46,12 @@ void AppendJsonString(std::string_view s, std::string* out) {
       case '\b': out->append("\\b"); break;
       case '\f': out->append("\\f"); break;
       default: {
-        char buf[8];
-        snprintf(buf, sizeof buf, "\\u%04x", b);
-        out->append(buf);
+        const char esc[6] = {'\\', 'u', '0', '0', kHex[b >> 4], kHex[b & 0xF]};
+        out->append(esc, sizeof esc);
       }
     }
   }
+  out->append(s.data() + run, pos - run);
   out->push_back('"');
 }
 

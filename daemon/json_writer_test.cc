@@ -22,6 +22,14 @@ TEST(JsonWriter, KeepsUtf8AndReplacesInvalidBytes) {
   EXPECT_EQ(R"("\u2028\u2029")", Quote("\xE2\x80\xA8\xE2\x80\xA9"));
 }
 
+TEST(JsonWriter, RunsBetweenEscapesComeThroughWhole) {
+  // Escapes at the start, in the middle and at the end of runs of text.
+  EXPECT_EQ(R"("\u001b[1mbold\u001b[0m plain\r\n")", Quote("\x1b[1mbold\x1b[0m plain\r\n"));
+  EXPECT_EQ("\"x\xC3\xA9\\u001by\xEF\xBF\xBDz\\u2028\"", Quote("x\xC3\xA9\x1by\xC3z\xE2\x80\xA8"));
+  EXPECT_EQ(R"("")", Quote(""));
+  EXPECT_EQ("\"\x7f\"", Quote("\x7f"));  // DEL is valid JSON as it is
+}
+
 TEST(JsonWriter, BuildsObjects) {
   JsonObject o;
   o.Add("type", "ready").Add("pid", 42).Add("ok", true).AddNull("engine")

@@ -164,7 +164,9 @@ std::string FindEnginesDir() {
   std::string dir = exe.substr(0, exe.rfind('/'));
   if (exe.empty()) return "engines";
   for (const char* rel : {"/../engines", "/../../engines", "/engines", "/../share/tuidriver/engines"}) {
-    if (IsDir(dir + rel)) return dir + rel;
+    char real[PATH_MAX];
+    // Canonical, so messages name /opt/x/engines rather than /opt/x/bin/../engines.
+    if (IsDir(dir + rel)) return realpath((dir + rel).c_str(), real) ? real : dir + rel;
   }
   return dir + "/../engines";
 }

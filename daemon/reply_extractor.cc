@@ -1,6 +1,7 @@
 #include "reply_extractor.h"
 
 #include <algorithm>
+#include <cctype>
 
 #include "screen_matcher.h"
 #include "terminal.h"
@@ -57,15 +58,36 @@ std::vector<std::string> LogicalLines(const std::vector<Row>& rows) {
   return lines;
 }
 
-// The last line at or after `from` whose text contains the prompt's first
-// line (its first 40 columns, since a long echo may be wrapped or cut).
+// True when `line` shows `needle` right after an input-prompt marker: a few
+// columns holding a symbol but no letter or digit ("› ", "❯ ", " > ").
+bool EchoedAfterMarker(const std::string& line, const std::string& needle) {
+  size_t pos = line.find(needle);
+  if (pos == std::string::npos) return false;
+  std::string marker = TrimBoth(line.substr(0, pos));
+  if (marker.empty() || Columns(marker) > 4) return false;
+  for (char ch : marker) {
+    if (std::isalnum(static_cast<unsigned char>(ch))) return false;
+  }
+  return true;
+}
+
+// The last line at or after `from` that echoes the prompt's first line (its
+// first 40 columns, since a long echo may be wrapped or cut): right after an
+// input marker, else (a program that echoes without one) at the start of the
+// line. A line that merely contains the text (a reply saying "Third" to the
+// prompt "hi") is not its echo, nor is a reply's first line ("● hi there").
 int FindEcho(const std::vector<std::string>& lines, int from, int end,
-             const std::string& prompt) {
+             const std::string& prompt, const ScreenMatcher& matcher) {
   std::string needle = TrimBoth(FirstLine(prompt));
   if (needle.size() > 40) needle.resize(40);
   if (needle.empty()) return -1;
+  size_t prefix;
   for (int i = end - 1; i >= from; --i) {
-    if (lines[static_cast<size_t>(i)].find(needle) != std::string::npos) return i;
+    const std::string& line = lines[static_cast<size_t>(i)];
+    if (EchoedAfterMarker(line, needle) && !matcher.IsReplyStart(line, &prefix)) return i;
+  }
+  for (int i = end - 1; i >= from; --i) {
+    if (TrimBoth(lines[static_cast<size_t>(i)]).compare(0, needle.size(), needle) == 0) return i;
   }
   return -1;
 }
@@ -139,7 +161,7 @@ std::string ExtractMarkedReply(const std::vector<Row>& rows, const std::string& 
       break;
     }
   }
-  int echo = FindEcho(lines, 0, end, prompt);
+  int echo = FindEcho(lines, 0, end, prompt, matcher);
   // No echo yet: whatever is on the screen belongs to earlier turns.
   if (echo < 0) return std::string();
   // The echo of a multi-line prompt spans several rows: skip to its last.

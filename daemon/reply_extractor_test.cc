@@ -61,6 +61,27 @@ TEST(ReplyExtractor, NoEchoMeansNoReplyYet) {
   EXPECT_EQ("", ExtractMarkedReply(Rows(kClaudeScreen), "Third question", m, c.reply, 120));
 }
 
+// The prompt's text inside the reply ("hi" in "Third", a quoted question) is
+// not its echo.
+TEST(ReplyExtractor, PromptTextInsideTheReplyIsNotTheEcho) {
+  EngineConfig c = ClaudeLike();
+  ScreenMatcher m(c);
+  EXPECT_EQ("First line.\nThird line.",
+            ExtractMarkedReply(Rows({"❯ hi", "● First line.", "  Third line."}), "hi", m, c.reply, 120));
+  EXPECT_EQ("You asked: what is 6*7?\nForty-two.",
+            ExtractMarkedReply(Rows({"❯ what is 6*7?", "● You asked: what is 6*7?", "  Forty-two."}),
+                               "what is 6*7?", m, c.reply, 120));
+  // Codex's marker, and an echo with no marker at all still found.
+  EXPECT_EQ("ok", ExtractMarkedReply(Rows({"› hi there", "● ok"}), "hi there", m, c.reply, 120));
+  EXPECT_EQ("ok", ExtractMarkedReply(Rows({"hi there", "● ok"}), "hi there", m, c.reply, 120));
+  // A reply that starts with the prompt's text is not its echo.
+  EXPECT_EQ("hi to you", ExtractMarkedReply(Rows({"❯ hi", "● hi to you"}), "hi", m, c.reply, 120));
+  // No echo of this prompt yet: an earlier prompt's row that contains the
+  // text ("third line" of a multi-line prompt) does not count.
+  EXPECT_EQ("", ExtractMarkedReply(Rows({"❯ first line", "  third line", "● Got it."}), "hi", m,
+                                   c.reply, 120));
+}
+
 TEST(ReplyExtractor, SpinnerWhileStreamingIsChrome) {
   EngineConfig c = ClaudeLike();
   ScreenMatcher m(c);

@@ -32,7 +32,10 @@ ScreenMatcher::ScreenMatcher(const EngineConfig& config)
       reply_start_(CompileOrNull(config.reply.start)),
       reply_end_(CompileOrNull(config.reply.end)),
       busy_osc_(config.busy_osc),
-      busy_osc_pattern_(CompileOrNull(config.busy_osc_pattern)) {
+      busy_osc_pattern_(CompileOrNull(config.busy_osc_pattern)),
+      busy_until_osc_(config.busy_until_osc),
+      busy_title_(CompileOrNull(config.busy_title)) {
+  for (const ScreenPattern& p : config.started) started_.push_back(Compile(p));
   for (const ScreenPattern& p : config.busy) busy_.push_back(Compile(p));
   for (const ScreenPattern& p : config.needs_input) needs_input_.push_back(Compile(p));
   for (const std::string& p : config.reply.chrome) {
@@ -68,6 +71,15 @@ bool ScreenMatcher::ContinuationVisible(const Terminal& term) const {
   return Matches(continuation_, term, &row);
 }
 
+bool ScreenMatcher::Started(const Terminal& term) const {
+  if (started_.empty()) return true;
+  int row;
+  for (const Compiled& c : started_) {
+    if (Matches(c, term, &row)) return true;
+  }
+  return false;
+}
+
 bool ScreenMatcher::Busy(const Terminal& term) const {
   int row;
   for (const Compiled& c : busy_) {
@@ -75,8 +87,10 @@ bool ScreenMatcher::Busy(const Terminal& term) const {
   }
   if (busy_osc_ > 0 && busy_osc_pattern_) {
     std::string payload = term.osc(busy_osc_);
-    if (!payload.empty() && RE2::PartialMatch(payload, *busy_osc_pattern_)) return true;
+    if (payload.empty()) return busy_until_osc_;
+    if (RE2::PartialMatch(payload, *busy_osc_pattern_)) return true;
   }
+  if (busy_title_ && RE2::PartialMatch(term.title(), *busy_title_)) return true;
   return false;
 }
 

@@ -28,7 +28,9 @@ class ScreenMatcher {
 
   bool PromptVisible(const Terminal& term) const;
   bool ContinuationVisible(const Terminal& term) const;
-  // Any busy pattern on screen, or the busy OSC says so.
+  // One of the engine's `started` patterns is on screen (true if none).
+  bool Started(const Terminal& term) const;
+  // Any busy pattern on screen, or the busy OSC or window title says so.
   bool Busy(const Terminal& term) const;
   // Prompt showing and not busy: the program waits for input.
   bool Ready(const Terminal& term) const {
@@ -56,6 +58,7 @@ class ScreenMatcher {
 
   Compiled prompt_;
   Compiled continuation_;
+  std::vector<Compiled> started_;
   std::vector<Compiled> busy_;
   std::vector<Compiled> needs_input_;
   std::vector<std::unique_ptr<RE2>> chrome_;
@@ -63,6 +66,8 @@ class ScreenMatcher {
   std::unique_ptr<RE2> reply_end_;
   int busy_osc_ = 0;
   std::unique_ptr<RE2> busy_osc_pattern_;
+  bool busy_until_osc_ = false;
+  std::unique_ptr<RE2> busy_title_;
   struct Dialog {
     std::unique_ptr<RE2> re;
     std::vector<std::string> modes;

@@ -106,10 +106,11 @@ int Session::Run() {
     int n = ppoll(fds.data(), fds.size(), timeout < 0 ? nullptr : &ts, &wait_mask);
     if (n < 0 && errno != EINTR) break;
     HandleSignals();
-    if (fds[1].revents & (POLLIN | POLLHUP | POLLERR)) ReadChild(1 << 20);
+    if (fds[1].revents & (POLLIN | POLLHUP | POLLERR)) ReadChild(kReadBudget);
     if (fds[1].revents & POLLOUT) pty_.FlushInput();
     if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) ReadRequests();
-    CheckChildExit();
+    // No waitpid here: SIGCHLD is blocked outside ppoll, so an exit always
+    // wakes ppoll and HandleSignals reaps it (one syscall less per read).
     OnScreen(Clock::now());
     if (!out_.Flush() && state_ != State::kExited) BeginClose(nullptr);
     if (exit_code_ != 0) break;
@@ -155,7 +156,11 @@ int Session::PollTimeoutMs(TimePoint now) const {
     consider(last_output_ + Ms(kResyncQuietMs));
   }
   if (close_phase_ != ClosePhase::kNone) consider(close_deadline_);
+  if (close_phase_ == ClosePhase::kSettle) consider(last_output_ + Ms(kResyncQuietMs));
   if (dialog_wake_ > now) consider(dialog_wake_);
+  if (term_.synchronized_update() && frame_started_ + Ms(kFrameLimitMs) > now) {
+    consider(frame_started_ + Ms(kFrameLimitMs));
+  }
   if (!dialog_keys_.empty()) consider(dialog_keys_.front().due);
   auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(wake - now).count();
   return static_cast<int>(std::max<long long>(0, ms + 1));
@@ -186,9 +191,9 @@ void Session::ReadChild(size_t budget) {
     if (n <= 0) return;  // EAGAIN, or EOF
     FeedChild(buf, static_cast<size_t>(n));
     total += static_cast<size_t>(n);
-    // A short read emptied the PTY: go back to ppoll rather than pay for a
-    // read that only says EAGAIN (unless draining everything before exit).
-    if (static_cast<size_t>(n) < sizeof buf && budget != SIZE_MAX) return;
+    // A PTY read returns at most a few KiB however big the buffer, so a short
+    // read does not mean the PTY is empty: while the program floods, reading
+    // on saves a ppoll per read; once it pauses, one read says EAGAIN.
   }
 }
 
@@ -263,13 +268,28 @@ void Session::ReportExit() {
 
 void Session::OnScreen(TimePoint now) {
   if (state_ == State::kExited) return;
-  bool changed = term_.generation() != seen_generation_;
-  seen_generation_ = term_.generation();
-  if (changed || now >= dialog_wake_) AnswerDialogs(now);
-  if (state_ == State::kStarting) CheckReady(now);
-  if (state_ == State::kReady) RunAsks(now);
+  if (!MidFrame(now)) {
+    bool changed = term_.generation() != seen_generation_;
+    seen_generation_ = term_.generation();
+    if (changed || now >= dialog_wake_) AnswerDialogs(now);
+    if (state_ == State::kStarting) CheckReady(now);
+    if (state_ == State::kReady) RunAsks(now);
+  }
   UpdateWaiters(now);
   AdvanceClose(now);
+}
+
+// A read can end in the middle of a frame the program draws inside a
+// synchronized update (Codex draws every frame so). Its prompt, busy state
+// and questions are judged only between frames, as a terminal would show
+// them, but a frame that never ends is ignored after kFrameLimitMs.
+bool Session::MidFrame(TimePoint now) {
+  if (!term_.synchronized_update()) return false;
+  if (term_.synchronized_updates() != frame_seen_) {
+    frame_seen_ = term_.synchronized_updates();
+    frame_started_ = now;
+  }
+  return now < frame_started_ + Ms(kFrameLimitMs);
 }
 
 void Session::AnswerDialogs(TimePoint now) {
@@ -296,6 +316,12 @@ void Session::AnswerDialogs(TimePoint now) {
   dialog_armed_ = rule;
   dialog_retry_at_ = now + Ms(kDialogRetryMs);
   const DialogRule& d = options_.engine.dialogs[static_cast<size_t>(rule)];
+  if (active_ && active_->TurnNotStarted(term_)) {
+    active_->Requeue();
+    queue_.push_front(std::move(active_));
+    term_.UnpinHistory();
+    clear_after_dialog_ = true;
+  }
   // One key at a time, a little apart: some TUIs read a burst as one key.
   TimePoint due = now;
   for (const std::string& key : d.keys) {
@@ -317,7 +343,7 @@ void Session::SendDialogKeys(TimePoint now) {
 }
 
 void Session::CheckReady(TimePoint now) {
-  if (options_.raw || ReadySettled(now)) {
+  if (options_.raw || (ReadySettled(now) && matcher_.Started(term_))) {
     state_ = State::kReady;
     if (!queue_.empty()) queue_.front()->RestartClock(now);
     JsonObject o;
@@ -332,8 +358,13 @@ void Session::CheckReady(TimePoint now) {
   }
   if (now >= ready_deadline_) {
     JsonObject o;
+    // The prompt alone is not enough when the engine lists `started`
+    // patterns: say which is missing.
+    std::string missing = matcher_.Ready(term_) && !matcher_.Started(term_)
+                              ? " showed its prompt but none of its `started` patterns"
+                              : " did not show its prompt";
     o.Add("type", "error").Add("kind", "not_ready")
-        .Add("error", options_.engine.name + " did not show its prompt within " +
+        .Add("error", options_.engine.name + missing + " within " +
                           std::to_string(options_.engine.timeouts.ready_ms) + " ms")
         .AddStringArray("screen", term_.ScreenLines());
     out_.Send(o.Finish());
@@ -363,6 +394,7 @@ void Session::RunAsks(TimePoint now) {
 
 bool Session::ReadySettled(TimePoint now) {
   if (!matcher_.Ready(term_) || !dialog_keys_.empty()) return false;
+  if (options_.engine.ready_after_da1 && term_.da1_queries() == 0) return false;
   if (matcher_.MatchDialog(term_, options_.mode) >= 0) return false;
   int settle = options_.engine.timeouts.settle_ms;
   if (settle > 0 && now < last_output_ + Ms(settle)) {
@@ -394,6 +426,19 @@ void Session::StartNextAsk(TimePoint now) {
     return;
   }
   if (interrupt_pending_) return;
+  if (clear_after_dialog_) {
+    if (!dialog_keys_.empty() || matcher_.MatchDialog(term_, options_.mode) >= 0 ||
+        now < last_output_ + Ms(kResyncQuietMs)) {
+      settle_wake_ = last_output_ + Ms(kResyncQuietMs);
+      return;
+    }
+    clear_after_dialog_ = false;
+    if (!matcher_.Ready(term_) && !matcher_.Busy(term_) && !options_.engine.clear_input_keys.empty()) {
+      KeyModes modes{term_.app_cursor_keys(), term_.app_keypad()};
+      pty_.Write(KeysToBytes(options_.engine.clear_input_keys, modes));
+      return;
+    }
+  }
   if (resync_ && !resync_cleared_ && !options_.engine.clear_input_keys.empty() &&
       term_.generation() != resync_generation_ && now >= last_output_ + Ms(kResyncQuietMs) &&
       !matcher_.Ready(term_) && !matcher_.Busy(term_)) {
@@ -618,18 +663,22 @@ void Session::HandleAsk(Request& r) {
   }
 }
 
+void Session::CancelActive(const std::string& why) {
+  NoInput later;
+  active_->Cancel(term_, &later, why);
+  interrupt_pending_ = true;
+  interrupt_due_ = std::max(Clock::now(), pty_input_.last_write() + Ms(kInterruptAfterInputMs));
+  FinishAsk();
+  SendPendingInterrupt(Clock::now());
+}
+
 void Session::HandleCancel(const Request& r) {
   if (active_ && active_->id() == r.target) {
     // An interrupt that lands while the program is still taking in the
     // prompt can be lost or held back (CPython's readline does both), so it
     // goes out once the input has had a moment to be read.
-    NoInput later;
-    active_->Cancel(term_, &later, "cancelled by request " + r.id.json);
-    interrupt_pending_ = true;
-    interrupt_due_ = std::max(Clock::now(), pty_input_.last_write() + Ms(kInterruptAfterInputMs));
-    FinishAsk();
+    CancelActive("cancelled by request " + r.id.json);
     ReplyOk(r.id);
-    SendPendingInterrupt(Clock::now());
     return;
   }
   for (auto it = queue_.begin(); it != queue_.end(); ++it) {
@@ -676,17 +725,19 @@ void Session::HandleInput(const Request& r) {
 void Session::HandleScreen(const Request& r) { ReplyOk(r.id, ScreenFields()); }
 
 void Session::HandleScrollback(const Request& r) {
-  std::vector<std::string> lines;
-  uint64_t end = term_.lines_scrolled() + static_cast<uint64_t>(term_.rows());
+  // Rows below the last non-blank one on screen are not history, and do not
+  // count against `lines`.
+  int last_row = term_.rows() - 1;
+  while (last_row >= 0 && term_.RowText(last_row).empty()) --last_row;
+  uint64_t end = term_.lines_scrolled() + static_cast<uint64_t>(last_row + 1);
   uint64_t first = term_.first_retained_row();
   if (r.lines >= 0 && end - first > static_cast<uint64_t>(r.lines)) first = end - static_cast<uint64_t>(r.lines);
+  std::vector<std::string> lines;
   for (uint64_t row = first; row < end; ++row) {
     std::string text;
     bool wrapped;
     if (term_.LineAt(row, &text, &wrapped)) lines.push_back(std::move(text));
   }
-  // Rows below the last non-blank one on screen are not history.
-  while (!lines.empty() && lines.back().empty()) lines.pop_back();
   ReplyOk(r.id, "\"lines\":" + JsonStringArray(lines));
 }
 
@@ -755,10 +806,7 @@ void Session::BeginClose(const RequestId* id) {
   if (id) close_ids_.push_back(*id);
   if (closing_) return;
   closing_ = true;
-  if (active_ && !active_->finished() && id) {
-    active_->Cancel(term_, &pty_input_, "the session is closing");
-    FinishAsk();
-  }
+  if (active_ && !active_->finished() && id) CancelActive("the session is closing");
   if (id) {
     for (auto& ask : queue_) {
       ask->Cancel(term_, &pty_input_, "the session is closing");
@@ -771,18 +819,35 @@ void Session::BeginClose(const RequestId* id) {
     return;
   }
   TimePoint now = Clock::now();
-  if (!options_.engine.quit_keys.empty() && !urgent_close_) {
-    KeyModes modes{term_.app_cursor_keys(), term_.app_keypad()};
-    pty_.Write(KeysToBytes(options_.engine.quit_keys, modes));
-    close_phase_ = ClosePhase::kQuitKeys;
-    close_deadline_ = now + Ms(options_.engine.timeouts.quit_grace_ms);
-  } else {
+  if (options_.engine.quit_keys.empty() || urgent_close_) {
     close_phase_ = ClosePhase::kQuitKeys;
     close_deadline_ = now;
+  } else if (resync_ || interrupt_pending_) {
+    // An interrupted program is still reacting: quit keys typed now would be
+    // lost in its reaction, and the close would end in signals.
+    close_phase_ = ClosePhase::kSettle;
+    close_deadline_ = now + Ms(kCloseSettleMs);
+  } else {
+    SendQuitKeys(now);
   }
 }
 
+void Session::SendQuitKeys(TimePoint now) {
+  KeyModes modes{term_.app_cursor_keys(), term_.app_keypad()};
+  pty_.Write(KeysToBytes(options_.engine.quit_keys, modes));
+  close_phase_ = ClosePhase::kQuitKeys;
+  close_deadline_ = now + Ms(options_.engine.timeouts.quit_grace_ms);
+}
+
 void Session::AdvanceClose(TimePoint now) {
+  if (close_phase_ == ClosePhase::kSettle) {
+    SendPendingInterrupt(now);
+    // Settled: it reacted to the interrupt, shows its prompt, and is quiet.
+    bool settled = !interrupt_pending_ && term_.generation() != resync_generation_ &&
+                   matcher_.Ready(term_) && now >= last_output_ + Ms(kResyncQuietMs);
+    if (settled || now >= close_deadline_) SendQuitKeys(now);
+    return;
+  }
   if (close_phase_ == ClosePhase::kNone || now < close_deadline_) return;
   if (close_phase_ == ClosePhase::kQuitKeys) {
     pty_.SignalForeground(SIGTERM);

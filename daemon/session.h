@@ -46,7 +46,8 @@ class Session {
 
  private:
   enum class State { kStarting, kReady, kExited };
-  enum class ClosePhase { kNone, kQuitKeys, kTerm, kKill };
+  // kSettle: an interrupted program gets back to its prompt before the quit keys.
+  enum class ClosePhase { kNone, kSettle, kQuitKeys, kTerm, kKill };
 
   // A request that replies later: expect or wait_idle.
   struct Waiter {
@@ -87,6 +88,7 @@ class Session {
   void CheckChildExit();
   void ReportExit();
   void OnScreen(TimePoint now);
+  bool MidFrame(TimePoint now);
   void AnswerDialogs(TimePoint now);
   void SendDialogKeys(TimePoint now);
   void CheckReady(TimePoint now);
@@ -108,6 +110,8 @@ class Session {
   void Dispatch(Request& request);
   void HandleAsk(Request& request);
   void HandleCancel(const Request& request);
+  // Fails the active ask as cancelled; its interrupt keys follow shortly.
+  void CancelActive(const std::string& why);
   void HandleInput(const Request& request);
   void HandleScreen(const Request& request);
   void HandleScrollback(const Request& request);
@@ -123,6 +127,7 @@ class Session {
 
   // Close.
   void BeginClose(const RequestId* id);
+  void SendQuitKeys(TimePoint now);
   void AdvanceClose(TimePoint now);
   void FinishClose();
 
@@ -167,14 +172,25 @@ class Session {
   bool interrupt_pending_ = false;
   TimePoint interrupt_due_;
   static constexpr int kInterruptAfterInputMs = 100;
+  // A dialog took an ask's keystrokes (see Ask::TurnNotStarted): once it
+  // is gone, whatever reached the input box is cleared before the retry.
+  bool clear_after_dialog_ = false;
   bool resync_nudged_ = false;
   bool resync_cleared_ = false;
   static constexpr int kResyncQuietMs = 150;
+  // Program output read before requests are looked at again: about 4 ms of
+  // rendering, so a flood never holds up a `screen` or `cancel` for long.
+  static constexpr size_t kReadBudget = 256 << 10;
   uint64_t resync_generation_ = 0;
   TimePoint resync_give_up_;
   std::vector<Waiter> waiters_;
   TimePoint last_output_;
   uint64_t seen_generation_ = ~0ull;
+  // The synchronized update (frame) the screen was last seen inside, and
+  // since when; see MidFrame.
+  uint64_t frame_seen_ = 0;
+  TimePoint frame_started_;
+  static constexpr int kFrameLimitMs = 500;
 
   // Dialog answers: the last rule answered (re-armed once it is gone), how
   // often, when to look again, and the keys still to send.
@@ -199,6 +215,7 @@ class Session {
   // keys and keep the SIGTERM grace short, so nothing outlives us long.
   bool urgent_close_ = false;
   static constexpr int kUrgentGraceMs = 300;
+  static constexpr int kCloseSettleMs = 1000;
 };
 
 }  // namespace tuidriver

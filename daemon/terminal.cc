@@ -6,10 +6,47 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <type_traits>
 
 #include "utf8.h"
 
 namespace tuidriver {
+
+// Called for every character the program prints, so the common case (a
+// narrow character over a narrow cell) makes no call and its bookkeeping is
+// done before the cell is written (no reloads through the cell pointer).
+// Defined first so that libvterm's callback below inlines it.
+inline __attribute__((always_inline)) void Terminal::PutGlyph(const uint32_t* chars, int width,
+                                                              int row, int col) {
+  const int cols = cols_;
+  if (static_cast<unsigned>(row) >= static_cast<unsigned>(rows_) ||
+      static_cast<unsigned>(col) >= static_cast<unsigned>(cols)) {
+    return;
+  }
+  const int* order = screen_->order.data();
+  Line* pool = screen_->pool.data();
+  const int cells = width == 2 ? 2 : 1;
+  // A glyph at column 0 right after one that left it no room in the row
+  // above, with no cursor move between: the terminal wrapped that row.
+  if (wrap_pending_ && col == 0 && row > 0 && last_glyph_end_ + cells > cols) {
+    pool[order[row - 1]].wrapped = true;
+  }
+  wrap_pending_ = true;
+  last_glyph_row_ = row;
+  last_glyph_end_ = col + cells;
+  ++generation_;
+  Line& line = pool[order[row]];
+  Cell* cell = line.cells.data() + col;
+  if (width == 2 || cell->kind != kNarrow) {
+    PutGlyphSlow(&line, chars, width, col);
+    return;
+  }
+  // libvterm ends `chars` with a 0 when it holds fewer than its maximum.
+  uint32_t second = chars[1];
+  cell->ch[0] = chars[0];
+  cell->ch[1] = second;
+  cell->ch[2] = second ? chars[2] : 0;
+}
 
 // Static trampolines from libvterm's C callbacks to Terminal's methods.
 struct TerminalCallbacks {
@@ -170,6 +207,10 @@ Terminal::Terminal(int cols, int rows, size_t scrollback_limit)
   ResizeBuffer(&main_, cols, rows, 0);
   ResizeBuffer(&alt_, cols, rows, 0);
   vterm_state_reset(state_, 1);
+  // REP (CSI b) repeats the last character; with none printed yet libvterm
+  // 0.1.4 loops forever (found by terminal_fuzz: `printf '\e[b'` hung the
+  // daemon). A blank printed and taken back gives it one to repeat.
+  vterm_input_write(vt_, " \r", 2);
 }
 
 Terminal::~Terminal() { vterm_free(vt_); }
@@ -215,10 +256,6 @@ void Terminal::Filter(const char* data, size_t len) {
     // A long CSI's parameters go on from the last Feed.
     std::string bounded;
     p = ScanCsiParams(p, end, csi_params_.get(), &bounded);
-    if (p < end && RepeatsNothing(*csi_params_, *p)) {
-      bounded += '\x18';  // CAN: cancelled instead (see RepeatsNothing)
-      ++p;
-    }
     Write(bounded.data(), bounded.size());
     if (p < end) csi_params_.reset();
   }
@@ -238,6 +275,11 @@ void Terminal::Filter(const char* data, size_t len) {
       continue;
     }
     Write(segment, static_cast<size_t>(esc - segment));
+    if (pending_modes_set_ || !pending_modes_.empty()) {
+      TrackPrivateModes(pending_modes_, pending_modes_set_);
+      pending_modes_.clear();
+      pending_modes_set_ = false;
+    }
     Write(replacement.data(), replacement.size());
     if (cursor_restored_) ClampCursor();
     if (unknown_setting_asked_) {
@@ -270,9 +312,11 @@ size_t Terminal::FilterEscape(const char* p, const char* end, std::string* repla
   // past its input (both found by terminal_fuzz).
   size_t k = 1;
   bool controls_seen = false;
+  bool intermediates_seen = false;  // "ESC # 8" is DECALN, not "ESC 8"
   for (; k < avail; ++k) {
     unsigned char b = static_cast<unsigned char>(p[k]);
     if (InsideCsi(b)) controls_seen = true;
+    else if (b >= 0x20 && b <= 0x2f) intermediates_seen = true;
     else if (b < 0x20 || (b > 0x2f && b < 0x80)) break;
   }
   if (k == 1) return FilterSequence(p, end, replacement);
@@ -304,7 +348,10 @@ size_t Terminal::FilterEscape(const char* p, const char* end, std::string* repla
     return k;
   }
   // p + k - 1 stands for the ESC: FilterSequence never reads its first byte.
-  size_t used = FilterSequence(p + k - 1, end, replacement);
+  // After intermediates only a CSI, DCS or OSC is still what it says.
+  bool starts_string_or_csi = x == '[' || x == 'P' || x == ']';
+  size_t used = intermediates_seen && !starts_string_or_csi ? SIZE_MAX
+                                                            : FilterSequence(p + k - 1, end, replacement);
   if (used == 0) return 0;
   if (used == SIZE_MAX && !controls_seen) return SIZE_MAX;  // "ESC ( B": as it is
   if (used == SIZE_MAX) {
@@ -319,6 +366,9 @@ size_t Terminal::FilterEscape(const char* p, const char* end, std::string* repla
       if (seq_end < avail && p[seq_end] >= 0x40 && p[seq_end] <= 0x7e) ++seq_end;
     }
     *replacement = controls + "\x1b";
+    for (size_t i = 1; i < k; ++i) {  // the intermediates (and ignored bytes)
+      if (!InsideCsi(static_cast<unsigned char>(p[i]))) replacement->push_back(p[i]);
+    }
     replacement->append(p + k, seq_end - k);
     return seq_end;
   }
@@ -446,13 +496,6 @@ const char* Terminal::SkipDcs(const char* p, const char* end) {
   return end;
 }
 
-// REP (CSI b) repeats the last character. With none printed yet, libvterm
-// 0.1.4 loops forever on it (found by terminal_fuzz: `printf '\e[b'` hung
-// the daemon), so such a REP is cancelled with CAN instead of its final.
-bool Terminal::RepeatsNothing(const CsiParams& csi, char final) const {
-  return final == 'b' && !csi.has_leader && !printed_glyph_;
-}
-
 // FilterEscape without controls after the ESC. p[0] is not read: it may
 // stand for an ESC that came earlier.
 size_t Terminal::FilterSequence(const char* p, const char* end, std::string* replacement) {
@@ -460,7 +503,7 @@ size_t Terminal::FilterSequence(const char* p, const char* end, std::string* rep
   if (avail < 2) return 0;
   char c = p[1];
   if (c == '=' || c == '>') app_keypad_ = c == '=';
-  if (c == 'c') bracketed_paste_ = app_cursor_keys_ = app_keypad_ = false;
+  if (c == 'c') bracketed_paste_ = app_cursor_keys_ = app_keypad_ = synchronized_update_ = false;
   if (c == 'P') return FilterDcs(p, end, replacement);
   if (c == ']') return FilterOsc(p, end);
   if (c == '8') {  // DECRC: restore the cursor, checked once done
@@ -472,17 +515,14 @@ size_t Terminal::FilterSequence(const char* p, const char* end, std::string* rep
   CsiParams csi;
   size_t args_end = static_cast<size_t>(ScanCsiParams(p + 2, end, &csi, nullptr) - p);
   if (args_end == avail && avail < kMaxCarry) return 0;
-  bool cancel = args_end < avail && RepeatsNothing(csi, p[args_end]);
-  if (cancel || csi.separators >= kCsiArgsMax || args_end == avail) {
+  if (csi.separators >= kCsiArgsMax || args_end == avail) {
     // Too many arguments, or more than we carry: pass the parameters on
     // bounded, and the rest of the sequence as it comes.
     csi = CsiParams();
     *replacement = "\x1b[";
     ScanCsiParams(p + 2, p + args_end, &csi, replacement);
     if (args_end == avail) csi_params_ = std::make_unique<CsiParams>(csi);
-    if (!cancel) return args_end;
-    *replacement += '\x18';  // CAN
-    return args_end + 1;
+    return args_end;
   }
   size_t i = 2;
   bool priv = i < avail && p[i] == '?';
@@ -494,6 +534,10 @@ size_t Terminal::FilterSequence(const char* p, const char* end, std::string* rep
   // Most sequences (SGR, cursor moves) are none of ours: decide without
   // copying anything.
   if (!priv) {
+    // libvterm answers DA1 itself; count it (engines may wait for it).
+    if (final == 'c' && (i == params_start || (i == params_start + 1 && p[params_start] == '0'))) {
+      ++da1_queries_;
+    }
     if (i != params_start || (final != 's' && final != 'u')) return SIZE_MAX;
     *replacement = final == 's' ? "\x1b" "7" : "\x1b" "8";
     cursor_restored_ |= final == 'u';
@@ -501,25 +545,25 @@ size_t Terminal::FilterSequence(const char* p, const char* end, std::string* rep
   }
   if (final != 'h' && final != 'l') return SIZE_MAX;
   std::string params(p + params_start, i - params_start);
-  TrackPrivateModes(params, final == 'h');
+  // Tracked once the text before it is written (see Filter): a frame's
+  // begin must not count before an OSC that came ahead of it.
+  pending_modes_ = params;
+  pending_modes_set_ = final == 'h';
   // Mode 47 is the old alternate screen: rewrite it as 1047.
   std::string rewritten;
-  bool changed = false;
   size_t start = 0;
   while (start <= params.size()) {
     size_t semi = params.find(';', start);
     if (semi == std::string::npos) semi = params.size();
     std::string mode = params.substr(start, semi - start);
-    if (mode == "47") { mode = "1047"; changed = true; }
+    if (mode == "47") mode = "1047";
     if (start > 0) rewritten += ';';
     rewritten += mode;
     start = semi + 1;
   }
   // Leaving the alternate screen restores the cursor too.
-  bool restores = final == 'l' && (params.find("1049") != std::string::npos ||
-                                   params.find("1048") != std::string::npos);
-  cursor_restored_ |= restores;
-  if (!changed && !restores) return SIZE_MAX;
+  cursor_restored_ |= final == 'l' && (params.find("1049") != std::string::npos ||
+                                       params.find("1048") != std::string::npos);
   *replacement = "\x1b[?" + rewritten + final;
   return i + 1;
 }
@@ -532,6 +576,10 @@ void Terminal::TrackPrivateModes(const std::string& params, bool set) {
     int mode = atoi(params.substr(start, semi - start).c_str());
     if (mode == 1) app_cursor_keys_ = set;
     if (mode == 2004) bracketed_paste_ = set;
+    if (mode == 2026) {
+      if (set && !synchronized_update_) ++synchronized_updates_;
+      synchronized_update_ = set;
+    }
     start = semi + 1;
   }
 }
@@ -561,6 +609,7 @@ bool Terminal::OnUnknownOsc(const char* command, size_t len) {
     return true;
   }
   osc_[number] = SanitizeUtf8(payload);
+  osc_frame_[number] = synchronized_updates_;
   ++generation_;
   return true;
 }
@@ -568,6 +617,11 @@ bool Terminal::OnUnknownOsc(const char* command, size_t len) {
 std::string Terminal::osc(int number) const {
   auto it = osc_.find(number);
   return it == osc_.end() ? std::string() : it->second;
+}
+
+uint64_t Terminal::osc_frame(int number) const {
+  auto it = osc_frame_.find(number);
+  return it == osc_frame_.end() ? 0 : it->second;
 }
 
 Terminal::Line& Terminal::ScreenLine(int row) {
@@ -581,7 +635,10 @@ const Terminal::Line& Terminal::ScreenLine(int row) const {
 void Terminal::BlankCells(Line* line, int from, int to) {
   from = std::max(from, 0);
   to = std::min(to, static_cast<int>(line->cells.size()));
-  if (from < to) std::fill(line->cells.begin() + from, line->cells.begin() + to, Cell());
+  static_assert(std::is_trivially_copyable<Cell>::value, "cells are blanked with memset");
+  if (from < to) {
+    memset(static_cast<void*>(line->cells.data() + from), 0, static_cast<size_t>(to - from) * sizeof(Cell));
+  }
 }
 
 // Writing over either half of a wide character destroys all of it (as in
@@ -590,41 +647,35 @@ void Terminal::SplitWideAt(Line* line, int col) {
   int n = static_cast<int>(line->cells.size());
   if (col < 0 || col >= n) return;
   Cell& cell = line->cells[static_cast<size_t>(col)];
-  if (cell.width == 0 && col > 0) {
+  if (cell.kind == kWideRight && col > 0) {
     BlankCells(line, col - 1, col + 1);
-  } else if (cell.width == 2 && col + 1 < n) {
+  } else if (cell.kind == kWideLeft && col + 1 < n) {
     BlankCells(line, col, col + 2);
   }
 }
 
-void Terminal::PutGlyph(const uint32_t* chars, int width, int row, int col) {
-  if (width > 0) printed_glyph_ = true;
-  if (row < 0 || row >= rows_ || col < 0 || col >= cols_) return;
-  // A glyph at column 0 right after one that filled the row above, with no
-  // cursor move between: the terminal wrapped that row.
-  if (wrap_pending_ && col == 0 && row > 0) ScreenLine(row - 1).wrapped = true;
-  Line& line = ScreenLine(row);
-  if (line.cells[static_cast<size_t>(col)].width != 1) SplitWideAt(&line, col);
-  if (width == 2 && col + 1 < cols_ && line.cells[static_cast<size_t>(col + 1)].width != 1) {
-    SplitWideAt(&line, col + 1);
+void Terminal::PutGlyphSlow(Line* line, const uint32_t* chars, int width, int col) {
+  if (line->cells[static_cast<size_t>(col)].kind != kNarrow) SplitWideAt(line, col);
+  if (width == 2 && col + 1 < cols_ && line->cells[static_cast<size_t>(col + 1)].kind != kNarrow) {
+    SplitWideAt(line, col + 1);
   }
-  Cell& cell = line.cells[static_cast<size_t>(col)];
+  Cell& cell = line->cells[static_cast<size_t>(col)];
   cell = Cell();
   for (int i = 0; i < 3 && chars[i]; ++i) cell.ch[i] = chars[i];
-  cell.width = static_cast<uint8_t>(width == 2 ? 2 : 1);
+  if (width == 2) cell.kind = kWideLeft;
   if (width == 2 && col + 1 < cols_) {
-    Cell& right = line.cells[static_cast<size_t>(col + 1)];
+    Cell& right = line->cells[static_cast<size_t>(col + 1)];
     right = Cell();
-    right.width = 0;
+    right.kind = kWideRight;
   }
-  wrap_pending_ = col + std::max(width, 1) >= cols_;
-  last_glyph_row_ = row;
-  last_glyph_col_ = col;
-  ++generation_;
 }
 
 void Terminal::MoveCursor(int row, int col, bool visible) {
-  if (row != last_glyph_row_ || col != last_glyph_col_) wrap_pending_ = false;
+  // Only the cursor's own advance past the last glyph (or its wait at the
+  // last column) keeps a wrap possible; any other move rules it out.
+  bool advance = row == last_glyph_row_ &&
+                 (col == last_glyph_end_ || (last_glyph_end_ >= cols_ && col == cols_ - 1));
+  if (!advance) wrap_pending_ = false;
   cursor_.row = row;
   cursor_.col = col;
   cursor_.visible = visible;
@@ -713,7 +764,7 @@ void Terminal::ResizeBuffer(Buffer* b, int cols, int rows, int drop_top) {
     Line& line = lines[static_cast<size_t>(r)];
     line.cells.resize(static_cast<size_t>(cols));
     // A wide character cut in half by the new right edge goes away.
-    if (cols > 0 && line.cells.back().width == 2) line.cells.back() = Cell();
+    if (cols > 0 && line.cells.back().kind == kWideLeft) line.cells.back() = Cell();
     b->order[static_cast<size_t>(r)] = r;
   }
   b->pool = std::move(lines);
@@ -741,24 +792,28 @@ void Terminal::Resize(int cols, int rows) {
   vterm_set_size(vt_, rows, cols);
 }
 
-// Text of cells [0, end).
-std::string Terminal::LineText(const Line& line, size_t end) {
-  std::string out;
-  out.reserve(end);
+char* Terminal::EncodeCells(const Cell* cells, size_t end, char* out) {
   for (size_t i = 0; i < end; ++i) {
-    const Cell& cell = line.cells[i];
-    if (cell.width == 0) continue;  // right half of a wide character
+    const Cell& cell = cells[i];
+    if (cell.kind == kWideRight) continue;  // its character is in the left half
     char32_t first = cell.ch[0];
     if (first < 0x80 && cell.ch[1] == 0) {
-      out.push_back(first == 0 ? ' ' : static_cast<char>(first));
+      *out++ = first == 0 ? ' ' : static_cast<char>(first);
       continue;
     }
     for (char32_t ch : cell.ch) {
       if (ch == 0) break;
-      AppendUtf8(ch, &out);
+      out = WriteUtf8(ch, out);
     }
   }
   return out;
+}
+
+// Text of cells [0, end).
+std::string Terminal::LineText(const Line& line, size_t end) {
+  std::string buf(end * kMaxCellBytes, '\0');
+  size_t n = static_cast<size_t>(EncodeCells(line.cells.data(), end, &buf[0]) - buf.data());
+  return std::string(buf.data(), n);
 }
 
 namespace {
@@ -797,7 +852,10 @@ bool Terminal::RowWrapped(int row) const {
 }
 
 void Terminal::PushHistory(const Line& line) {
-  history_.push_back(HistoryLine{LineText(line, TrimmedEnd(line.cells)), line.wrapped});
+  size_t end = TrimmedEnd(line.cells);
+  if (encode_buf_.size() < end * kMaxCellBytes) encode_buf_.resize(end * kMaxCellBytes);
+  size_t n = static_cast<size_t>(EncodeCells(line.cells.data(), end, encode_buf_.data()) - encode_buf_.data());
+  history_.push_back(HistoryLine{std::string(encode_buf_.data(), n), line.wrapped});
   ++lines_scrolled_;
 }
 

@@ -65,8 +65,18 @@ class Terminal {
   bool bracketed_paste() const { return bracketed_paste_; }
   bool app_cursor_keys() const { return app_cursor_keys_; }
   bool app_keypad() const { return app_keypad_; }
+  // Inside a synchronized update (DECSET 2026) the program is still drawing
+  // a frame: the screen is half-drawn until the update ends.
+  bool synchronized_update() const { return synchronized_update_; }
+  // How many synchronized updates have begun, to tell one frame from the next.
+  uint64_t synchronized_updates() const { return synchronized_updates_; }
+  // How many primary device-attributes queries (DA1, CSI c) were answered.
+  uint64_t da1_queries() const { return da1_queries_; }
   // The latest payload of OSC `number` (e.g. Codex's 7501), "" if none.
   std::string osc(int number) const;
+  // synchronized_updates() when OSC `number` last came: a frame begun after
+  // it shows what the program drew after reporting that state.
+  uint64_t osc_frame(int number) const;
 
   // Text of screen row `row`, without trailing blanks.
   std::string RowText(int row) const;
@@ -93,9 +103,11 @@ class Terminal {
   uint64_t generation() const { return generation_; }
 
  private:
+  // A blank cell is all zero bytes, so rows are blanked with memset.
+  enum CellKind : uint8_t { kNarrow = 0, kWideLeft = 1, kWideRight = 2 };
   struct Cell {
     char32_t ch[3] = {0, 0, 0};  // base character + up to two combining
-    uint8_t width = 1;           // 2: left half of a wide char; 0: right half
+    CellKind kind = kNarrow;     // the halves of a wide character are marked
   };
   struct Line {
     std::vector<Cell> cells;
@@ -113,6 +125,7 @@ class Terminal {
   // libvterm callbacks (static trampolines live in terminal.cc).
   friend struct TerminalCallbacks;
   void PutGlyph(const uint32_t* chars, int width, int row, int col);
+  void PutGlyphSlow(Line* line, const uint32_t* chars, int width, int col);
   void MoveCursor(int row, int col, bool visible);
   void ScrollRect(int top, int bottom, int left, int right, int down, int rightward);
   void Erase(int top, int bottom, int left, int right);
@@ -125,7 +138,6 @@ class Terminal {
   void Filter(const char* data, size_t len);
   size_t FilterEscape(const char* p, const char* end, std::string* replacement);
   size_t FilterSequence(const char* p, const char* end, std::string* replacement);
-  bool RepeatsNothing(const CsiParams& csi, char final) const;
   size_t FilterDcs(const char* p, const char* end, std::string* replacement);
   const char* SkipDcs(const char* p, const char* end);
   size_t FilterOsc(const char* p, const char* end);
@@ -137,6 +149,10 @@ class Terminal {
   Line& ScreenLine(int row);
   const Line& ScreenLine(int row) const;
   static std::string LineText(const Line& line, size_t end);
+  // Writes the UTF-8 text of cells [0, end) to `out`, which has room for
+  // end * kMaxCellBytes bytes; returns the end of what it wrote.
+  static char* EncodeCells(const Cell* cells, size_t end, char* out);
+  static constexpr size_t kMaxCellBytes = 12;  // three code points
   void BlankCells(Line* line, int from, int to);
   void SplitWideAt(Line* line, int col);
   void PushHistory(const Line& line);
@@ -154,13 +170,13 @@ class Terminal {
   Cursor cursor_;
   std::string title_;
   std::map<int, std::string> osc_;
+  std::map<int, uint64_t> osc_frame_;
   std::string replies_;
   std::string carry_;  // an escape sequence split across Feed calls
   // Set while a long CSI's parameters go on past the last Feed (see
   // kCsiArgsMax in terminal.cc).
   std::unique_ptr<CsiParams> csi_params_;
   bool cursor_restored_ = false;  // the replacement just written restores the cursor
-  bool printed_glyph_ = false;
   bool unknown_setting_asked_ = false;  // a DECRQSS for libvterm to skip (see FilterDcs)
   bool skipping_dcs_ = false;  // inside a long DCS, dropped to its end  // a character of width > 0 was ever printed
   bool carry_esc_ = false;  // an ESC ended the last Feed after a long run of controls
@@ -168,14 +184,20 @@ class Terminal {
   bool bracketed_paste_ = false;
   bool app_cursor_keys_ = false;
   bool app_keypad_ = false;
+  bool synchronized_update_ = false;
+  uint64_t synchronized_updates_ = 0;
+  uint64_t da1_queries_ = 0;
+  std::string pending_modes_;  // a DECSET/DECRST seen, not yet applied
+  bool pending_modes_set_ = false;
 
-  // The last glyph filled the row's last column: if the next glyph lands at
-  // column 0 of the row below without a cursor move between, the row wrapped.
+  // Since the last glyph the cursor only advanced past it: if the next glyph
+  // lands at column 0 of the row below because it did not fit, the row wrapped.
   bool wrap_pending_ = false;
   int last_glyph_row_ = 0;
-  int last_glyph_col_ = 0;
+  int last_glyph_end_ = 0;  // the column after the last glyph
 
   std::deque<HistoryLine> history_;
+  std::vector<char> encode_buf_;  // PushHistory's scratch, reused
   size_t scrollback_limit_;
   bool pinned_ = false;
   uint64_t pin_row_ = 0;

@@ -1,5 +1,7 @@
 #include "utf8.h"
 
+#include <cstring>
+
 namespace tuidriver {
 namespace {
 
@@ -59,23 +61,29 @@ bool DecodeUtf8(const std::string& s, size_t* pos, uint32_t* cp) {
   return DecodeUtf8(s.data(), s.size(), pos, cp);
 }
 
-void AppendUtf8(uint32_t cp, std::string* out) {
+char* WriteUtf8(uint32_t cp, char* out) {
   if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) cp = kReplacement;
   if (cp < 0x80) {
-    out->push_back(static_cast<char>(cp));
+    *out++ = static_cast<char>(cp);
   } else if (cp < 0x800) {
-    out->push_back(static_cast<char>(0xC0 | (cp >> 6)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+    *out++ = static_cast<char>(0xC0 | (cp >> 6));
+    *out++ = static_cast<char>(0x80 | (cp & 0x3F));
   } else if (cp < 0x10000) {
-    out->push_back(static_cast<char>(0xE0 | (cp >> 12)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+    *out++ = static_cast<char>(0xE0 | (cp >> 12));
+    *out++ = static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    *out++ = static_cast<char>(0x80 | (cp & 0x3F));
   } else {
-    out->push_back(static_cast<char>(0xF0 | (cp >> 18)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+    *out++ = static_cast<char>(0xF0 | (cp >> 18));
+    *out++ = static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+    *out++ = static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    *out++ = static_cast<char>(0x80 | (cp & 0x3F));
   }
+  return out;
+}
+
+void AppendUtf8(uint32_t cp, std::string* out) {
+  char buf[kMaxUtf8Bytes];
+  out->append(buf, static_cast<size_t>(WriteUtf8(cp, buf) - buf));
 }
 
 bool IsValidUtf8(const std::string& s) {
@@ -109,6 +117,13 @@ void Utf8Sanitizer::Append(const char* data, size_t len, std::string* out) {
     unsigned char b = static_cast<unsigned char>(data[pos]);
     if (b < 0x80) {
       ++pos;
+      // Skip ASCII eight bytes at a time: most program output is ASCII.
+      uint64_t word;
+      while (pos + sizeof word <= len) {
+        memcpy(&word, data + pos, sizeof word);
+        if (word & 0x8080808080808080ull) break;
+        pos += sizeof word;
+      }
       continue;
     }
     size_t need = SequenceLength(b);

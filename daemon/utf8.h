@@ -16,6 +16,9 @@ bool DecodeUtf8(const char* s, size_t len, size_t* pos, uint32_t* cp);
 
 // Appends the UTF-8 encoding of `cp` (invalid code points become U+FFFD).
 void AppendUtf8(uint32_t cp, std::string* out);
+// The same into a buffer with room for kMaxUtf8Bytes; returns the end.
+constexpr size_t kMaxUtf8Bytes = 4;
+char* WriteUtf8(uint32_t cp, char* out);
 
 bool IsValidUtf8(const std::string& s);
 

@@ -74,5 +74,36 @@ TEST(Utf8, AppendUtf8RoundTrips) {
   }
 }
 
+TEST(Utf8, SanitizerFindsCharactersAfterLongAsciiRuns) {
+  // Multi-byte and invalid bytes at every offset from the 8-byte ASCII skip,
+  // and the input split at every point.
+  for (size_t n = 0; n < 20; ++n) {
+    std::string a(n, 'a'), b(n, 'b'), c(9, 'c');
+    std::string in = a + "\xC3\xA9" + b + "\xFF" + c + "\xE4\xB8\xAD";
+    std::string want = a + "\xC3\xA9" + b + "\xEF\xBF\xBD" + c + "\xE4\xB8\xAD";
+    for (size_t cut = 0; cut <= in.size(); ++cut) {
+      Utf8Sanitizer s;
+      std::string out;
+      s.Append(in.data(), cut, &out);
+      s.Append(in.data() + cut, in.size() - cut, &out);
+      s.Flush(&out);
+      EXPECT_EQ(want, out) << n << " " << cut;
+    }
+  }
+}
+
+TEST(Utf8, WriteUtf8MatchesAppendAndReplacesInvalid) {
+  for (uint32_t cp : {0x0u, 0x7Fu, 0x80u, 0x7FFu, 0x800u, 0xFFFFu, 0x10000u, 0x10FFFFu}) {
+    char buf[kMaxUtf8Bytes];
+    std::string a;
+    AppendUtf8(cp, &a);
+    EXPECT_EQ(a, std::string(buf, static_cast<size_t>(WriteUtf8(cp, buf) - buf))) << cp;
+  }
+  for (uint32_t bad : {0xD800u, 0xDFFFu, 0x110000u}) {
+    char buf[kMaxUtf8Bytes];
+    EXPECT_EQ("\xEF\xBF\xBD", std::string(buf, static_cast<size_t>(WriteUtf8(bad, buf) - buf)));
+  }
+}
+
 }  // namespace
 }  // namespace tuidriver

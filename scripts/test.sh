@@ -16,6 +16,11 @@ bash scripts/build.sh build
 echo "== unit, integration and end-to-end tests"
 ctest --test-dir build -j"$jobs" --output-on-failure --timeout 900
 
+echo "== the TypeScript shim: npm package, ESM/CommonJS consumers, example .vsix (node --test)"
+npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
+npm run build    # tsc to dist/, build/tuidriver to bin/<platform>-<arch>/ (the prepack step)
+npm test
+
 echo "== unit and integration tests under AddressSanitizer + UBSan"
 cmake -S . -B build-asan -DTUIDRIVER_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null
 cmake --build build-asan -j"$jobs"

@@ -81,12 +81,14 @@ class FakeApi:
 class AgentSession:
     """A fresh home and project directory, and tuidriver on the CLI."""
 
-    def __init__(self, cli, api, bare=False, mode=None, extra_args=()):
+    def __init__(self, cli, api, bare=False, mode=None, extra_args=(), git_repo=False):
         require_cli(cli)
         self.tmp = tempfile.mkdtemp(prefix="tuidriver-e2e-%s-" % cli)
         self.home = os.path.join(self.tmp, "home")
         self.cwd = os.path.join(self.tmp, "project")
         os.makedirs(self.cwd)
+        if git_repo:  # Codex asks about trusting a folder only in a repository
+            subprocess.run(["git", "init", "-q", self.cwd], check=True)
         env = homes.make_env(cli, self.home, self.cwd, api.port, bare=bare)
         args = [cli, "--cwd", self.cwd]
         if mode:
@@ -129,11 +131,62 @@ def processes_matching(word):
     return [l for l in out.splitlines()[1:] if word in l and "ps -eo" not in l]
 
 
+def session_processes(tmp):
+    """Running processes that belong to a test session: their command line
+    mentions its directory, or their HOME or working directory is inside it
+    (Codex's native binary and its app-server name neither on the command
+    line). Linux /proc."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open("/proc/%s/cmdline" % pid, "rb") as f:
+                cmd = f.read().replace(b"\0", b" ").decode(errors="replace")
+            with open("/proc/%s/environ" % pid, "rb") as f:
+                env = f.read().split(b"\0")
+            cwd = os.readlink("/proc/%s/cwd" % pid)
+        except OSError:
+            continue  # gone, or not ours to read
+        if (tmp in cmd or cwd.startswith(tmp) or
+                any(e.startswith(b"HOME=" + tmp.encode()) for e in env)):
+            found.append("%s %s" % (pid, cmd))
+    return found
+
+
 def words(n, seed=7):
     """n deterministic words of mixed length, for long replies."""
     vocab = ("alpha beta gamma delta epsilon terminal screen reply wraps across many rows "
              "and scrolls past the visible area while staying exactly as sent").split()
     return " ".join(vocab[(i * seed + i // 3) % len(vocab)] for i in range(n))
+
+
+class AgentLifecycle:
+    """The fake API for a class of tests that start their own sessions, and
+    item 9 of the agent-engines issue. A subclass sets CLI, and
+    CLI_PROCESSES: how many processes a running session has at least."""
+    CLI_PROCESSES = 1
+
+    @classmethod
+    def setUpClass(cls):
+        cls.api = FakeApi()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.api.stop()
+
+    # 9. Close ends the CLI and everything it started.
+    def test_close_leaves_nothing(self):
+        s = AgentSession(self.CLI, self.api)
+        pid = s.pid
+        tmp = s.tmp
+        self.api.script("Before closing.")
+        self.assertEqual(s.ask("one turn first")["text"], "Before closing.")
+        self.assertGreaterEqual(len(session_processes(tmp)), self.CLI_PROCESSES,
+                                "the check must see the CLI")
+        reply = s.close()
+        self.assertTrue(reply["ok"], reply)
+        with self.assertRaises(ProcessLookupError):
+            os.kill(pid, 0)
+        self.assertEqual(session_processes(tmp), [])
 
 
 class AgentTurns:
@@ -187,6 +240,12 @@ class AgentTurns:
         self.assertTrue(text.endswith("It adds two numbers."), text)
         for chrome in self.CHROME:
             self.assertNotIn(chrome, text)
+
+    def test_reply_containing_the_prompt(self):
+        # A short prompt found inside the reply ("hi" in "Third") is not
+        # the echo the reply starts after.
+        text = "First line.\nThird line says hi."
+        self.assertEqual(self.ask_ok("hi", text), text)
 
     # 3. Multi-line prompts arrive as one message.
     def test_multi_line_prompt(self):

@@ -10,7 +10,8 @@
 //   POST /_control/replies  {"replies":[Reply...]}  queue replies for turns
 //   POST /_control/default  Reply                     reply when the queue is empty
 //   GET  /_control/requests                           every request seen so far
-//   GET  /_control/state                              turn counters and times
+//   GET  /_control/state                              turn counters and wall-clock
+//                                                     times (ms since the epoch, fractional)
 //   POST /_control/reset                              forget requests and queue
 //
 // Reply: {"text": "...",            what the model answers (streamed word by word)
@@ -29,6 +30,12 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 // each piece is a run of spaces/newlines followed by a word.
 export function splitWords(text) {
   return text.match(/\s*\S+|\s+$/g) ?? [];
+}
+
+// Wall-clock milliseconds with sub-millisecond precision (Date.now() is whole
+// milliseconds), comparable with time.time() * 1000 in the test's process.
+export function wallMs() {
+  return performance.timeOrigin + performance.now();
 }
 
 export function sleep(ms) {
@@ -51,13 +58,13 @@ export class FakeApiState {
   // title, quota or routing side call). Returns the Reply to stream.
   beginTurn() {
     this.turnsStarted += 1;
-    this.lastTurnStartedAt = Date.now();
+    this.lastTurnStartedAt = wallMs();
     return this.queue.length > 0 ? this.queue.shift() : this.defaultReply;
   }
   // Called by a provider after the last byte of a turn's stream was written.
   endTurn() {
     this.turnsFinished += 1;
-    this.lastTurnFinishedAt = Date.now();
+    this.lastTurnFinishedAt = wallMs();
   }
   snapshot() {
     return {

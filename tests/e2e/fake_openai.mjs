@@ -19,6 +19,14 @@ function lastUserText(body) {
   return '';
 }
 
+// gpt-5 gets its tools in `tools`; the GPT-6 models in an input item of
+// type additional_tools.
+function offersTools(body) {
+  if (Array.isArray(body?.tools) && body.tools.length > 0) return true;
+  const input = Array.isArray(body?.input) ? body.input : [];
+  return input.some((item) => item?.type === 'additional_tools' && item.tools?.length > 0);
+}
+
 const usage = { input_tokens: 12, input_tokens_details: { cached_tokens: 0 }, output_tokens: 20,
                 output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 32 };
 
@@ -65,7 +73,7 @@ export const provider = {
       return res.end(JSON.stringify({ object: 'list', data: [{ id: 'gpt-5', object: 'model', owned_by: 'fake' }], models: [] }));
     }
     // The conversation offers tools; side calls (the task title) do not.
-    entry.turn = Array.isArray(body?.tools) && body.tools.length > 0;
+    entry.turn = offersTools(body);
     entry.prompt = lastUserText(body);
     if (!entry.turn) return stream(res, body, { text: 'Untitled task' }, { endTurn() {} });
     return stream(res, body, state.beginTurn(), state);

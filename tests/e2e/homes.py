@@ -70,7 +70,7 @@ def claude_env(home, cwd, port, bare):
 
 
 CODEX_CONFIG = '''model_provider = "fake"
-model = "gpt-5"
+model = "%(model)s"
 check_for_update_on_startup = false
 
 [model_providers.fake]
@@ -81,6 +81,7 @@ wire_api = "responses"
 
 [features]
 daemon_auto_start = false
+plugins = false
 '''
 
 CODEX_ANSWERS = '''
@@ -98,12 +99,37 @@ def codex_env(home, cwd, port, bare):
     os.makedirs(os.path.join(home, ".codex"), exist_ok=True)
     # Even a bare home points Codex at the fake (there is no other way to
     # set the provider) and keeps its background server off; it lacks the
-    # answers to the model-migration and trust questions.
-    text = CODEX_CONFIG % {"port": port}
+    # answers to the model-migration and trust questions. Its model is
+    # gpt-5.5, the one Codex offers to migrate from ("Meet GPT-6 Sol"); with
+    # no model set at all, 0.169.0 picks GPT-6.1-Sol and asks nothing.
+    text = CODEX_CONFIG % {"port": port, "model": "gpt-5.5" if bare else "gpt-5"}
     if not bare:
         text += CODEX_ANSWERS % {"cwd": os.path.realpath(cwd)}
     with open(os.path.join(home, ".codex", "config.toml"), "w") as f:
         f.write(text)
+    return env
+
+
+def gemini_env(home, cwd, port, bare):
+    env = base_env(home)
+    env.update({
+        "GEMINI_API_KEY": "fake-gemini-key",
+        "GOOGLE_GEMINI_BASE_URL": "http://127.0.0.1:%d" % port,
+    })
+    if not bare:
+        gemini = os.path.join(home, ".gemini")
+        os.makedirs(gemini, exist_ok=True)
+        settings = {
+            "security": {"auth": {"selectedType": "gemini-api-key"}},
+            "general": {"enableAutoUpdate": False, "enableAutoUpdateNotification": False},
+            "privacy": {"usageStatisticsEnabled": False},
+            # Code blocks without line numbers, so code comes back as sent.
+            "ui": {"showLineNumbers": False},
+        }
+        with open(os.path.join(gemini, "settings.json"), "w") as f:
+            json.dump(settings, f)
+        with open(os.path.join(gemini, "trustedFolders.json"), "w") as f:
+            json.dump({os.path.realpath(cwd): "TRUST_FOLDER"}, f)
     return env
 
 
@@ -113,4 +139,6 @@ def make_env(cli, home, cwd, port, bare=False):
         return claude_env(home, cwd, port, bare)
     if cli == "codex":
         return codex_env(home, cwd, port, bare)
+    if cli == "gemini":
+        return gemini_env(home, cwd, port, bare)
     raise ValueError("unknown CLI %r" % cli)

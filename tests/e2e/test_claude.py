@@ -1,10 +1,9 @@
 """Claude Code, the genuine CLI, driven through tuidriver against the fake
 Anthropic API. Each numbered section of the agent-engines issue has a test."""
 import os
-import time
 import unittest
 
-from agent_harness import AgentSession, AgentTurns, FakeApi, processes_matching
+from agent_harness import AgentLifecycle, AgentSession, AgentTurns
 
 CLI = "claude"
 
@@ -28,14 +27,9 @@ class Claude(AgentTurns, unittest.TestCase):
         self.assertEqual(self.ask_ok("still there?", "Yes."), "Yes.")
 
 
-class ClaudeLifecycle(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.api = FakeApi()
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.api.stop()
+class ClaudeLifecycle(AgentLifecycle, unittest.TestCase):
+    CLI = CLI
+    CLI_PROCESSES = 1  # claude
 
     # 1. Spawn on a bare home: agent mode answers the trust and API-key dialogs.
     def test_bare_home_in_agent_mode(self):
@@ -49,16 +43,20 @@ class ClaudeLifecycle(unittest.TestCase):
         finally:
             s.close()
 
-    # 9. Close ends the CLI and everything it started.
-    def test_close_leaves_nothing(self):
-        s = AgentSession(CLI, self.api)
-        pid = s.pid
-        tmp = s.tmp
-        reply = s.close()
-        self.assertTrue(reply["ok"], reply)
-        with self.assertRaises(ProcessLookupError):
-            os.kill(pid, 0)
-        self.assertEqual(processes_matching(tmp), [])
+    # A fresh Claude offers auto mode just after its prompt shows: an ask
+    # sent right after `ready` is typed into that offer. Once the rule has
+    # answered it, the ask must be typed again, not wait out its timeout.
+    def test_ask_right_after_ready(self):
+        for i in range(2):
+            self.api.reset()
+            s = AgentSession(CLI, self.api)
+            try:
+                self.api.script("first %d" % i)
+                r = s.ask("hello", timeout=30)
+                self.assertEqual((r["ok"], r.get("text")), (True, "first %d" % i), r)
+                self.assertEqual(len(self.api.turns()), 1)
+            finally:
+                s.close()
 
 
 if __name__ == "__main__":

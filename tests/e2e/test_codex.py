@@ -1,10 +1,12 @@
 """OpenAI Codex, the genuine CLI, driven through tuidriver against the fake
-Responses API. Items 2-7 and 9 of the agent-engines issue (needs_input and
-the bare-home dialogs are covered for Claude only so far)."""
+Responses API. Each numbered section of the agent-engines issue has a test:
+replies, prompts, turns, streaming, cancel and timeout come from AgentTurns;
+needs_input (a command that asks to leave the sandbox), the bare home in a
+git repository (trust and model-migration dialogs) and close are here."""
 import os
 import unittest
 
-from agent_harness import AgentSession, AgentTurns, FakeApi, processes_matching
+from agent_harness import AgentLifecycle, AgentSession, AgentTurns
 
 CLI = "codex"
 
@@ -13,26 +15,61 @@ class Codex(AgentTurns, unittest.TestCase):
     CLI = "codex"
     CHROME = ("Worked for", "›", "esc to interrupt")
 
+    def run_command_call(self, path, reason):
+        """A tool call that Codex must ask about: a command that asks to leave
+        the sandbox (with the default approval policy, on-request)."""
+        return {"tool_call": {"name": "exec_command", "input": {
+            "cmd": "touch " + path, "sandbox_permissions": "require_escalated",
+            "justification": reason}}}
 
-class CodexLifecycle(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.api = FakeApi()
+    # 8. A question no rule answers ends the ask with needs_input; the client
+    # answers with keys and the turn goes on.
+    def test_needs_input(self):
+        d = self.s.daemon
+        target = os.path.join(self.s.cwd, "approved.txt")
+        self.api.script(self.run_command_call(target, "Create the approved file"), "Created it.")
+        r = self.s.ask("create a file", timeout=60)
+        self.assertEqual(r["kind"], "needs_input", r)
+        self.assertTrue(r["question"].startswith("  Would you like to run the following command?"), r)
+        self.assertIn("Reason: Create the approved file", r["question"])
+        self.assertIn("$ touch " + target, r["question"])
+        self.assertFalse(os.path.exists(target))
+        # Yes: Codex runs the command and the model's next answer follows.
+        d.request("keys", keys=["y"])
+        self.assertTrue(d.request("expect", pattern="• Created it\\.", timeout=30)["ok"])
+        self.assertTrue(os.path.exists(target))
+        self.assertEqual(self.ask_ok("next question", "Only this."), "Only this.")
 
-    @classmethod
-    def tearDownClass(cls):
-        cls.api.stop()
+        # Another question, declined with Escape: nothing runs.
+        refused = os.path.join(self.s.cwd, "refused.txt")
+        self.api.script(self.run_command_call(refused, "Create the refused file"))
+        r = self.s.ask("create another file", timeout=60)
+        self.assertEqual(r["kind"], "needs_input", r)
+        self.assertIn("$ touch " + refused, r["question"])
+        d.request("keys", keys=["Escape"])
+        self.assertEqual(self.ask_ok("still there?", "Yes."), "Yes.")
+        self.assertFalse(os.path.exists(refused))
 
-    # 9. Close ends the CLI and everything it started.
-    def test_close_leaves_nothing(self):
-        s = AgentSession(CLI, self.api)
-        pid = s.pid
-        tmp = s.tmp
-        reply = s.close()
-        self.assertTrue(reply["ok"], reply)
-        with self.assertRaises(ProcessLookupError):
-            os.kill(pid, 0)
-        self.assertEqual(processes_matching(tmp), [])
+
+class CodexLifecycle(AgentLifecycle, unittest.TestCase):
+    CLI = CLI
+    CLI_PROCESSES = 2  # codex and its native binary
+
+    # 1. Spawn on a bare home in a git repository: agent mode answers the
+    # folder-trust and model-migration dialogs.
+    def test_bare_home_in_agent_mode(self):
+        s = AgentSession(CLI, self.api, bare=True, mode="agent", git_repo=True)
+        try:
+            dialogs = [m["name"] for m in s.daemon.events if m.get("type") == "dialog"]
+            self.assertEqual(dialogs, ["trust_folder", "model_migration"])
+            with open(os.path.join(s.home, ".codex", "config.toml")) as f:
+                config = f.read()
+            self.assertIn('trust_level = "trusted"', config)  # the answers were taken
+            self.assertIn('"gpt-5.5" = "gpt-6-sol"', config)
+            self.api.script("Ready here.")
+            self.assertEqual(s.ask("hello")["text"], "Ready here.")
+        finally:
+            s.close()
 
 
 if __name__ == "__main__":

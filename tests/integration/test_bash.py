@@ -52,8 +52,17 @@ class BashEngine(unittest.TestCase):
         text = self.ask_ok("seq 1 10000", timeout=60)
         self.assertEqual(text.split("\n"), [str(i) for i in range(1, 10001)])
 
+    def test_scrollback_is_history_then_screen(self):
+        self.ask_ok("seq 1 100")
+        lines = self.d.request("scrollback")["lines"]
+        self.assertEqual(lines[-4:], ["98", "99", "100", "tuidriver$"])
+        # `lines` counts from the last line of text, not from blank rows below it.
+        self.assertEqual(self.d.request("scrollback", lines=3)["lines"], ["99", "100", "tuidriver$"])
+
     def test_clear_screen(self):
         self.assertEqual(self.ask_ok("clear; echo after-clear"), "after-clear")
+        # clear also erases the history (CSI 3 J); what is on screen remains.
+        self.assertEqual(self.d.request("scrollback")["lines"], ["after-clear", "tuidriver$"])
 
     def test_tab_in_prompt_is_kept_as_text(self):
         self.assertEqual(self.ask_ok("printf '%s|%s\\n' a\tb"), "a|b")

@@ -280,6 +280,49 @@ class RawSession(unittest.TestCase):
                 got += m["data"]
             self.assertIn("héllo 🚀\r\n", got)
 
+    def test_unsubscribe_stops_output(self):
+        # No tty echo: each line shows once, when cat writes it back.
+        with Daemon("--", "sh", "-c", "stty -echo; echo go; exec cat") as d:
+            self.assertTrue(d.request("expect", pattern="go", timeout=5)["ok"])
+            d.request("subscribe", events=["output"])
+            d.request("send", data="one\r")
+            d.wait_for(lambda m: m.get("type") == "output" and "one" in m["data"], 5)
+            r = d.request("unsubscribe", events=["output"])
+            self.assertTrue(r["ok"], r)
+            d.events.clear()
+            d.request("send", data="two\r")
+            # expect replies after the daemon has read "two", so an output
+            # event for it would already be in d.events.
+            self.assertTrue(d.request("expect", pattern="two", timeout=5)["ok"])
+            self.assertEqual([m for m in d.events if m.get("type") == "output"], [])
+
+    def test_paste_bracketed_only_when_enabled(self):
+        script = "printf 'go\\033[?2004h\\n'; exec cat -v"
+        with Daemon("--", "sh", "-c", script) as d:
+            self.assertTrue(d.request("expect", pattern="go", timeout=5)["ok"])
+            r = d.request("paste", text="hi there\n")
+            self.assertEqual((r["ok"], r["bracketed"]), (True, True), r)
+            self.assertTrue(d.request("expect", pattern=r"\^\[\[200~hi there", timeout=5)["ok"])
+        with Daemon("--", "sh", "-c", "stty -echo; echo go; exec cat -v") as d:
+            self.assertTrue(d.request("expect", pattern="go", timeout=5)["ok"])
+            r = d.request("paste", text="plain\n")
+            self.assertEqual((r["ok"], r["bracketed"]), (True, False), r)
+            self.assertTrue(d.request("expect", pattern=r"plain", timeout=5)["ok"])
+            self.assertEqual(d.request("screen")["lines"][:2], ["go", "plain"])
+
+    def test_status_foreground_pid(self):
+        with Daemon("--", "bash", "--norc", "--noprofile") as d:
+            st = d.request("status")
+            self.assertEqual((st["state"], st["foreground_pid"]), ("ready", st["pid"]))
+            d.request("send", data="sleep 30\r")
+            deadline = time.monotonic() + 5
+            while st["foreground_pid"] == st["pid"] and time.monotonic() < deadline:
+                d.request("wait_idle", idle_ms=20, timeout=1)
+                st = d.request("status")
+            self.assertNotEqual(st["foreground_pid"], st["pid"])
+            with open("/proc/%d/cmdline" % st["foreground_pid"], "rb") as f:
+                self.assertEqual(f.read().split(b"\0")[0], b"sleep")
+
     def test_duplicate_id(self):
         with Daemon("--", "cat") as d:
             d.send({"id": 1, "type": "wait_idle", "idle_ms": 100000, "timeout": 5})

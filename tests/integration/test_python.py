@@ -113,6 +113,19 @@ class PythonOneShot(unittest.TestCase):
         self.assertEqual(msgs[1], {"id": 1, "type": "reply", "ok": True, "text": "42"})
         self.assertEqual(msgs[-1]["type"], "exit")
 
+    def test_close_during_an_ask_quits_cleanly(self):
+        # The ask is interrupted first; the quit keys wait until python is
+        # back at its prompt, so it exits by itself rather than by a signal.
+        for cancel_first in (False, True):
+            with Daemon("python") as d:
+                d.send({"id": 9001, "type": "ask", "prompt": "while True: pass"})
+                if cancel_first:
+                    self.assertTrue(d.request("cancel", target=9001)["ok"])
+                c = d.close()
+                self.assertEqual((c["exit_code"], c["signal"]), (0, None), c)
+                r = [m for m in d.events if m.get("id") == 9001]
+                self.assertEqual(r[0]["kind"], "cancelled")
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -1,0 +1,133 @@
+"""The screen model against the reference: tmux renders the same bytes.
+
+Each case is a byte string that `cat` writes to a 40x10 terminal, once inside
+tmux and once inside tuidriver. Once each has rendered every byte, the two
+screens and cursors must be identical.
+"""
+import os
+import subprocess
+import tempfile
+import time
+import unittest
+
+from tuiclient import Daemon
+
+COLS, ROWS = 40, 10
+ESC = "\x1b"
+CSI = ESC + "["
+
+
+def numbered(n, prefix="line"):
+    return "".join("%s %d\r\n" % (prefix, i) for i in range(n))
+
+
+CASES = {
+    "wrap": "".join(chr(ord("a") + i % 26) for i in range(100)) + "\r\nnext",
+    "wrap_exactly_at_edge": "x" * COLS + "\r\nnext line",
+    "tabs": "a\tb\tc\r\n\tx\r\n1234567890123\tY",
+    "carriage_return_overwrites": "hello world\rHE\r\n",
+    "colours_are_invisible": CSI + "31mred" + CSI + "0m " + CSI + "1;4;7mbold" + CSI + "0m "
+    + CSI + "38;5;200mx" + CSI + "38;2;1;2;3my" + CSI + "m",
+    "save_restore_csi_s_u": "abc" + CSI + "s\r\n12345" + CSI + "u!",
+    "save_restore_decsc": "abc" + ESC + "7\r\n12345" + ESC + "8!",
+    "wide_characters": "中文字\r\n🚀🚀 x\r\n" + "a" * (COLS - 1) + "中",
+    "overwrite_left_half_of_wide": "中文\rx",
+    "overwrite_right_half_of_wide": "中文" + CSI + "2Gy",
+    "combining_marks": "e\u0301 a\u0308\u0301 n\u0303",
+    "alt_screen_1049": "main text" + CSI + "?1049halt text" + CSI + "?1049l!",
+    "alt_screen_47": "main" + CSI + "?47halt" + CSI + "?47l!",
+    "alt_screen_stays": "main" + CSI + "?1049hin alt" + CSI + "2;3Hxy",
+    "scroll_region": numbered(9) + "end" + CSI + "3;6r" + CSI + "6;1H\n\nA" + CSI + "2S"
+    + CSI + "1TB" + CSI + "r",
+    "insert_delete_lines": numbered(8) + CSI + "3;1H" + CSI + "2L" + CSI + "6;1H" + CSI + "M",
+    "insert_delete_chars": "abcdefgh" + CSI + "3G" + CSI + "2@XY" + CSI + "6G" + CSI + "3P",
+    "erase_in_line": "abcdefgh" + CSI + "4G" + CSI + "K\r\nabcdefgh" + CSI + "4G" + CSI
+    + "1K\r\nabcdefgh" + CSI + "2K",
+    "erase_in_display": numbered(6) + CSI + "3;3H" + CSI + "J" + CSI + "2;2H" + CSI + "1J",
+    "erase_characters": "abcdefgh" + CSI + "3G" + CSI + "3X",
+    "cursor_clamped": CSI + "100;100Hx" + CSI + "0;0Hy" + CSI + "5Cz" + CSI + "99Dw",
+    "many_lines_scroll": numbered(100),
+    "reverse_index_at_top": CSI + "Hfirst" + ESC + "M" + ESC + "Mtop",
+    "repeat_character": "a" + CSI + "5b",
+    "autowrap_off": CSI + "?7l" + "".join(str(i % 10) for i in range(COLS + 10)) + CSI + "?7h",
+    "origin_mode": CSI + "3;6r" + CSI + "?6h" + CSI + "1;1HX" + CSI + "?6l" + CSI + "r",
+    "hidden_cursor": "text" + CSI + "?25l",
+    "backspace": "abc\b\bX",
+    "screen_alignment": ESC + "#8",
+    "lf_only": "a\nb\nc",
+}
+
+
+def command(path):
+    # The title change after the bytes is invisible on screen; once it shows,
+    # every byte before it has been rendered. The shell stays so that the
+    # terminal keeps the program's cursor state.
+    return "cat %s; printf '\\033]2;DONE\\007'; exec sleep 60" % path
+
+
+def run_tmux(paths, tmp):
+    """For each case path: screen lines, (row, col) and cursor visibility as
+    tmux shows them. One tmux server renders every case, a window each."""
+    tmux = ["tmux", "-S", os.path.join(tmp, "tmux.sock"), "-f", "/dev/null"]
+    env = {**os.environ, "TMUX": ""}
+    subprocess.run(tmux + ["new-session", "-d", "-x", str(COLS), "-y", str(ROWS), "sleep 60",
+                           ";", "set", "-g", "status", "off",
+                           ";", "set", "-g", "default-size", "%dx%d" % (COLS, ROWS)],
+                   check=True, env=env)
+    try:
+        for i, path in enumerate(paths):
+            subprocess.run(tmux + ["new-window", "-d", "-t", ":%d" % (i + 1), command(path)],
+                           check=True, env=env)
+        results = []
+        for i in range(len(paths)):
+            target = ":%d" % (i + 1)
+            deadline = time.monotonic() + 10
+            while True:
+                out = subprocess.run(
+                    tmux + ["display", "-p", "-t", target,
+                            "#{pane_title} #{cursor_y} #{cursor_x} #{cursor_flag} "
+                            "#{pane_width}x#{pane_height}"],
+                    capture_output=True, text=True, check=True).stdout.split()
+                if out[0] == "DONE":
+                    break
+                if time.monotonic() > deadline:
+                    raise TimeoutError("tmux never rendered %s" % paths[i])
+                time.sleep(0.01)
+            assert out[4] == "%dx%d" % (COLS, ROWS), out
+            lines = subprocess.run(tmux + ["capture-pane", "-p", "-t", target],
+                                   capture_output=True, text=True, check=True).stdout
+            results.append(([l.rstrip(" ") for l in lines.split("\n")[:ROWS]],
+                            (int(out[1]), int(out[2])), out[3] == "1"))
+        return results
+    finally:
+        subprocess.run(tmux + ["kill-server"], capture_output=True)
+
+
+def run_tuidriver(path):
+    with Daemon("--cols", str(COLS), "--rows", str(ROWS), "--", "sh", "-c", command(path)) as d:
+        s = d.wait_screen(lambda s: s["title"] == "DONE", 10)
+        return s["lines"], (s["cursor"]["row"], s["cursor"]["col"]), s["cursor"]["visible"]
+
+
+class ScreenMatchesTmux(unittest.TestCase):
+    def test_cases(self):
+        tmp = tempfile.mkdtemp()
+        paths = []
+        for name, text in CASES.items():
+            paths.append(os.path.join(tmp, name))
+            with open(paths[-1], "wb") as f:
+                f.write(text.encode("utf-8"))
+        expected = dict(zip(CASES, run_tmux(paths, tmp)))
+        # tmux keeps the wide character when its right half is overwritten and
+        # shows four columns in three; xterm, VTE and tuidriver blank it.
+        expected["overwrite_right_half_of_wide"][0][0] = " y文"
+        for name, path in zip(CASES, paths):
+            with self.subTest(name):
+                got = run_tuidriver(path)
+                self.assertEqual(got[0], expected[name][0], "screen lines")
+                self.assertEqual(got[1], expected[name][1], "cursor (row, col)")
+                self.assertEqual(got[2], expected[name][2], "cursor visible")
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,98 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { TuiDriverError } from './errors';
+
+export interface FindBinaryOptions {
+  /** An explicit path; when set, nothing else is tried. */
+  binaryPath?: string;
+  /** The environment that supplies `TUIDRIVER_BIN` and `PATH` (default: `process.env`). */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** `linux-x64`, `darwin-arm64`, ...: the folder under `bin/` that holds this platform's binary. */
+export function platformKey(): string {
+  return `${process.platform}-${process.arch}`;
+}
+
+const EXE = process.platform === 'win32' ? 'tuidriver.exe' : 'tuidriver';
+
+/**
+ * Where the package's own binary may be, relative to this module's folder (`dist/`):
+ * the package layout, a bundler that copied `bin/` next to its output, and a source
+ * checkout that was built with CMake but not packed.
+ */
+export function bundledCandidates(moduleDir: string = __dirname): string[] {
+  const key = platformKey();
+  return [
+    path.join(moduleDir, '..', 'bin', key, EXE),
+    path.join(moduleDir, 'bin', key, EXE),
+    path.join(moduleDir, '..', 'build', EXE),
+  ];
+}
+
+type Check = { ok: true } | { ok: false; why: string };
+
+function checkExecutable(file: string, fixMode: boolean): Check {
+  let st: fs.Stats;
+  try {
+    st = fs.statSync(file);
+  } catch {
+    return { ok: false, why: 'not found' };
+  }
+  if (!st.isFile()) return { ok: false, why: 'not a file' };
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+    return { ok: true };
+  } catch {
+    // Some unpackers (zip-based ones in particular) drop the executable bit.
+    if (fixMode) {
+      try {
+        fs.chmodSync(file, st.mode | 0o111);
+        fs.accessSync(file, fs.constants.X_OK);
+        return { ok: true };
+      } catch {
+        /* fall through */
+      }
+    }
+    return { ok: false, why: 'not executable' };
+  }
+}
+
+/**
+ * Finds the tuidriver binary: the `binaryPath` option, then `TUIDRIVER_BIN`, then the
+ * binary bundled with this package, then `tuidriver` on `PATH`. Throws a `spawn`
+ * TuiDriverError that lists every place it looked.
+ */
+export function findBinary(opts: FindBinaryOptions = {}): string {
+  const env = opts.env ?? process.env;
+  if (opts.binaryPath !== undefined) {
+    const file = path.resolve(opts.binaryPath);
+    const c = checkExecutable(file, false);
+    if (c.ok) return file;
+    throw new TuiDriverError('spawn', `tuidriver binary not usable: binaryPath option ${file}: ${c.why}`);
+  }
+  if (env.TUIDRIVER_BIN) {
+    const file = path.resolve(env.TUIDRIVER_BIN);
+    const c = checkExecutable(file, false);
+    if (c.ok) return file;
+    throw new TuiDriverError('spawn', `tuidriver binary not usable: TUIDRIVER_BIN=${file}: ${c.why}`);
+  }
+  const looked: string[] = ['binaryPath option: not set', 'TUIDRIVER_BIN: not set'];
+  for (const file of bundledCandidates()) {
+    const c = checkExecutable(file, true);
+    if (c.ok) return file;
+    looked.push(`${file} (bundled): ${c.why}`);
+  }
+  const dirs = (env.PATH ?? '').split(path.delimiter).filter((d) => d !== '');
+  for (const dir of dirs) {
+    const file = path.resolve(dir, EXE);
+    const c = checkExecutable(file, false);
+    if (c.ok) return file;
+    looked.push(`${file} (PATH): ${c.why}`);
+  }
+  if (dirs.length === 0) looked.push('PATH: empty');
+  throw new TuiDriverError(
+    'spawn',
+    `tuidriver binary not found for ${platformKey()}; looked in:\n  ${looked.join('\n  ')}`,
+  );
+}

@@ -1,0 +1,62 @@
+/**
+ * What went wrong, as one string union:
+ * - `spawn`: the daemon or the program could not be started (also: no binary found);
+ * - `timeout`: a condition was not met in time (the session stays usable);
+ * - `cancelled`: an AbortSignal, a `cancel`, or `close` ended the ask;
+ * - `exited`: the program or the daemon is gone;
+ * - `protocol`: the daemon refused a request or sent something unreadable;
+ * - `engine`: an unknown engine or an invalid engine file;
+ * - `needs_input`: the program asks a question no dialog rule answers (`question` holds it);
+ * - `busy`, `error`, `unknown_type`: passed through from the daemon.
+ */
+export type TuiDriverErrorKind =
+  | 'spawn'
+  | 'timeout'
+  | 'cancelled'
+  | 'exited'
+  | 'protocol'
+  | 'engine'
+  | 'needs_input'
+  | 'busy'
+  | 'unknown_type'
+  | 'error';
+
+export interface TuiDriverErrorDetails {
+  /** The last few KiB the daemon wrote to stderr. */
+  stderr?: string;
+  /** For a failed ask: the part of the reply seen so far. */
+  text?: string;
+  /** For `needs_input`: the question on screen. */
+  question?: string;
+  /** The daemon's reply or error line, as it was sent. */
+  reply?: Record<string, unknown>;
+  cause?: unknown;
+}
+
+const KINDS: ReadonlySet<string> = new Set([
+  'spawn', 'timeout', 'cancelled', 'exited', 'protocol', 'engine', 'needs_input', 'busy', 'unknown_type', 'error',
+]);
+
+/** The one error class the package throws. Switch on `kind`. */
+export class TuiDriverError extends Error {
+  override readonly name = 'TuiDriverError';
+  readonly kind: TuiDriverErrorKind;
+  readonly stderr: string;
+  readonly text?: string;
+  readonly question?: string;
+  readonly reply?: Record<string, unknown>;
+
+  constructor(kind: TuiDriverErrorKind, message: string, details: TuiDriverErrorDetails = {}) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    this.kind = kind;
+    this.stderr = details.stderr ?? '';
+    if (details.text !== undefined) this.text = details.text;
+    if (details.question !== undefined) this.question = details.question;
+    if (details.reply !== undefined) this.reply = details.reply;
+  }
+}
+
+/** Maps a daemon error kind to ours; unknown kinds become `error`. */
+export function toKind(daemonKind: unknown): TuiDriverErrorKind {
+  return typeof daemonKind === 'string' && KINDS.has(daemonKind) ? (daemonKind as TuiDriverErrorKind) : 'error';
+}

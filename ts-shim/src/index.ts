@@ -1,0 +1,11 @@
+export { Session } from './session';
+export type {
+  SpawnOptions, AskOptions, ExitInfo, ScreenState, SessionStatus, ExpectResult, DialogEvent,
+  OutputDroppedEvent, SessionEvents,
+} from './session';
+export { TuiDriverError } from './errors';
+export type { TuiDriverErrorKind, TuiDriverErrorDetails } from './errors';
+export { findBinary, platformKey } from './binary';
+export type { FindBinaryOptions } from './binary';
+export { SessionPseudoterminal, EventSource } from './pseudoterminal';
+export type { Disposable, Event, TerminalDimensions, PseudoterminalOptions } from './pseudoterminal';

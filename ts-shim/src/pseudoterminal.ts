@@ -1,0 +1,110 @@
+import type { Session, ScreenState } from './session';
+
+/** VS Code's `Disposable` shape. */
+export interface Disposable {
+  dispose(): void;
+}
+
+/** VS Code's `Event<T>` shape: subscribe with a listener, get a Disposable back. */
+export type Event<T> = (listener: (e: T) => unknown, thisArgs?: unknown, disposables?: Disposable[]) => Disposable;
+
+/** VS Code's `TerminalDimensions`. */
+export interface TerminalDimensions {
+  columns: number;
+  rows: number;
+}
+
+export interface PseudoterminalOptions {
+  /** Close the session when the terminal panel is closed (default true). */
+  closeSession?: boolean;
+}
+
+/** A minimal `vscode.EventEmitter`: `event` to subscribe, `fire` to notify. */
+export class EventSource<T> implements Disposable {
+  private listeners = new Set<(e: T) => unknown>();
+
+  readonly event: Event<T> = (listener, thisArgs, disposables) => {
+    const bound = thisArgs === undefined ? listener : listener.bind(thisArgs);
+    this.listeners.add(bound);
+    const d: Disposable = { dispose: () => { this.listeners.delete(bound); } };
+    disposables?.push(d);
+    return d;
+  };
+
+  fire(e: T): void {
+    for (const l of [...this.listeners]) l(e);
+  }
+
+  dispose(): void {
+    this.listeners.clear();
+  }
+}
+
+/**
+ * Mirrors a session in a VS Code terminal (`vscode.Pseudoterminal`). On `open` it paints
+ * the current screen, then streams the program's output; keystrokes go to the program
+ * and panel resizes resize the PTY. `onDidClose` fires with the exit code once the program ends.
+ */
+export class SessionPseudoterminal {
+  private readonly writeSource = new EventSource<string>();
+  private readonly closeSource = new EventSource<number | void>();
+  readonly onDidWrite: Event<string> = this.writeSource.event;
+  readonly onDidClose: Event<number | void> = this.closeSource.event;
+
+  private readonly session: Session;
+  private readonly closeSession: boolean;
+  private mirror: { dispose(): void } | null = null;
+  private closed = false;
+  private readonly onExit = (info: { exitCode: number | null }) => {
+    if (this.closed) return;
+    this.closed = true;
+    this.mirror?.dispose();
+    this.closeSource.fire(info.exitCode ?? undefined);
+  };
+
+  constructor(session: Session, opts: PseudoterminalOptions = {}) {
+    this.session = session;
+    this.closeSession = opts.closeSession ?? true;
+  }
+
+  open(initialDimensions: TerminalDimensions | undefined): void {
+    if (this.mirror || this.closed) return;
+    if (this.session.exitInfo) {
+      this.onExit(this.session.exitInfo);
+      return;
+    }
+    this.session.on('exit', this.onExit);
+    if (initialDimensions) this.setDimensions(initialDimensions);
+    const m = this.session.mirror(
+      (screen) => this.writeSource.fire(paint(screen)),
+      (data) => this.writeSource.fire(data),
+    );
+    this.mirror = m;
+    m.ready.catch(() => undefined);
+  }
+
+  close(): void {
+    this.mirror?.dispose();
+    this.session.off('exit', this.onExit);
+    this.closed = true;
+    if (this.closeSession) this.session.close().catch(() => undefined);
+  }
+
+  handleInput(data: string): void {
+    this.session.send(data).catch(() => undefined);
+  }
+
+  setDimensions(dimensions: TerminalDimensions): void {
+    const cols = Math.max(2, Math.min(1000, Math.floor(dimensions.columns)));
+    const rows = Math.max(2, Math.min(1000, Math.floor(dimensions.rows)));
+    this.session.resize(cols, rows).catch(() => undefined);
+  }
+}
+
+/** Escape codes that redraw `screen` (text only, no colours) on a fresh terminal. */
+function paint(screen: ScreenState): string {
+  const alt = screen.altScreen ? '\x1b[?1049h' : '';
+  const cursor = `\x1b[${screen.cursor.row + 1};${screen.cursor.col + 1}H`;
+  const visible = screen.cursor.visible ? '\x1b[?25h' : '\x1b[?25l';
+  return `${alt}\x1b[H\x1b[2J${screen.lines.join('\r\n')}${cursor}${visible}`;
+}

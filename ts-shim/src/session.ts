@@ -1,0 +1,631 @@
+import { spawn as spawnProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { EventEmitter } from 'node:events';
+import { StringDecoder } from 'node:string_decoder';
+import { findBinary } from './binary';
+import { TuiDriverError, toKind, type TuiDriverErrorKind } from './errors';
+import { SessionPseudoterminal, type PseudoterminalOptions, type Disposable } from './pseudoterminal';
+
+export interface SpawnOptions {
+  /** Working directory of the program (default: this process's). */
+  cwd?: string;
+  /** Environment of the daemon and the program, as in `child_process.spawn` (default: `process.env`). */
+  env?: NodeJS.ProcessEnv;
+  /** Terminal size (default 120x40). */
+  cols?: number;
+  rows?: number;
+  /** `agent` appends the engine's agent arguments and answers its first-run dialogs. */
+  mode?: 'exec' | 'agent';
+  /** Appended to the program's arguments. */
+  extraArgs?: string[];
+  /** Use this binary instead of looking for one (see `findBinary`). */
+  binaryPath?: string;
+  /** Give up (kind `timeout`) when the program has not shown its prompt in time. Default: the engine's own limit. */
+  readyTimeoutMs?: number;
+  /** Load the engine from this file instead of `engines/NAME.json`. */
+  engineFile?: string;
+  /** Lines of history to keep (daemon default: 10000). */
+  scrollback?: number;
+}
+
+export interface AskOptions {
+  /** Fail with kind `timeout` after this long (default: the engine's `timeouts.ask_ms`). */
+  timeoutMs?: number;
+  /** Aborting cancels the ask through the protocol's `cancel`; it then rejects with kind `cancelled`. */
+  signal?: AbortSignal;
+}
+
+export interface ExitInfo {
+  /** The program's exit code, or null when a signal ended it. */
+  exitCode: number | null;
+  /** The signal that ended it (`SIGKILL`, ...), or null. */
+  signal: string | null;
+}
+
+export interface ScreenState {
+  lines: string[];
+  cursor: { row: number; col: number; visible: boolean };
+  cols: number;
+  rows: number;
+  altScreen: boolean;
+  title: string;
+}
+
+export interface SessionStatus {
+  state: 'starting' | 'ready' | 'busy' | 'exited';
+  pid: number | null;
+  foregroundPid: number | null;
+  cwd: string | null;
+  cols: number;
+  rows: number;
+  engine: string | null;
+  mode: string;
+  queued: number;
+  exitCode: number | null;
+  signal: string | null;
+}
+
+export interface ExpectResult {
+  match: string;
+  groups: string[];
+}
+
+export interface DialogEvent {
+  name: string;
+  keys: string[];
+}
+
+export interface OutputDroppedEvent {
+  bytes: number;
+  events: number;
+  reason?: string;
+}
+
+/** Events: `output` (raw program output, string), `exit` (ExitInfo, once), `dialog`, `outputDropped`, `close` (the daemon is gone). */
+export interface SessionEvents {
+  output: [data: string];
+  exit: [info: ExitInfo];
+  dialog: [event: DialogEvent];
+  outputDropped: [event: OutputDroppedEvent];
+  close: [];
+}
+
+type Json = Record<string, unknown>;
+
+interface Pending {
+  resolve(reply: Json): void;
+  reject(err: TuiDriverError): void;
+  onChunk?: (delta: string) => void;
+  /** Runs while the reply line is handled, before any later line. */
+  onReplySync?: () => void;
+}
+
+interface RequestHandle {
+  id: number;
+  promise: Promise<Json>;
+}
+
+const STDERR_TAIL = 8192;
+
+/**
+ * One program on a pseudo-terminal, driven through one tuidriver daemon process.
+ * Create it with `Session.spawn` (an engine) or `Session.spawnCommand` (any program);
+ * end it with `close()` or `await using`. The daemon dies with this process, and when
+ * it dies every pending call rejects at once.
+ */
+export class Session extends EventEmitter<SessionEvents> {
+  /** The engine's name, or null for a raw session. */
+  readonly engine: string | null;
+  /** The program's pid. */
+  readonly pid: number;
+  /** The daemon's pid. */
+  readonly daemonPid: number;
+
+  private readonly child: ChildProcessWithoutNullStreams;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private stderrTail_ = '';
+  private exitInfo_: ExitInfo | null = null;
+  private daemonGone_ = false;
+  private daemonGoneWaiters: Array<() => void> = [];
+  private subscribed: Promise<unknown> | null = null;
+  private closing: Promise<ExitInfo> | null = null;
+
+  private constructor(child: ChildProcessWithoutNullStreams, ready: Json, stderrTail: string) {
+    super();
+    this.child = child;
+    this.engine = typeof ready.engine === 'string' ? ready.engine : null;
+    this.pid = Number(ready.pid);
+    this.daemonPid = child.pid ?? -1;
+    this.stderrTail_ = stderrTail;
+    (this as EventEmitter).on('newListener', (event: string | symbol) => {
+      if (event === 'output') this.ensureSubscribed();
+    });
+  }
+
+  /** Starts `engine` (a name from engines/, e.g. `python`, `claude`) and resolves once its prompt shows. */
+  static spawn(engine: string, opts: SpawnOptions = {}): Promise<Session> {
+    const args = [engine, ...commonArgs(opts)];
+    if (opts.mode !== undefined) args.push('--mode', opts.mode);
+    for (const a of opts.extraArgs ?? []) args.push(`--extra-arg=${a}`);
+    if (opts.engineFile !== undefined) args.push('--engine-file', opts.engineFile);
+    return Session.start(args, opts);
+  }
+
+  /** Starts any program (a raw session: everything but `ask`). `argv[0]` is looked up on PATH. */
+  static spawnCommand(argv: string[], opts: Omit<SpawnOptions, 'mode' | 'extraArgs' | 'engineFile'> = {}): Promise<Session> {
+    if (argv.length === 0) return Promise.reject(new TuiDriverError('spawn', 'spawnCommand needs a command'));
+    return Session.start([...commonArgs(opts), '--', ...argv], opts);
+  }
+
+  private static start(args: string[], opts: SpawnOptions): Promise<Session> {
+    let bin: string;
+    try {
+      bin = findBinary({ ...(opts.binaryPath !== undefined ? { binaryPath: opts.binaryPath } : {}), ...(opts.env ? { env: opts.env } : {}) });
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    return new Promise<Session>((resolve, reject) => {
+      let child: ChildProcessWithoutNullStreams;
+      try {
+        child = spawnProcess(bin, args, { env: opts.env ?? process.env, stdio: 'pipe' });
+      } catch (e) {
+        reject(new TuiDriverError('spawn', `cannot start ${bin}: ${(e as Error).message}`, { cause: e }));
+        return;
+      }
+      let stderr = '';
+      let startupError: Json | null = null;
+      let session: Session | null = null;
+      let settled = false;
+      let timer: NodeJS.Timeout | undefined;
+      const fail = (err: TuiDriverError) => {
+        if (settled) return;
+        settled = true;
+        if (timer) clearTimeout(timer);
+        reject(err);
+      };
+      child.stdin.on('error', () => { /* EPIPE: the exit handler reports it */ });
+      child.stderr.setEncoding('utf8');
+      child.stderr.on('data', (s: string) => {
+        if (session) session.appendStderr(s);
+        else stderr = (stderr + s).slice(-STDERR_TAIL);
+      });
+      const decoder = new StringDecoder('utf8');
+      let buf = '';
+      const onLine = (line: string) => {
+        if (line === '') return;
+        let msg: Json;
+        try {
+          msg = JSON.parse(line) as Json;
+        } catch {
+          if (session) session.appendStderr(`[unreadable stdout line] ${line.slice(0, 200)}\n`);
+          return;
+        }
+        if (session) {
+          session.handleMessage(msg);
+          return;
+        }
+        if (msg.type === 'ready') {
+          session = new Session(child, msg, stderr);
+          settled = true;
+          if (timer) clearTimeout(timer);
+          resolve(session);
+        } else if (msg.type === 'error' && msg.id === undefined) {
+          startupError = msg;
+        }
+      };
+      child.stdout.on('data', (data: Buffer) => {
+        buf += decoder.write(data);
+        let nl: number;
+        while ((nl = buf.indexOf('\n')) >= 0) {
+          const line = buf.slice(0, nl);
+          buf = buf.slice(nl + 1);
+          onLine(line);
+        }
+      });
+      child.on('error', (e) => {
+        fail(new TuiDriverError('spawn', `cannot start ${bin}: ${e.message}`, { cause: e, stderr }));
+      });
+      child.on('close', (code, signal) => {
+        if (buf !== '') onLine(buf + decoder.end());
+        if (session) {
+          session.onDaemonGone(code, signal);
+          return;
+        }
+        if (startupError) {
+          const dk = startupError.kind;
+          const kind: TuiDriverErrorKind = dk === 'engine' ? 'engine' : dk === 'not_ready' ? 'timeout' : 'spawn';
+          fail(new TuiDriverError(kind, String(startupError.error), { stderr, reply: startupError }));
+        } else {
+          fail(new TuiDriverError('spawn', `tuidriver exited before the program was ready (${describeExit(code, signal)})`, { stderr }));
+        }
+      });
+      if (opts.readyTimeoutMs !== undefined) {
+        timer = setTimeout(() => {
+          fail(new TuiDriverError('timeout', `the program was not ready within ${opts.readyTimeoutMs} ms`, { stderr }));
+          child.kill('SIGTERM');
+        }, opts.readyTimeoutMs);
+      }
+    });
+  }
+
+  /** The last few KiB of the daemon's stderr. */
+  get stderrTail(): string {
+    return this.stderrTail_;
+  }
+
+  /** How the program ended, once it has. */
+  get exitInfo(): ExitInfo | null {
+    return this.exitInfo_;
+  }
+
+  /** True once the program has ended or the daemon is gone. */
+  get exited(): boolean {
+    return this.exitInfo_ !== null || this.daemonGone_;
+  }
+
+  /** Sends `prompt` and resolves with the program's reply, without the echo, the prompt or escape codes. Asks run one at a time, in call order. */
+  async ask(prompt: string, opts: AskOptions = {}): Promise<string> {
+    const reply = await this.askRequest('ask', prompt, opts).promise;
+    return String(reply.text ?? '');
+  }
+
+  /**
+   * Like `ask`, but yields the reply in deltas as it arrives; the generator's return value is
+   * the final text (authoritative should the program have rewritten streamed lines). Leaving
+   * a `for await` loop early cancels the ask.
+   */
+  async *askStream(prompt: string, opts: AskOptions = {}): AsyncGenerator<string, string, undefined> {
+    const deltas: string[] = [];
+    let wake: (() => void) | null = null;
+    let done = false;
+    let reply: Json | null = null;
+    let error: unknown = null;
+    const handle = this.askRequest('ask_stream', prompt, opts, (d) => {
+      deltas.push(d);
+      wake?.();
+    });
+    handle.promise.then(
+      (r) => { reply = r; done = true; wake?.(); },
+      (e: unknown) => { error = e; done = true; wake?.(); },
+    );
+    try {
+      for (;;) {
+        const d = deltas.shift();
+        if (d !== undefined) {
+          yield d;
+          continue;
+        }
+        if (done) break;
+        await new Promise<void>((r) => { wake = r; });
+        wake = null;
+      }
+      if (error !== null) throw error;
+      return String((reply as Json | null)?.text ?? '');
+    } finally {
+      if (!done) {
+        this.cancelRequest(handle.id);
+        await handle.promise.catch(() => undefined);
+      }
+    }
+  }
+
+  /** Writes `data` to the program as it is (`\r` is Enter). */
+  async send(data: string): Promise<void> {
+    await this.call({ type: 'send', data });
+  }
+
+  /** Like `send`, but the daemon never echoes `data` in any reply, event, error or log. */
+  async sendSecret(data: string): Promise<void> {
+    await this.call({ type: 'send_secret', data });
+  }
+
+  /** Sends tmux-style keys: `Enter`, `Escape`, `C-c`, `Up`, `F1`, ...; anything else is typed as text. */
+  async keys(keys: string | string[]): Promise<void> {
+    await this.call({ type: 'keys', keys: Array.isArray(keys) ? keys : [keys] });
+  }
+
+  /** Pastes `text`, as bracketed paste when the program enabled it. */
+  async paste(text: string): Promise<{ bracketed: boolean }> {
+    const r = await this.call({ type: 'paste', text });
+    return { bracketed: r.bracketed === true };
+  }
+
+  /** Resizes the terminal; the program gets SIGWINCH. */
+  async resize(cols: number, rows: number): Promise<{ cols: number; rows: number }> {
+    const r = await this.call({ type: 'resize', cols, rows });
+    return { cols: Number(r.cols), rows: Number(r.rows) };
+  }
+
+  /** The rendered screen: one string per row, no colours, trailing blanks trimmed. */
+  async screen(): Promise<ScreenState> {
+    return toScreen(await this.call({ type: 'screen' }));
+  }
+
+  /** History followed by the screen, oldest first; `lines` keeps the newest N. */
+  async scrollback(opts: { lines?: number } = {}): Promise<string[]> {
+    const r = await this.call({ type: 'scrollback', ...(opts.lines !== undefined ? { lines: opts.lines } : {}) });
+    return r.lines as string[];
+  }
+
+  /**
+   * Waits until an RE2 pattern matches the screen or the output since this call. A RegExp's
+   * `i`, `m` and `s` flags are honoured. Rejects with kind `timeout` (default 30 s).
+   */
+  async expect(pattern: string | RegExp, opts: { timeoutMs?: number } = {}): Promise<ExpectResult> {
+    const r = await this.call({ type: 'expect', pattern: toRe2(pattern), ...timeoutField(opts.timeoutMs) });
+    return { match: String(r.match), groups: (r.groups as string[] | undefined) ?? [] };
+  }
+
+  /** Resolves once the program has printed nothing for `idleMs` (default 500). */
+  async waitIdle(opts: { idleMs?: number; timeoutMs?: number } = {}): Promise<void> {
+    await this.call({
+      type: 'wait_idle',
+      ...(opts.idleMs !== undefined ? { idle_ms: opts.idleMs } : {}),
+      ...timeoutField(opts.timeoutMs),
+    });
+  }
+
+  /** Sends a signal (`INT`, `SIGTERM`, `9`, ...) to the terminal's foreground process group; resolves with its name. */
+  async signal(signal: string | number): Promise<string> {
+    const r = await this.call({ type: 'signal', signal: String(signal) });
+    return String(r.signal);
+  }
+
+  async status(): Promise<SessionStatus> {
+    const r = await this.call({ type: 'status' });
+    return {
+      state: r.state as SessionStatus['state'],
+      pid: (r.pid as number | null) ?? null,
+      foregroundPid: (r.foreground_pid as number | null) ?? null,
+      cwd: (r.cwd as string | null) ?? null,
+      cols: Number(r.cols),
+      rows: Number(r.rows),
+      engine: (r.engine as string | null) ?? null,
+      mode: String(r.mode),
+      queued: Number(r.queued),
+      exitCode: (r.exit_code as number | null) ?? null,
+      signal: (r.signal as string | null) ?? null,
+    };
+  }
+
+  /** Asks the daemon for events (`output`). Adding an `output` listener does this for you. */
+  async subscribe(events: string[] = ['output']): Promise<string[]> {
+    const r = await this.call({ type: 'subscribe', events });
+    return r.events as string[];
+  }
+
+  /** Calls `listener` with each chunk of raw output; returns a Disposable. */
+  onOutput(listener: (data: string) => void): Disposable {
+    this.on('output', listener);
+    return { dispose: () => { this.off('output', listener); } };
+  }
+
+  /** Calls `listener` once the program has ended; returns a Disposable. */
+  onExit(listener: (info: ExitInfo) => void): Disposable {
+    this.on('exit', listener);
+    return { dispose: () => { this.off('exit', listener); } };
+  }
+
+  /**
+   * Ends the program (its quit keys, then SIGTERM, then SIGKILL, in bounded time) and the
+   * daemon; cancels running and queued asks. Resolves with how the program ended. Safe to
+   * call more than once and after the program has exited.
+   */
+  close(): Promise<ExitInfo> {
+    if (this.closing) return this.closing;
+    this.closing = (async () => {
+      if (!this.daemonGone_) {
+        const handle = this.request({ type: 'close' });
+        try {
+          const r = await handle.promise;
+          this.setExit({ exitCode: (r.exit_code as number | null) ?? null, signal: (r.signal as string | null) ?? null });
+        } catch {
+          /* the daemon died meanwhile: report what is known */
+        }
+        this.child.stdin.end();
+        // The daemon exits right after its close reply; never wait on a wedged one forever.
+        const kill = setTimeout(() => this.child.kill('SIGKILL'), 5000);
+        await this.daemonGone();
+        clearTimeout(kill);
+      }
+      return this.exitInfo_ ?? { exitCode: null, signal: null };
+    })();
+    return this.closing;
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
+  /**
+   * An object with the shape of VS Code's `Pseudoterminal`: pass it as `pty` to
+   * `vscode.window.createTerminal` to show the live program in a terminal panel while
+   * you keep calling `ask`. Closing the panel closes the session unless `closeSession` is false.
+   */
+  toPseudoterminal(opts: PseudoterminalOptions = {}): SessionPseudoterminal {
+    return new SessionPseudoterminal(this, opts);
+  }
+
+  /**
+   * @internal Used by the pseudoterminal: subscribes to output, then calls `onSnapshot`
+   * with the screen and `onData` with every later chunk, none twice and none missed.
+   */
+  mirror(onSnapshot: (screen: ScreenState) => void, onData: (data: string) => void): { dispose(): void; ready: Promise<void> } {
+    let live = false;
+    const listener = (d: string) => { if (live) onData(d); };
+    this.on('output', listener);
+    const ready = (async () => {
+      await this.ensureSubscribed();
+      const handle = this.request({ type: 'screen' }, {
+        onReplySync: () => { live = true; },
+      });
+      onSnapshot(toScreen(await handle.promise));
+    })();
+    return { dispose: () => { this.off('output', listener); }, ready };
+  }
+
+  // --- protocol plumbing ---
+
+  private askRequest(type: 'ask' | 'ask_stream', prompt: string, opts: AskOptions, onChunk?: (d: string) => void): RequestHandle {
+    const { signal } = opts;
+    if (signal?.aborted) {
+      const err = this.error('cancelled', 'the ask was aborted before it was sent', { cause: signal.reason });
+      return { id: -1, promise: Promise.reject(err) };
+    }
+    const handle = this.request({ type, prompt, ...timeoutField(opts.timeoutMs) }, onChunk ? { onChunk } : {});
+    if (signal) {
+      const onAbort = () => this.cancelRequest(handle.id);
+      signal.addEventListener('abort', onAbort, { once: true });
+      const cleanup = () => signal.removeEventListener('abort', onAbort);
+      handle.promise.then(cleanup, cleanup);
+    }
+    return handle;
+  }
+
+  private cancelRequest(target: number): void {
+    if (!this.pending.has(target) || this.daemonGone_) return;
+    // Its reply is an error when the ask finished meanwhile; the ask's own reply tells.
+    this.request({ type: 'cancel', target }).promise.catch(() => undefined);
+  }
+
+  private async call(req: Json): Promise<Json> {
+    return this.request(req).promise;
+  }
+
+  private request(req: Json, hooks: Pick<Pending, 'onChunk' | 'onReplySync'> = {}): RequestHandle {
+    const id = this.nextId++;
+    if (this.daemonGone_) {
+      return { id, promise: Promise.reject(this.goneError()) };
+    }
+    const promise = new Promise<Json>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject, ...hooks });
+    });
+    this.child.stdin.write(JSON.stringify({ id, ...req }) + '\n');
+    return { id, promise };
+  }
+
+  private handleMessage(msg: Json): void {
+    if (msg.id !== undefined && msg.id !== null) {
+      const p = this.pending.get(msg.id as number);
+      if (!p) return;
+      if (msg.type === 'chunk') {
+        p.onChunk?.(String(msg.delta ?? ''));
+        return;
+      }
+      if (msg.type !== 'reply') return;
+      this.pending.delete(msg.id as number);
+      p.onReplySync?.();
+      if (msg.ok === true) {
+        p.resolve(msg);
+      } else {
+        p.reject(this.error(toKind(msg.kind), String(msg.error ?? 'request failed'), {
+          reply: msg,
+          ...(typeof msg.text === 'string' ? { text: msg.text } : {}),
+          ...(typeof msg.question === 'string' ? { question: msg.question } : {}),
+        }));
+      }
+      return;
+    }
+    switch (msg.type) {
+      case 'output':
+        this.emit('output', String(msg.data ?? ''));
+        break;
+      case 'exit':
+        this.setExit({ exitCode: (msg.code as number | null) ?? null, signal: (msg.signal as string | null) ?? null });
+        break;
+      case 'dialog':
+        this.emit('dialog', { name: String(msg.name), keys: (msg.keys as string[]) ?? [] });
+        break;
+      case 'output_dropped':
+        this.emit('outputDropped', {
+          bytes: Number(msg.bytes),
+          events: Number(msg.events),
+          ...(typeof msg.reason === 'string' ? { reason: msg.reason } : {}),
+        });
+        break;
+      default:
+        break;
+    }
+  }
+
+  private setExit(info: ExitInfo): void {
+    if (this.exitInfo_) return;
+    this.exitInfo_ = info;
+    this.emit('exit', info);
+  }
+
+  private appendStderr(s: string): void {
+    this.stderrTail_ = (this.stderrTail_ + s).slice(-STDERR_TAIL);
+  }
+
+  private daemonExit: string = '';
+
+  private onDaemonGone(code: number | null, signal: NodeJS.Signals | null): void {
+    this.daemonGone_ = true;
+    this.daemonExit = describeExit(code, signal);
+    const err = this.goneError();
+    const pending = [...this.pending.values()];
+    this.pending.clear();
+    for (const p of pending) p.reject(err);
+    // A daemon that dies unexpectedly takes the program with it (SIGHUP from the PTY).
+    this.setExit({ exitCode: null, signal: signal ?? null });
+    for (const w of this.daemonGoneWaiters.splice(0)) w();
+    this.emit('close');
+  }
+
+  private daemonGone(): Promise<void> {
+    if (this.daemonGone_) return Promise.resolve();
+    return new Promise((resolve) => this.daemonGoneWaiters.push(resolve));
+  }
+
+  private goneError(): TuiDriverError {
+    const how = this.closing ? 'the session is closed' : `the tuidriver daemon exited (${this.daemonExit})`;
+    return this.error('exited', how);
+  }
+
+  private error(kind: TuiDriverErrorKind, message: string, details: Omit<ConstructorParameters<typeof TuiDriverError>[2] & object, 'stderr'> = {}): TuiDriverError {
+    return new TuiDriverError(kind, message, { ...details, stderr: this.stderrTail_ });
+  }
+
+  private ensureSubscribed(): Promise<unknown> {
+    if (!this.subscribed) {
+      this.subscribed = this.subscribe(['output']).catch(() => undefined);
+    }
+    return this.subscribed;
+  }
+}
+
+function commonArgs(opts: SpawnOptions): string[] {
+  const args: string[] = [];
+  if (opts.cols !== undefined) args.push('--cols', String(opts.cols));
+  if (opts.rows !== undefined) args.push('--rows', String(opts.rows));
+  if (opts.scrollback !== undefined) args.push('--scrollback', String(opts.scrollback));
+  if (opts.cwd !== undefined) args.push('--cwd', opts.cwd);
+  return args;
+}
+
+function timeoutField(ms: number | undefined): Json {
+  return ms === undefined ? {} : { timeout: ms / 1000 };
+}
+
+function toRe2(pattern: string | RegExp): string {
+  if (typeof pattern === 'string') return pattern;
+  const flags = [...pattern.flags].filter((f) => f === 'i' || f === 'm' || f === 's').join('');
+  return flags ? `(?${flags})${pattern.source}` : pattern.source;
+}
+
+function toScreen(r: Json): ScreenState {
+  const c = (r.cursor ?? {}) as Json;
+  return {
+    lines: r.lines as string[],
+    cursor: { row: Number(c.row), col: Number(c.col), visible: c.visible !== false },
+    cols: Number(r.cols),
+    rows: Number(r.rows),
+    altScreen: r.alt_screen === true,
+    title: String(r.title ?? ''),
+  };
+}
+
+function describeExit(code: number | null, signal: NodeJS.Signals | null): string {
+  return signal ? `killed by ${signal}` : `exit code ${code}`;
+}

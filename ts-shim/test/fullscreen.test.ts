@@ -1,0 +1,103 @@
+// Full-screen programs in raw sessions (less, vim), and the VS Code pseudoterminal adapter.
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { Session, type ExitInfo } from 'tuidriver';
+import { tempDir } from './helpers';
+
+const ENV = { ...process.env, TERM: 'xterm-256color', LESS: '', LESSHISTFILE: '-' };
+
+test('less: screen and keys', { timeout: 30_000 }, async (t) => {
+  const file = path.join(tempDir(t), 'numbers.txt');
+  fs.writeFileSync(file, Array.from({ length: 200 }, (_, i) => `line ${i + 1}`).join('\n') + '\n');
+  const s = await Session.spawnCommand(['less', file], { cols: 60, rows: 20, env: ENV });
+  try {
+    await s.expect(/^line 19$/m, { timeoutMs: 10_000 });
+    let scr = await s.screen();
+    assert.equal(scr.altScreen, true);
+    assert.equal(scr.lines[0], 'line 1');
+    assert.equal(scr.lines[18], 'line 19');
+
+    await s.keys('G'); // to the end
+    await s.expect('line 200');
+    scr = await s.screen();
+    assert.equal(scr.lines[18], 'line 200');
+
+    await s.keys(['g', '/line 150', 'Enter']);
+    await s.expect('(?m)^line 150$');
+    scr = await s.screen();
+    assert.equal(scr.lines[0], 'line 150');
+
+    await s.resize(40, 10);
+    await s.expect('(?m)^line 158$'); // less redraws 9 lines at the new height
+    const exited = new Promise<ExitInfo>((r) => s.onExit(r));
+    await s.keys('q');
+    assert.deepEqual(await exited, { exitCode: 0, signal: null });
+  } finally {
+    await s.close();
+  }
+});
+
+test('vim: type, save, quit', { timeout: 30_000 }, async (t) => {
+  const file = path.join(tempDir(t), 'note.txt');
+  const s = await Session.spawnCommand(['vim', '-u', 'NONE', '-i', 'NONE', '-N', '-n', file], { cols: 80, rows: 24, env: ENV });
+  try {
+    await s.expect('"note.txt"|note\\.txt', { timeoutMs: 10_000 });
+    await s.keys(['i', 'hello from tuidriver', 'Enter', 'second line', 'Escape']);
+    await s.expect('(?m)^second line$');
+    const scr = await s.screen();
+    assert.equal(scr.lines[0], 'hello from tuidriver');
+    assert.equal(scr.lines[1], 'second line');
+    assert.equal(scr.lines[2], '~');
+    const exited = new Promise<ExitInfo>((r) => s.onExit(r));
+    await s.keys([':wq', 'Enter']);
+    assert.deepEqual(await exited, { exitCode: 0, signal: null });
+    assert.equal(fs.readFileSync(file, 'utf8'), 'hello from tuidriver\nsecond line\n');
+  } finally {
+    await s.close();
+  }
+});
+
+test('toPseudoterminal: paints the screen, streams output, forwards input and size, closes', { timeout: 30_000 }, async () => {
+  const s = await Session.spawn('bash', { cols: 80, rows: 24 });
+  await s.send('echo before-open\r');
+  await s.expect('(?m)^before-open$');
+  const pty = s.toPseudoterminal();
+  let written = '';
+  const closed = new Promise<number | void>((r) => pty.onDidClose(r));
+  const sub = pty.onDidWrite((d) => { written += d; });
+  pty.open({ columns: 100, rows: 30 });
+  // The first write paints what was on screen before open.
+  await until(() => written.includes('before-open'));
+  assert.ok(written.startsWith('\x1b[H\x1b[2J'), JSON.stringify(written.slice(0, 20)));
+
+  pty.handleInput('echo typed-$((6*7))\r');
+  await until(() => written.includes('typed-42'));
+  assert.equal((await s.status()).cols, 100);
+  pty.setDimensions({ columns: 90, rows: 20 });
+  await until(async () => (await s.status()).cols === 90);
+
+  // The session still answers asks while mirrored, and the panel sees them.
+  assert.equal(await s.ask('echo asked'), 'asked');
+  await until(() => written.includes('asked'));
+  sub.dispose();
+
+  await s.send('exit 5\r');
+  assert.equal(await closed, 5);
+  assert.deepEqual(await s.close(), { exitCode: 5, signal: null });
+});
+
+test('toPseudoterminal: closing the panel closes the session', { timeout: 30_000 }, async () => {
+  const s = await Session.spawn('bash');
+  const pty = s.toPseudoterminal();
+  pty.open(undefined);
+  const exited = new Promise<ExitInfo>((r) => s.onExit(r));
+  pty.close();
+  assert.deepEqual(await exited, { exitCode: 0, signal: null });
+  assert.equal(s.exited, true);
+});
+
+async function until(cond: () => boolean | Promise<boolean>): Promise<void> {
+  while (!(await cond())) await new Promise((r) => setTimeout(r, 20));
+}
