@@ -789,7 +789,19 @@ void Terminal::OnResize(int rows, int cols, int* delta_row) {
 
 void Terminal::Resize(int cols, int rows) {
   if (cols == cols_ && rows == rows_) return;
+  bool fewer_rows = rows < rows_;
   vterm_set_size(vt_, rows, cols);
+  if (fewer_rows) {
+    // libvterm 0.1.4 keeps a scroll region that no longer fits, and its
+    // next scroll passes a negative size to memmove (a crash on the first
+    // line feed; found by terminal_fuzz). The region goes back to the whole
+    // screen, the cursor where it was; a program redraws (and sets its
+    // region again) on the SIGWINCH that follows.
+    char reset[40];
+    int n = snprintf(reset, sizeof reset, "\x1b[r\x1b[%d;%dH", std::clamp(cursor_.row, 0, rows - 1) + 1,
+                     std::clamp(cursor_.col, 0, cols - 1) + 1);
+    vterm_input_write(vt_, reset, static_cast<size_t>(n));
+  }
 }
 
 char* Terminal::EncodeCells(const Cell* cells, size_t end, char* out) {

@@ -601,3 +601,25 @@ TEST(Terminal, OscCutAnywhereArrivesWhole) {
 
 }  // namespace
 }  // namespace tuidriver
+
+namespace tuidriver {
+namespace {
+
+// A scroll region set before the screen shrank made libvterm 0.1.4 memmove
+// a negative size on the next scroll (found by terminal_fuzz).
+TEST(Terminal, ScrollRegionSurvivesAShrink) {
+  for (const char* scroll : {"\n\n\n", "\x1b" "D", "\x1b[S", "\x1b[T", "\x1b[H\n\n\n"}) {
+    Terminal t(10, 6, 20);
+    std::string before = "\x1b[4;6r\x1b[5;1Hx";
+    t.Feed(before.data(), before.size());
+    t.Resize(10, 2);
+    std::string after = std::string(scroll) + "ok";
+    t.Feed(after.data(), after.size());
+    EXPECT_LT(t.cursor().row, 2) << scroll;
+    std::string screen = t.RowText(0) + "|" + t.RowText(1);
+    EXPECT_NE(std::string::npos, screen.find("ok")) << scroll;
+  }
+}
+
+}  // namespace
+}  // namespace tuidriver
