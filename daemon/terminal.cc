@@ -448,7 +448,12 @@ size_t Terminal::FilterDcs(const char* p, const char* end, std::string* replacem
       unknown_setting_asked_ = true;  // answered once what came before is
       return used;
     }
-    if (b == 0x1b || b == 0x18 || b == 0x1a) return SIZE_MAX;  // abandoned: never dispatched
+    if (b == 0x1b || b == 0x18 || b == 0x1a) {
+      // Abandoned. libvterm's view of such a string can differ from ours
+      // (it crashed on one), so it gets none: CAN instead of the ESC P.
+      replacement->assign("\x18", 1);
+      return 2;
+    }
     if (b >= 0x20 && b != 0x7f) content.push_back(static_cast<char>(b));
   }
   if (avail < kMaxDcsCarry) return 0;
