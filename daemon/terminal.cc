@@ -689,6 +689,12 @@ void Terminal::MoveCursor(int row, int col, bool visible) {
 
 void Terminal::ScrollRect(int top, int bottom, int left, int right, int down, int rightward) {
   ++generation_;
+  // libvterm can pass a rectangle off the screen while its cursor is (see
+  // ClampCursor); found by terminal_fuzz under UBSan.
+  top = std::max(top, 0);
+  left = std::max(left, 0);
+  bottom = std::min(bottom, rows_);
+  right = std::min(right, cols_);
   int height = bottom - top;
   if (height <= 0 || right <= left) return;
   bool full_width = left == 0 && right == cols_;
@@ -730,6 +736,9 @@ void Terminal::ScrollRect(int top, int bottom, int left, int right, int down, in
 
 void Terminal::Erase(int top, int bottom, int left, int right) {
   ++generation_;
+  left = std::max(left, 0);  // as in ScrollRect
+  right = std::min(right, cols_);
+  if (right <= left) return;
   for (int r = std::max(top, 0); r < std::min(bottom, rows_); ++r) {
     Line& line = ScreenLine(r);
     SplitWideAt(&line, left);
