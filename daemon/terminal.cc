@@ -387,9 +387,12 @@ void Terminal::ClampCursor() {
   cursor_restored_ = false;
   if (CursorOnScreen()) return;
   char cup[32];
-  int n = snprintf(cup, sizeof cup, "\x1b[%d;%dH", std::clamp(cursor_.row, 0, rows_ - 1) + 1,
-                   std::clamp(cursor_.col, 0, cols_ - 1) + 1);
+  int row = std::clamp(cursor_.row, 0, rows_ - 1), col = std::clamp(cursor_.col, 0, cols_ - 1);
+  int n = snprintf(cup, sizeof cup, "\x1b[%d;%dH", row + 1, col + 1);
   vterm_input_write(vt_, cup, static_cast<size_t>(n));
+  // libvterm says nothing if its own cursor was there already.
+  cursor_.row = row;
+  cursor_.col = col;
 }
 
 bool Terminal::CursorOnScreen() const {
