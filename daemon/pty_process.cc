@@ -248,23 +248,36 @@ bool PtyProcess::Spawn(const SpawnOptions& options, std::string* err) {
 }
 
 bool PtyProcess::Write(const char* data, size_t len) {
-  while (len > 0) {
-    ssize_t n = write(master_, data, len);
+  if (master_ < 0) return false;
+  input_.append(data, len);
+  return FlushInput();
+}
+
+bool PtyProcess::FlushInput() {
+  while (input_sent_ < input_.size()) {
+    ssize_t n = write(master_, input_.data() + input_sent_, input_.size() - input_sent_);
     if (n > 0) {
-      data += n;
-      len -= static_cast<size_t>(n);
+      input_sent_ += static_cast<size_t>(n);
       continue;
     }
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0 && errno == EAGAIN) {
-      // The child is not reading: wait for room rather than drop input.
-      struct pollfd p = {master_, POLLOUT, 0};
-      if (poll(&p, 1, 1000) < 0 && errno != EINTR) return false;
-      continue;
-    }
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;  // the program is not reading
+    DropInput();
     return false;
   }
+  if (input_sent_ == input_.size()) {
+    input_.clear();
+    input_sent_ = 0;
+  } else if (input_sent_ > (1u << 20)) {
+    input_.erase(0, input_sent_);  // amortised, as in Output::Flush
+    input_sent_ = 0;
+  }
   return true;
+}
+
+void PtyProcess::DropInput() {
+  std::string().swap(input_);
+  input_sent_ = 0;
 }
 
 bool PtyProcess::Resize(int cols, int rows) {

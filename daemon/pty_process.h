@@ -47,10 +47,19 @@ class PtyProcess {
   int master_fd() const { return master_; }
   pid_t pid() const { return pid_; }
 
-  // Writes all of data, waiting for the PTY when it is full. Returns false
+  // Sends data to the program without ever blocking: what the PTY does not
+  // take now waits, in order, for FlushInput. A program that stops reading
+  // its input must not freeze the daemon (it did: a large `send` to such a
+  // program blocked every request, close and even SIGTERM). Returns false
   // if the PTY is gone.
   bool Write(const char* data, size_t len);
   bool Write(const std::string& s) { return Write(s.data(), s.size()); }
+  // Writes what waits, as far as the PTY takes it now (call on POLLOUT).
+  bool FlushInput();
+  // Bytes written but not yet taken by the PTY.
+  size_t input_pending() const { return input_.size() - input_sent_; }
+  // Forgets what waits (the program is gone).
+  void DropInput();
 
   bool Resize(int cols, int rows);
 
@@ -77,6 +86,8 @@ class PtyProcess {
   int slave_ = -1;
   pid_t pid_ = -1;
   ExitStatus status_;
+  std::string input_;      // bytes for the program, not yet taken by the PTY
+  size_t input_sent_ = 0;  // how much of input_ has been written
 };
 
 // Reads what is available from fd into buf. Returns bytes read, 0 when

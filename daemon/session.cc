@@ -98,7 +98,8 @@ int Session::Run() {
     std::vector<struct pollfd> fds;
     bool want_stdin = stdin_open_ && !out_.congested();
     fds.push_back({want_stdin ? in_fd_ : -1, POLLIN, 0});
-    fds.push_back({child_reaped_ ? -1 : pty_.master_fd(), POLLIN, 0});
+    short child_events = static_cast<short>(POLLIN | (pty_.input_pending() ? POLLOUT : 0));
+    fds.push_back({child_reaped_ ? -1 : pty_.master_fd(), child_events, 0});
     fds.push_back({out_.pending() ? out_.fd() : -1, POLLOUT, 0});
     int timeout = PollTimeoutMs(now);
     struct timespec ts = {timeout / 1000, (timeout % 1000) * 1000000L};
@@ -106,6 +107,7 @@ int Session::Run() {
     if (n < 0 && errno != EINTR) break;
     HandleSignals();
     if (fds[1].revents & (POLLIN | POLLHUP | POLLERR)) ReadChild(kReadBudget);
+    if (fds[1].revents & POLLOUT) pty_.FlushInput();
     if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) ReadRequests();
     // No waitpid here: SIGCHLD is blocked outside ppoll, so an exit always
     // wakes ppoll and HandleSignals reaps it (one syscall less per read).
@@ -222,6 +224,7 @@ void Session::CheckChildExit() {
   // reporting the exit (the slave stays open, so this ends at EAGAIN).
   ReadChild(SIZE_MAX);
   child_reaped_ = true;
+  pty_.DropInput();  // nobody will read it
   ReportExit();
 }
 
@@ -563,23 +566,35 @@ void Session::ReadRequests() {
     size_t start = 0;
     for (size_t i = 0; i < static_cast<size_t>(n); ++i) {
       if (buf[i] != '\n') continue;
-      if (!discarding_long_line_) {
-        in_buf_.append(buf + start, i - start);
-        HandleLine(in_buf_);
-      }
+      if (AppendRequestBytes(buf + start, i - start)) HandleLine(in_buf_);
       discarding_long_line_ = false;
       in_buf_.clear();
+      // One long line must not keep its memory for the rest of the session.
+      if (in_buf_.capacity() > (1u << 20)) std::string().swap(in_buf_);
       start = i + 1;
     }
-    if (!discarding_long_line_) in_buf_.append(buf + start, static_cast<size_t>(n) - start);
-    if (in_buf_.size() > kMaxRequestBytes) {
-      // Refuse now, without buffering the rest of the line.
-      ReplyError(RequestId(), "protocol", "request line longer than " +
-                 std::to_string(kMaxRequestBytes) + " bytes; discarded");
-      in_buf_.clear();
-      discarding_long_line_ = true;
-    }
+    AppendRequestBytes(buf + start, static_cast<size_t>(n) - start);
   }
+}
+
+bool Session::AppendRequestBytes(const char* data, size_t len) {
+  if (discarding_long_line_) return false;
+  if (in_buf_.size() + len <= kMaxRequestBytes) {
+    // A long line gets its room once, not by doubling: no copies, and no
+    // trail of freed buffers behind it.
+    if (in_buf_.size() + len > (1u << 20) && in_buf_.capacity() < kMaxRequestBytes) {
+      in_buf_.reserve(kMaxRequestBytes);
+    }
+    in_buf_.append(data, len);
+    return true;
+  }
+  // Refuse now, and discard the rest of the line as it arrives: the line
+  // is never held whole, and no more than the limit is ever buffered.
+  ReplyError(RequestId(), "protocol", "request line longer than " +
+             std::to_string(kMaxRequestBytes) + " bytes; discarded");
+  std::string().swap(in_buf_);
+  discarding_long_line_ = true;
+  return false;
 }
 
 void Session::HandleLine(const std::string& line) {
@@ -681,6 +696,13 @@ void Session::HandleCancel(const Request& r) {
 void Session::HandleInput(const Request& r) {
   if (state_ == State::kExited) {
     ReplyError(r.id, "exited", ExitDescription(), ExitFields());
+    return;
+  }
+  if (pty_.input_pending() > kMaxPendingInput) {
+    // Input waits for the program without blocking the daemon, but not
+    // without bound.
+    ReplyError(r.id, "busy", "the program has not read the " + std::to_string(pty_.input_pending()) +
+               " bytes sent to it earlier; nothing was sent");
     return;
   }
   KeyModes modes{term_.app_cursor_keys(), term_.app_keypad()};

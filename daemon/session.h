@@ -103,6 +103,9 @@ class Session {
 
   // Client side.
   void ReadRequests();
+  // Adds bytes of the current request line to in_buf_; false (and the line
+  // refused) once it would pass kMaxRequestBytes.
+  bool AppendRequestBytes(const char* data, size_t len);
   void HandleLine(const std::string& line);
   void Dispatch(Request& request);
   void HandleAsk(Request& request);
@@ -118,6 +121,9 @@ class Session {
   void HandleStatus(const Request& request);
   void HandleSubscribe(const Request& request);
   bool IdInUse(const RequestId& id) const;
+  // send, keys and paste are refused while more than this much input the
+  // program has not read waits (see PtyProcess::Write).
+  static constexpr size_t kMaxPendingInput = 1 << 20;
 
   // Close.
   void BeginClose(const RequestId* id);

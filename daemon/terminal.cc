@@ -3,6 +3,7 @@
 #include <vterm.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <type_traits>
@@ -87,6 +88,14 @@ struct TerminalCallbacks {
   }
 };
 
+// Where a CSI is while its parameters arrive: leader bytes ("?", ">")
+// first, then arguments. libvterm bounds the leader, not the arguments.
+struct CsiParams {
+  bool leader = true;       // still where leader bytes may come
+  bool has_leader = false;  // one came
+  int separators = 0;
+};
+
 namespace {
 
 const VTermStateCallbacks kStateCallbacks = {
@@ -105,6 +114,73 @@ const VTermParserCallbacks kFallbacks = {
 
 // A longer run is not an escape sequence we rewrite; pass it through.
 constexpr size_t kMaxCarry = 64;
+// A DCS cut by the end of the data waits whole for the rest up to this.
+constexpr size_t kMaxDcsCarry = 4096;
+
+// libvterm 0.1.4 keeps 16 CSI arguments but does not bound their count: a
+// 17th writes past its array, so any program printing ESC [ 1;1;...;1 m
+// crashed the daemon (found by terminal_fuzz). Arguments past the 16th are
+// dropped before libvterm sees them, as later libvterm versions do.
+constexpr int kCsiArgsMax = 16;
+
+// Bytes libvterm executes inside a CSI without ending it: C0 controls but
+// CAN, SUB and ESC, which cancel it, and NUL and DEL, which it ignores.
+bool InsideCsi(unsigned char b) {
+  return (b < 0x20 && b != 0x18 && b != 0x1a && b != 0x1b) || b == 0x7f;
+}
+
+// Scans CSI parameter bytes from p and returns where they end (end if they
+// go on past the buffer). With `out`, appends them without the arguments
+// past the 16th.
+const char* ScanCsiParams(const char* p, const char* end, CsiParams* csi, std::string* out) {
+  for (; p < end; ++p) {
+    unsigned char b = static_cast<unsigned char>(*p);
+    if (csi->leader && b >= 0x3c && b <= 0x3f) {
+      csi->has_leader = true;
+    } else if (!InsideCsi(b)) {
+      csi->leader = false;
+      if (b == ';' || b == ':') ++csi->separators;
+      else if (b < '0' || b > '9') break;
+      if (csi->separators >= kCsiArgsMax) continue;  // dropped
+    }
+    if (out) out->push_back(*p);
+  }
+  return p;
+}
+
+
+// U+0080..U+009F (C1 controls) sent as UTF-8: libvterm 0.1.4 prints most
+// of them as glyphs of width -1, moving the cursor left, off the screen at
+// column 0 (found by terminal_fuzz). Its decoder executes controls that
+// come inside a character, so "C2 LF 80" is one too. Copies `data` without
+// them (their controls kept) into *out and returns true, or returns false
+// when there are none (the usual case, found with one memchr). A C2 that
+// only controls follow to the end goes after them, to wait for the rest
+// like any cut character.
+bool StripC1(const char* data, size_t len, std::string* out) {
+  const char* end = data + len;
+  const char* c2 = static_cast<const char*>(memchr(data, 0xC2, len));
+  bool stripped = false;
+  const char* copied = data;
+  while (c2) {
+    const char* q = c2 + 1;
+    while (q < end && InsideCsi(static_cast<unsigned char>(*q))) ++q;
+    unsigned char next = q < end ? static_cast<unsigned char>(*q) : 0;
+    bool c1 = q < end && next >= 0x80 && next <= 0x9f;
+    if (c1 || (q == end && q > c2 + 1)) {
+      if (!stripped) out->clear();
+      stripped = true;
+      out->append(copied, static_cast<size_t>(c2 - copied));
+      out->append(c2 + 1, static_cast<size_t>(q - c2 - 1));  // the controls
+      if (!c1) out->push_back('\xC2');  // the cut character's start
+      copied = c1 ? q + 1 : end;
+    }
+    if (q >= end) break;
+    c2 = static_cast<const char*>(memchr(q, 0xC2, static_cast<size_t>(end - q)));
+  }
+  if (stripped) out->append(copied, static_cast<size_t>(end - copied));
+  return stripped;
+}
 
 // Bytes at the end of `data` that start a UTF-8 character but do not
 // finish it (0 to 3).
@@ -131,6 +207,10 @@ Terminal::Terminal(int cols, int rows, size_t scrollback_limit)
   ResizeBuffer(&main_, cols, rows, 0);
   ResizeBuffer(&alt_, cols, rows, 0);
   vterm_state_reset(state_, 1);
+  // REP (CSI b) repeats the last character; with none printed yet libvterm
+  // 0.1.4 loops forever (found by terminal_fuzz: `printf '\e[b'` hung the
+  // daemon). A blank printed and taken back gives it one to repeat.
+  vterm_input_write(vt_, " \r", 2);
 }
 
 Terminal::~Terminal() { vterm_free(vt_); }
@@ -154,6 +234,9 @@ std::string Terminal::TakeReplies() {
 
 void Terminal::Write(const char* data, size_t len) {
   if (len > 0) vterm_input_write(vt_, data, len);
+  // Whatever way libvterm found off the screen (see ClampCursor), the cursor
+  // is back on it before anyone looks.
+  if (!CursorOnScreen()) ClampCursor();
 }
 
 // libvterm 0.1.4 lacks CSI s / CSI u (save/restore cursor, which it reads
@@ -161,8 +244,21 @@ void Terminal::Write(const char* data, size_t len) {
 // rewrite those three into what it knows, and watch the modes we need on the
 // way. Everything else goes through untouched, in as few writes as possible.
 void Terminal::Filter(const char* data, size_t len) {
+  std::string without_c1;
+  if (StripC1(data, len, &without_c1)) {
+    data = without_c1.data();
+    len = without_c1.size();
+  }
   const char* p = data;
   const char* end = data + len;
+  if (skipping_dcs_) p = SkipDcs(p, end);
+  if (csi_params_) {
+    // A long CSI's parameters go on from the last Feed.
+    std::string bounded;
+    p = ScanCsiParams(p, end, csi_params_.get(), &bounded);
+    Write(bounded.data(), bounded.size());
+    if (p < end) csi_params_.reset();
+  }
   const char* segment = p;
   std::string replacement;
   while (p < end) {
@@ -185,6 +281,11 @@ void Terminal::Filter(const char* data, size_t len) {
       pending_modes_set_ = false;
     }
     Write(replacement.data(), replacement.size());
+    if (cursor_restored_) ClampCursor();
+    if (unknown_setting_asked_) {
+      replies_ += "\x1bP0$r\x1b\\";  // DECRQSS: not a valid request
+      unknown_setting_asked_ = false;
+    }
     segment = esc + used;
     p = segment;
   }
@@ -193,6 +294,10 @@ void Terminal::Filter(const char* data, size_t len) {
   size_t tail = IncompleteUtf8Tail(segment, static_cast<size_t>(end - segment));
   Write(segment, static_cast<size_t>(end - segment) - tail);
   if (tail > 0) carry_.assign(end - tail, end);
+  if (carry_esc_) {
+    carry_ = "\x1b";
+    carry_esc_ = false;
+  }
 }
 
 // Looks at the escape sequence at `p`. Returns 0 if it is cut off by `end`,
@@ -200,11 +305,233 @@ void Terminal::Filter(const char* data, size_t len) {
 // with *replacement.
 size_t Terminal::FilterEscape(const char* p, const char* end, std::string* replacement) {
   size_t avail = static_cast<size_t>(end - p);
+  // Bytes libvterm 0.1.4 lets sit between an ESC and the byte that says
+  // what it starts: controls (executed), intermediates ("ESC ( B") and
+  // bytes >= 0x80 (ignored). With them, "ESC SP [" and "ESC \xff [" still
+  // start a CSI, and "ESC NUL \" ends a string miscounted: libvterm reads
+  // past its input (both found by terminal_fuzz).
+  size_t k = 1;
+  bool controls_seen = false;
+  bool intermediates_seen = false;  // "ESC # 8" is DECALN, not "ESC 8"
+  for (; k < avail; ++k) {
+    unsigned char b = static_cast<unsigned char>(p[k]);
+    if (InsideCsi(b)) controls_seen = true;
+    else if (b >= 0x20 && b <= 0x2f) intermediates_seen = true;
+    else if (b < 0x20 || (b > 0x2f && b < 0x80)) break;
+  }
+  if (k == 1) return FilterSequence(p, end, replacement);
+  if (k == avail) {
+    if (avail < kMaxCarry) return 0;
+    // A long run: what is executed goes now, the ESC waits for the next Feed.
+    replacement->clear();
+    for (size_t i = 1; i < k; ++i) {
+      if (InsideCsi(static_cast<unsigned char>(p[i]))) replacement->push_back(p[i]);
+    }
+    carry_esc_ = true;
+    return avail;
+  }
+  char x = p[k];
+  if (x == '\\') {  // a string's end: nothing else in between
+    *replacement = "\x1b\\";
+    return k + 1;
+  }
+  // The controls act the same before the ESC, so they move there; what
+  // else was in between is dropped.
+  std::string controls;
+  for (size_t i = 1; i < k; ++i) {
+    if (InsideCsi(static_cast<unsigned char>(p[i]))) controls.push_back(p[i]);
+  }
+  if (x == 0x1b || x == 0x18 || x == 0x1a) {
+    // Another ESC, CAN or SUB cancels this ESC: only the controls remain,
+    // and the next ESC is looked at on its own.
+    *replacement = controls;
+    return k;
+  }
+  // p + k - 1 stands for the ESC: FilterSequence never reads its first byte.
+  // After intermediates only a CSI, DCS or OSC is still what it says.
+  bool starts_string_or_csi = x == '[' || x == 'P' || x == ']';
+  size_t used = intermediates_seen && !starts_string_or_csi ? SIZE_MAX
+                                                            : FilterSequence(p + k - 1, end, replacement);
+  if (used == 0) return 0;
+  if (used == SIZE_MAX && !controls_seen) return SIZE_MAX;  // "ESC ( B": as it is
+  if (used == SIZE_MAX) {
+    // Passed on after the controls, and a CSI whole, in one write:
+    // libvterm 0.1.4 loses one cut after its "ESC [".
+    size_t seq_end = k + 1;
+    if (x == '[') {
+      CsiParams csi;
+      seq_end = static_cast<size_t>(ScanCsiParams(p + k + 1, end, &csi, nullptr) - p);
+      while (seq_end < avail && p[seq_end] >= 0x20 && p[seq_end] <= 0x2f) ++seq_end;
+      // The final byte, if that is what comes (an ESC starts anew).
+      if (seq_end < avail && p[seq_end] >= 0x40 && p[seq_end] <= 0x7e) ++seq_end;
+    }
+    *replacement = controls + "\x1b";
+    for (size_t i = 1; i < k; ++i) {  // the intermediates (and ignored bytes)
+      if (!InsideCsi(static_cast<unsigned char>(p[i]))) replacement->push_back(p[i]);
+    }
+    replacement->append(p + k, seq_end - k);
+    return seq_end;
+  }
+  *replacement = controls + *replacement;
+  return k - 1 + used;
+}
+
+// libvterm 0.1.4 restores a saved cursor (DECRC, CSI u, leaving the
+// alternate screen) without checking it against a size changed since, and
+// moves the cursor left for some glyphs it gives a width of -1 (C1 controls
+// its UTF-8 decoder assembles even across escape sequences): the cursor
+// lands outside the screen and output after it goes astray. Put it back on
+// the screen, as xterm would have kept it. A restore is written on its own
+// and checked at once; anything else when its write is done.
+void Terminal::ClampCursor() {
+  cursor_restored_ = false;
+  if (CursorOnScreen()) return;
+  char cup[32];
+  int row = std::clamp(cursor_.row, 0, rows_ - 1), col = std::clamp(cursor_.col, 0, cols_ - 1);
+  int n = snprintf(cup, sizeof cup, "\x1b[%d;%dH", row + 1, col + 1);
+  vterm_input_write(vt_, cup, static_cast<size_t>(n));
+  // libvterm says nothing if its own cursor was there already.
+  cursor_.row = row;
+  cursor_.col = col;
+}
+
+bool Terminal::CursorOnScreen() const {
+  return cursor_.row >= 0 && cursor_.row < rows_ && cursor_.col >= 0 && cursor_.col < cols_;
+}
+
+namespace {
+
+// For the ESC at p[i] inside a string: the end of the string terminator it
+// starts, 0 if it starts none (the string is abandoned), SIZE_MAX if the
+// data ends first. libvterm executes controls between the ESC and the '\'
+// and still ends the string there.
+size_t StringTerminatorEnd(const char* p, size_t i, size_t avail) {
+  size_t j = i + 1;
+  while (j < avail && InsideCsi(static_cast<unsigned char>(p[j]))) ++j;
+  if (j == avail) return SIZE_MAX;
+  return p[j] == '\\' ? j + 1 : 0;
+}
+
+}  // namespace
+
+// DCS strings (ESC P ... ST). libvterm 0.1.4 does two things wrong with
+// them: it loses the part of a string that ends a write (so a string cut
+// by a read reaches it shortened), and for a DECRQSS (DCS $ q setting ST)
+// of a setting it does not know it passes a length to printf as a string
+// and crashes (`printf '\eP$qx\e\\'` killed the daemon; found by
+// terminal_fuzz). So a DCS reaches libvterm whole, in one write, or not at
+// all: one cut by the end of the data waits for the rest (up to
+// kMaxDcsCarry), a longer one (sixel images) is skipped to its end. A
+// DECRQSS libvterm cannot answer gets the "invalid request" answer from us.
+// p[0] is not read.
+size_t Terminal::FilterDcs(const char* p, const char* end, std::string* replacement) {
+  size_t avail = static_cast<size_t>(end - p);
+  std::string content;  // what libvterm would see: controls are not part of it
+  for (size_t i = 2; i < avail; ++i) {
+    unsigned char b = static_cast<unsigned char>(p[i]);
+    size_t st_end = b == 0x07 ? i + 1 : b == 0x1b ? StringTerminatorEnd(p, i, avail) : 0;
+    if (st_end == SIZE_MAX) break;  // cut: wait for what follows
+    if (st_end > 0) {
+      size_t used = st_end;
+      if (content.compare(0, 2, "$q") != 0) {
+        replacement->assign("\x1b", 1);  // whole, in this write
+        replacement->append(p + 1, used - 1);
+        return used;
+      }
+      std::string setting = content.substr(2);
+      for (const char* known : {"m", "r", "s", " q", "\"q"}) {
+        if (setting == known) {
+          replacement->assign("\x1b", 1);
+          replacement->append(p + 1, used - 1);
+          return used;
+        }
+      }
+      // CAN: libvterm may still be in a string this one abandoned.
+      replacement->assign("\x18", 1);
+      unknown_setting_asked_ = true;  // answered once what came before is
+      return used;
+    }
+    if (b == 0x1b || b == 0x18 || b == 0x1a) {
+      // Abandoned. libvterm's view of such a string can differ from ours
+      // (it crashed on one), so it gets none: CAN instead of the ESC P.
+      replacement->assign("\x18", 1);
+      return 2;
+    }
+    if (b >= 0x20 && b != 0x7f) content.push_back(static_cast<char>(b));
+  }
+  if (avail < kMaxDcsCarry) return 0;
+  skipping_dcs_ = true;  // too long to be a request: drop it to its end
+  replacement->assign("\x18", 1);  // CAN, as above
+  return static_cast<size_t>(SkipDcs(p + 2, end) - p);
+}
+
+// An OSC (title, colour query, an engine's busy marker) cut by the end of
+// the data waits for the rest, up to kMaxDcsCarry, so that libvterm, which
+// loses the part of a string that ends a write (see FilterDcs), gets it
+// whole. p[0] is not read.
+size_t Terminal::FilterOsc(const char* p, const char* end) {
+  size_t avail = static_cast<size_t>(end - p);
+  for (size_t i = 2; i < avail; ++i) {
+    unsigned char b = static_cast<unsigned char>(p[i]);
+    if (b == 0x1b && StringTerminatorEnd(p, i, avail) == SIZE_MAX) break;
+    if (b == 0x07 || b == 0x1b || b == 0x18 || b == 0x1a) return SIZE_MAX;  // complete, or abandoned
+  }
+  return avail < kMaxDcsCarry ? 0 : SIZE_MAX;
+}
+
+// Drops the rest of a long DCS from p; returns where the data goes on.
+const char* Terminal::SkipDcs(const char* p, const char* end) {
+  for (; p < end; ++p) {
+    unsigned char b = static_cast<unsigned char>(*p);
+    if (b == 0x07) {
+      skipping_dcs_ = false;
+      return p + 1;
+    }
+    if (b == 0x18 || b == 0x1a) {  // cancels the string
+      skipping_dcs_ = false;
+      return p;
+    }
+    if (b == 0x1b) {
+      size_t st_end = StringTerminatorEnd(p, 0, static_cast<size_t>(end - p));
+      if (st_end == SIZE_MAX) {  // ST or not: the next Feed tells
+        carry_esc_ = true;
+        return end;
+      }
+      skipping_dcs_ = false;
+      return st_end > 0 ? p + st_end : p;  // ST, or an escape sequence of its own
+    }
+  }
+  return end;
+}
+
+// FilterEscape without controls after the ESC. p[0] is not read: it may
+// stand for an ESC that came earlier.
+size_t Terminal::FilterSequence(const char* p, const char* end, std::string* replacement) {
+  size_t avail = static_cast<size_t>(end - p);
   if (avail < 2) return 0;
   char c = p[1];
   if (c == '=' || c == '>') app_keypad_ = c == '=';
   if (c == 'c') bracketed_paste_ = app_cursor_keys_ = app_keypad_ = synchronized_update_ = false;
+  if (c == 'P') return FilterDcs(p, end, replacement);
+  if (c == ']') return FilterOsc(p, end);
+  if (c == '8') {  // DECRC: restore the cursor, checked once done
+    cursor_restored_ = true;
+    *replacement = "\x1b" "8";
+    return 2;
+  }
   if (c != '[') return SIZE_MAX;
+  CsiParams csi;
+  size_t args_end = static_cast<size_t>(ScanCsiParams(p + 2, end, &csi, nullptr) - p);
+  if (args_end == avail && avail < kMaxCarry) return 0;
+  if (csi.separators >= kCsiArgsMax || args_end == avail) {
+    // Too many arguments, or more than we carry: pass the parameters on
+    // bounded, and the rest of the sequence as it comes.
+    csi = CsiParams();
+    *replacement = "\x1b[";
+    ScanCsiParams(p + 2, p + args_end, &csi, replacement);
+    if (args_end == avail) csi_params_ = std::make_unique<CsiParams>(csi);
+    return args_end;
+  }
   size_t i = 2;
   bool priv = i < avail && p[i] == '?';
   if (priv) ++i;
@@ -221,6 +548,7 @@ size_t Terminal::FilterEscape(const char* p, const char* end, std::string* repla
     }
     if (i != params_start || (final != 's' && final != 'u')) return SIZE_MAX;
     *replacement = final == 's' ? "\x1b" "7" : "\x1b" "8";
+    cursor_restored_ |= final == 'u';
     return i + 1;
   }
   if (final != 'h' && final != 'l') return SIZE_MAX;
@@ -241,6 +569,9 @@ size_t Terminal::FilterEscape(const char* p, const char* end, std::string* repla
     rewritten += mode;
     start = semi + 1;
   }
+  // Leaving the alternate screen restores the cursor too.
+  cursor_restored_ |= final == 'l' && (params.find("1049") != std::string::npos ||
+                                       params.find("1048") != std::string::npos);
   *replacement = "\x1b[?" + rewritten + final;
   return i + 1;
 }
@@ -361,6 +692,12 @@ void Terminal::MoveCursor(int row, int col, bool visible) {
 
 void Terminal::ScrollRect(int top, int bottom, int left, int right, int down, int rightward) {
   ++generation_;
+  // libvterm can pass a rectangle off the screen while its cursor is (see
+  // ClampCursor); found by terminal_fuzz under UBSan.
+  top = std::max(top, 0);
+  left = std::max(left, 0);
+  bottom = std::min(bottom, rows_);
+  right = std::min(right, cols_);
   int height = bottom - top;
   if (height <= 0 || right <= left) return;
   bool full_width = left == 0 && right == cols_;
@@ -402,6 +739,9 @@ void Terminal::ScrollRect(int top, int bottom, int left, int right, int down, in
 
 void Terminal::Erase(int top, int bottom, int left, int right) {
   ++generation_;
+  left = std::max(left, 0);  // as in ScrollRect
+  right = std::min(right, cols_);
+  if (right <= left) return;
   for (int r = std::max(top, 0); r < std::min(bottom, rows_); ++r) {
     Line& line = ScreenLine(r);
     SplitWideAt(&line, left);
@@ -466,7 +806,19 @@ void Terminal::OnResize(int rows, int cols, int* delta_row) {
 
 void Terminal::Resize(int cols, int rows) {
   if (cols == cols_ && rows == rows_) return;
+  bool fewer_rows = rows < rows_;
   vterm_set_size(vt_, rows, cols);
+  if (fewer_rows) {
+    // libvterm 0.1.4 keeps a scroll region that no longer fits, and its
+    // next scroll passes a negative size to memmove (a crash on the first
+    // line feed; found by terminal_fuzz). The region goes back to the whole
+    // screen, the cursor where it was; a program redraws (and sets its
+    // region again) on the SIGWINCH that follows.
+    char reset[40];
+    int n = snprintf(reset, sizeof reset, "\x1b[r\x1b[%d;%dH", std::clamp(cursor_.row, 0, rows - 1) + 1,
+                     std::clamp(cursor_.col, 0, cols - 1) + 1);
+    vterm_input_write(vt_, reset, static_cast<size_t>(n));
+  }
 }
 
 char* Terminal::EncodeCells(const Cell* cells, size_t end, char* out) {

@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,8 @@ struct VTerm;
 struct VTermState;
 
 namespace tuidriver {
+
+struct CsiParams;
 
 struct Cursor {
   int row = 0;
@@ -134,6 +137,12 @@ class Terminal {
   // Pre-filter for what libvterm 0.1.4 lacks; see terminal.cc.
   void Filter(const char* data, size_t len);
   size_t FilterEscape(const char* p, const char* end, std::string* replacement);
+  size_t FilterSequence(const char* p, const char* end, std::string* replacement);
+  size_t FilterDcs(const char* p, const char* end, std::string* replacement);
+  const char* SkipDcs(const char* p, const char* end);
+  size_t FilterOsc(const char* p, const char* end);
+  void ClampCursor();
+  bool CursorOnScreen() const;
   void TrackPrivateModes(const std::string& params, bool set);
   void Write(const char* data, size_t len);
 
@@ -164,6 +173,13 @@ class Terminal {
   std::map<int, uint64_t> osc_frame_;
   std::string replies_;
   std::string carry_;  // an escape sequence split across Feed calls
+  // Set while a long CSI's parameters go on past the last Feed (see
+  // kCsiArgsMax in terminal.cc).
+  std::unique_ptr<CsiParams> csi_params_;
+  bool cursor_restored_ = false;  // the replacement just written restores the cursor
+  bool unknown_setting_asked_ = false;  // a DECRQSS for libvterm to skip (see FilterDcs)
+  bool skipping_dcs_ = false;  // inside a long DCS, dropped to its end  // a character of width > 0 was ever printed
+  bool carry_esc_ = false;  // an ESC ended the last Feed after a long run of controls
 
   bool bracketed_paste_ = false;
   bool app_cursor_keys_ = false;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is needed, builds, and runs every test: unit and integration
-# tests (ctest, in parallel), the same under ASan+UBSan, and the shim's tests.
+# tests (ctest, in parallel), the same under ASan+UBSan, the fuzzers for a
+# bounded time, and the shim's tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh
@@ -25,3 +26,6 @@ cmake -S . -B build-asan -DTUIDRIVER_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >/dev/
 cmake --build build-asan -j"$jobs"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build-asan -j"$jobs" -LE e2e --output-on-failure --timeout 900
+
+echo "== fuzzers, 60 s each, in parallel (longer: scripts/fuzz.sh SECONDS)"
+bash scripts/fuzz.sh 60

@@ -2,10 +2,11 @@
 import json
 import os
 import subprocess
+import threading
 import time
 import unittest
 
-from tuiclient import BIN, Daemon, run_once
+from tuiclient import BIN, MEASURED_MEMORY_ENV, Daemon, peak_rss_kib, run_once
 
 
 class Launch(unittest.TestCase):
@@ -70,7 +71,7 @@ class Launch(unittest.TestCase):
 class BadRequests(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.d = Daemon("--", "cat")
+        cls.d = Daemon("--", "cat", env=MEASURED_MEMORY_ENV)
 
     @classmethod
     def tearDownClass(cls):
@@ -106,16 +107,59 @@ class BadRequests(unittest.TestCase):
         self.assertEqual(r["kind"], "protocol")
         r = self.raw_reply(b'{"id":{},"type":"status"}')
         self.assertEqual((r["id"], r["kind"]), (None, "protocol"))
+        for line, field in ((b'{"id":6,"type":"ask_stream","prompt":["x"]}', "prompt"),
+                            (b'{"id":6,"type":"send","data":null}', "data"),
+                            (b'{"id":6,"type":"expect","pattern":"x","timeout":"5"}', "timeout"),
+                            (b'{"id":6,"type":"wait_idle","idle_ms":1.5}', "idle_ms"),
+                            (b'{"id":6,"type":"cancel","target":[1]}', "target"),
+                            (b'{"id":6,"type":"signal","signal":true}', "signal"),
+                            (b'{"id":6,"type":"scrollback","lines":-1}', "lines"),
+                            (b'{"id":6,"type":["status"]}', "type")):
+            r = self.raw_reply(line)
+            self.assertEqual((r["id"], r["kind"]), (6, "protocol"), line)
+            self.assertIn(field, r["error"], line)
 
     def test_empty_line_and_nul(self):
         r = self.raw_reply(b"")
         self.assertEqual(r["kind"], "protocol")
         r = self.raw_reply(b'{"id":4,"type":"status"}\x00')
         self.assertEqual(r["kind"], "protocol")
+        for line in (b"\x00", b'{"id":4,\x00"type":"status"}', b'{"id":4,"type":"send","data":"a\x00b"}'):
+            r = self.raw_reply(line)
+            self.assertEqual(r["kind"], "protocol", line)
+        r = self.raw_reply(b"\r")
+        self.assertEqual(r["kind"], "protocol")
 
     def test_invalid_utf8(self):
         r = self.raw_reply(b'{"id":5,"type":"send","data":"\xff\xfe"}')
         self.assertEqual(r["kind"], "protocol")
+        # Overlong, surrogate and truncated encodings, also in the id and type.
+        for line in (b'{"id":5,"type":"send","data":"\xc0\xaf"}',
+                     b'{"id":5,"type":"send","data":"\xed\xa0\x80"}',
+                     b'{"id":"\xe2\x82","type":"status"}',
+                     b'{"id":5,"type":"\xf0\x9f\x9a"}'):
+            r = self.raw_reply(line)
+            self.assertEqual(r["kind"], "protocol", line)
+
+    def test_huge_line_refused_without_buffering(self):
+        # 64 MiB in one line, far beyond the 16 MiB limit: one protocol
+        # error, the rest discarded as it arrives, and the daemon never
+        # holds the line (its peak memory grows far less than 64 MiB).
+        pid = self.d.proc.pid
+        before = peak_rss_kib(pid)
+        chunk = b"x" * (1 << 20)
+        self.d.send_raw(b'{"id":77,"type":"send","data":"')
+        for _ in range(64):
+            self.d.proc.stdin.write(chunk)
+        self.d.send_raw(b'"}\n')
+        r = self.d.wait_for(lambda m: m.get("type") == "reply", 30)
+        self.assertEqual((r["id"], r["kind"]), (None, "protocol"))
+        self.assertIn("longer than 16777216 bytes", r["error"])
+        st = self.d.request("status")
+        self.assertTrue(st["ok"], st)
+        grown_mib = (peak_rss_kib(pid) - before) / 1024
+        self.assertLess(grown_mib, 32, "peak RSS grew by %.0f MiB" % grown_mib)  # 16 MiB limit
+        self.assertEqual([m for m in self.d.events if m.get("type") == "reply"], [])
 
     def test_ask_on_raw_session(self):
         r = self.d.request("ask", prompt="hi")
@@ -130,6 +174,37 @@ class BadRequests(unittest.TestCase):
         r = self.d.request("status")
         self.assertTrue(r["ok"])
         self.assertEqual(r["state"], "ready")
+
+
+class Flood(unittest.TestCase):
+    def test_100000_requests_back_to_back(self):
+        # Sent without waiting for any reply (a writer thread, so neither
+        # side's pipe can deadlock the test): all answered, in order.
+        n = 100000
+        kinds = ("status", "screen", "frob", None)  # None: malformed, id unreadable
+        lines = []
+        expected = []
+        for i in range(n):
+            t = kinds[i % 4]
+            if t is None:
+                lines.append(b'{"id":%d,"type":' % i)
+                expected.append((None, False))
+            else:
+                lines.append(b'{"id":%d,"type":"%s"}' % (i, t.encode()))
+                expected.append((i, t != "frob"))
+        blob = b"\n".join(lines) + b"\n"
+        with Daemon("--", "cat") as d:
+            writer = threading.Thread(target=d.send_raw, args=(blob,))
+            writer.start()
+            got = []
+            while len(got) < n:
+                m = d.read_line(60)
+                if m.get("type") == "reply":
+                    got.append((m["id"], m["ok"]))
+            writer.join()
+            self.assertEqual(got, expected)
+            self.assertTrue(d.request("status")["ok"])
+            d.close()
 
 
 class RawSession(unittest.TestCase):

@@ -12,17 +12,41 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 BIN = os.environ.get("TUIDRIVER_BIN", os.path.join(ROOT, "build", "tuidriver"))
 
 
+def _check_text(value):
+    """Raises if a decoded JSON value holds a lone surrogate (\\ud800 escapes
+    decode fine in Python but are not UTF-8)."""
+    if isinstance(value, str):
+        value.encode("utf-8")
+    elif isinstance(value, list):
+        for v in value:
+            _check_text(v)
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            _check_text(k)
+            _check_text(v)
+
+
+def parse_line(line: bytes):
+    """One stdout line: strict UTF-8, one JSON object. Raises otherwise, so
+    every test checks the stream is never corrupted."""
+    obj = json.loads(line.decode("utf-8"))
+    if not isinstance(obj, dict):
+        raise ValueError("tuidriver printed a line that is not a JSON object: %r" % line[:200])
+    _check_text(obj)
+    return obj
+
+
 class Daemon:
     """One tuidriver process. Lines are read with a deadline, never forever."""
 
-    def __init__(self, *args, env=None, wait_ready=True, timeout=20):
+    def __init__(self, *args, env=None, wait_ready=True, timeout=20, pass_fds=()):
         full_env = dict(os.environ)
         full_env.setdefault("TUIDRIVER_ENGINES", os.path.join(ROOT, "engines"))
         if env:
             full_env.update(env)
         self.proc = subprocess.Popen(
             [BIN, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE, env=full_env)
+            stderr=subprocess.PIPE, env=full_env, pass_fds=pass_fds)
         self._buf = b""
         self.events = []  # lines read while waiting for something else
         self.next_id = 1
@@ -52,7 +76,7 @@ class Daemon:
                     raise EOFError("tuidriver closed stdout; stderr: %s" % self.stderr_tail())
                 self._buf += chunk
         line, self._buf = self._buf.split(b"\n", 1)
-        return json.loads(line.decode("utf-8"))
+        return parse_line(line)
 
     def wait_for(self, pred, timeout=10):
         """Returns the first message matching pred; earlier ones go to events."""
@@ -116,6 +140,27 @@ class Daemon:
                 pass
 
 
+# For a daemon whose memory a test measures: under AddressSanitizer freed
+# memory waits in a 256 MiB quarantine, which would hide what is live.
+MEASURED_MEMORY_ENV = {"ASAN_OPTIONS": os.environ.get("ASAN_OPTIONS", "") + ":quarantine_size_mb=0"}
+
+
+def peak_rss_kib(pid):
+    """The most memory a process has held (VmHWM), in KiB (Linux /proc)."""
+    with open("/proc/%d/status" % pid) as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    raise RuntimeError("no VmHWM for pid %d" % pid)
+
+
+def cpu_seconds(pid):
+    """User plus system CPU time a process has used (Linux /proc)."""
+    with open("/proc/%d/stat" % pid) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def run_once(args, stdin_text, timeout=30, env=None):
     """Runs tuidriver to completion with stdin_text; returns (code, messages, stderr)."""
     full_env = dict(os.environ)
@@ -124,5 +169,5 @@ def run_once(args, stdin_text, timeout=30, env=None):
         full_env.update(env)
     p = subprocess.run([BIN, *args], input=stdin_text.encode(), capture_output=True,
                        timeout=timeout, env=full_env)
-    msgs = [json.loads(l) for l in p.stdout.decode().splitlines() if l.strip()]
+    msgs = [parse_line(l) for l in p.stdout.split(b"\n") if l.strip()]
     return p.returncode, msgs, p.stderr.decode(errors="replace")

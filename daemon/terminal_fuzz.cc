@@ -1,0 +1,82 @@
+// libFuzzer target: program output through the emulator, as the daemon
+// feeds it. The input is cut into reads at pseudo-random points (so escape
+// sequences and UTF-8 characters split across reads), with a resize now and
+// then, and every view a client can ask for is taken and checked. The same
+// reads go through the `output` event path (UTF-8 sanitiser, JSON string),
+// which must give one line of valid UTF-8, the same however it is cut.
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+
+#include "json_writer.h"
+#include "terminal.h"
+#include "utf8.h"
+
+namespace {
+
+void Check(const std::string& s) {
+  if (!tuidriver::IsValidUtf8(s)) abort();
+}
+
+void CheckJsonLine(const std::string& text) {
+  std::string json;
+  tuidriver::AppendJsonString(text, &json);
+  Check(json);
+  for (char c : json) {
+    if (static_cast<unsigned char>(c) < 0x20) abort();  // would break the line
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  if (size < 2) return 0;
+  // The first two bytes choose the size; a small scrollback keeps the
+  // history trimming in play.
+  int cols = 2 + data[0] % 40;
+  int rows = 2 + data[1] % 12;
+  tuidriver::Terminal term(cols, rows, 20);
+  const char* p = reinterpret_cast<const char*>(data) + 2;
+  size_t left = size - 2;
+  uint32_t rng = static_cast<uint32_t>(size) * 2654435761u;
+  tuidriver::Utf8Sanitizer events;
+  std::string streamed;
+  while (left > 0) {
+    rng = rng * 1103515245u + 12345u;
+    size_t n = 1 + (rng >> 16) % 97;
+    if (n > left) n = left;
+    term.Feed(p, n);
+    std::string text;
+    events.Append(p, n, &text);
+    CheckJsonLine(text);
+    streamed += text;
+    term.TakeReplies();
+    p += n;
+    left -= n;
+    if ((rng >> 8) % 31 == 0) term.Resize(2 + (rng >> 3) % 50, 2 + (rng >> 11) % 15);
+    if ((rng >> 12) % 7 == 0) term.PinHistory(term.lines_scrolled());
+    if ((rng >> 14) % 11 == 0) term.UnpinHistory();
+  }
+  std::string tail;
+  events.Flush(&tail);
+  streamed += tail;
+  std::string whole(reinterpret_cast<const char*>(data) + 2, size - 2);
+  tuidriver::Utf8Sanitizer once;
+  std::string reference;
+  once.Append(whole.data(), whole.size(), &reference);
+  once.Flush(&reference);
+  if (streamed != reference) abort();  // cut reads change nothing
+  tuidriver::Cursor c = term.cursor();
+  if (c.row < 0 || c.row >= term.rows() || c.col < 0 || c.col > term.cols()) abort();
+  for (const std::string& line : term.ScreenLines()) Check(line);
+  for (int r = 0; r < term.rows(); ++r) Check(term.RowPrefix(r, term.cols()));
+  for (uint64_t row = term.first_retained_row(); row < term.lines_scrolled() + term.rows(); ++row) {
+    std::string text;
+    bool wrapped;
+    if (!term.LineAt(row, &text, &wrapped)) abort();
+    Check(text);
+  }
+  Check(term.title());
+  return 0;
+}
