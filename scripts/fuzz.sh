@@ -3,11 +3,17 @@
 # the kept regression inputs and the seed corpus, then fuzzes each target
 # for SECONDS (default 60), all targets in parallel.
 # Usage: scripts/fuzz.sh [SECONDS] [TARGET...]   (targets: request keys terminal)
+#        scripts/fuzz.sh --ci
 # A longer run: scripts/fuzz.sh 3600 terminal
+# --ci (what scripts/test.sh runs) fuzzes a fixed number of inputs from a
+# fixed seed and a fresh corpus, about a minute each: the same inputs on every
+# machine, so a CI run fails only on a real bug that reproduces here too.
 # A crash leaves its input in build-fuzz/crashes/; once fixed, keep it in
 # tests/fuzz/regressions/TARGET/ so every run replays it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+ci=0
+if [ "${1:-}" = "--ci" ]; then ci=1; shift; fi
 seconds=${1:-60}
 shift || true
 targets=("$@")
@@ -25,12 +31,23 @@ for t in "${targets[@]}"; do
 done
 
 pids=()
+scratch=()
+trap 'rm -rf "${scratch[@]}"' EXIT
 for t in "${targets[@]}"; do
-  mkdir -p build-fuzz/corpus/$t
-  # New inputs go to build-fuzz/corpus/$t; the kept seeds are only read.
-  build-fuzz/${t}_fuzz -max_total_time="$seconds" -timeout=10 -max_len=16384 \
+  # New inputs go to the first corpus directory; the kept seeds are only read.
+  if [ $ci = 1 ]; then
+    case $t in request) runs=1000000 ;; keys) runs=150000 ;; *) runs=120000 ;; esac
+    limit=(-seed=1 -runs=$runs)
+    corpus=$(mktemp -d)
+    scratch+=("$corpus")
+  else
+    limit=(-max_total_time="$seconds")
+    corpus=build-fuzz/corpus/$t
+    mkdir -p "$corpus"
+  fi
+  build-fuzz/${t}_fuzz "${limit[@]}" -timeout=10 -max_len=16384 \
     -print_final_stats=1 -artifact_prefix=build-fuzz/crashes/$t- \
-    build-fuzz/corpus/$t tests/fuzz/corpus/$t tests/fuzz/regressions/$t \
+    "$corpus" tests/fuzz/corpus/$t tests/fuzz/regressions/$t \
     > build-fuzz/$t.log 2>&1 &
   pids+=($!)
 done
