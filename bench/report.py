@@ -83,10 +83,12 @@ def load_line(r):
     loads = [x for pair in r.get("load", {}).values() for x in pair]
     if not loads:
         return []
+    busy = max(loads) > os.cpu_count()  # more than the benchmark's own processes
+    why = ("other processes (parallel builds and test suites) shared the machine, so absolute times "
+           "are noisy" if busy else "no more than the benchmark's own processes")
     return [f"**Load:** 1-minute load average {min(loads):.1f}–{max(loads):.1f} during the run on "
-            f"{os.cpu_count()} CPUs: other processes (parallel builds and test suites) shared the machine, "
-            "so absolute times are noisy; ratios of interleaved runs and the callgrind instruction counts "
-            "are the numbers to compare.", ""]
+            f"{os.cpu_count()} CPUs: {why}; ratios of interleaved runs and the callgrind instruction "
+            "counts are the numbers to compare.", ""]
 
 
 def section_summary(r, missed):
