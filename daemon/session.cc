@@ -336,8 +336,7 @@ void Session::AnswerDialogs(TimePoint now) {
 
 void Session::SendDialogKeys(TimePoint now) {
   while (!dialog_keys_.empty() && now >= dialog_keys_.front().due) {
-    KeyModes modes{term_.app_cursor_keys(), term_.app_keypad()};
-    pty_.Write(KeysToBytes({dialog_keys_.front().key}, modes));
+    WriteKeys({dialog_keys_.front().key});
     dialog_keys_.pop_front();
   }
 }
@@ -408,8 +407,7 @@ void Session::SendPendingInterrupt(TimePoint now) {
   if (!interrupt_pending_ || now < interrupt_due_) return;
   interrupt_pending_ = false;
   if (state_ == State::kExited) return;
-  KeyModes modes{term_.app_cursor_keys(), term_.app_keypad()};
-  pty_.Write(KeysToBytes(options_.engine.interrupt_keys, modes));
+  WriteKeys(options_.engine.interrupt_keys);
   // The resync waits for the program's reaction from now on.
   resync_generation_ = term_.generation();
   resync_give_up_ = now + Ms(1000);
@@ -434,8 +432,7 @@ void Session::StartNextAsk(TimePoint now) {
     }
     clear_after_dialog_ = false;
     if (!matcher_.Ready(term_) && !matcher_.Busy(term_) && !options_.engine.clear_input_keys.empty()) {
-      KeyModes modes{term_.app_cursor_keys(), term_.app_keypad()};
-      pty_.Write(KeysToBytes(options_.engine.clear_input_keys, modes));
+      WriteKeys(options_.engine.clear_input_keys);
       return;
     }
   }
@@ -444,8 +441,7 @@ void Session::StartNextAsk(TimePoint now) {
       !matcher_.Ready(term_) && !matcher_.Busy(term_)) {
     // The program reacted and settled, but its prompt is not empty: the
     // interrupted text came back into the input box.
-    KeyModes modes{term_.app_cursor_keys(), term_.app_keypad()};
-    pty_.Write(KeysToBytes(options_.engine.clear_input_keys, modes));
+    WriteKeys(options_.engine.clear_input_keys);
     resync_cleared_ = true;
     return;
   }
@@ -463,11 +459,10 @@ void Session::StartNextAsk(TimePoint now) {
         // just before it blocks): an empty line flushes it harmlessly. At a
         // continuation prompt the interrupt was lost; an Enter would run the
         // half-typed block, so interrupt again instead.
-        KeyModes modes{term_.app_cursor_keys(), term_.app_keypad()};
         bool at_main_prompt = matcher_.PromptVisible(term_) && !matcher_.ContinuationVisible(term_);
         const std::vector<std::string>& nudge =
             at_main_prompt ? options_.engine.submit.enter : options_.engine.interrupt_keys;
-        pty_.Write(KeysToBytes(nudge, modes));
+        WriteKeys(nudge);
         resync_nudged_ = true;
         resync_give_up_ = now + Ms(1000);
         return;
@@ -705,12 +700,11 @@ void Session::HandleInput(const Request& r) {
                " bytes sent to it earlier; nothing was sent");
     return;
   }
-  KeyModes modes{term_.app_cursor_keys(), term_.app_keypad()};
   std::string extra;
   if (r.type == "send" || r.type == "send_secret") {
     pty_.Write(r.data);
   } else if (r.type == "keys") {
-    pty_.Write(KeysToBytes(r.keys, modes));
+    WriteKeys(r.keys);
   } else {
     bool bracketed = term_.bracketed_paste();
     // Inside a bracketed paste the end marker must not appear literally.
@@ -832,9 +826,13 @@ void Session::BeginClose(const RequestId* id) {
   }
 }
 
-void Session::SendQuitKeys(TimePoint now) {
+void Session::WriteKeys(const std::vector<std::string>& keys) {
   KeyModes modes{term_.app_cursor_keys(), term_.app_keypad()};
-  pty_.Write(KeysToBytes(options_.engine.quit_keys, modes));
+  pty_.Write(KeysToBytes(keys, modes));
+}
+
+void Session::SendQuitKeys(TimePoint now) {
+  WriteKeys(options_.engine.quit_keys);
   close_phase_ = ClosePhase::kQuitKeys;
   close_deadline_ = now + Ms(options_.engine.timeouts.quit_grace_ms);
 }

@@ -128,6 +128,8 @@ class Session {
   // Close.
   void BeginClose(const RequestId* id);
   void SendQuitKeys(TimePoint now);
+  // Key names to bytes in the program's current cursor/keypad modes, to the PTY.
+  void WriteKeys(const std::vector<std::string>& keys);
   void AdvanceClose(TimePoint now);
   void FinishClose();
 
