@@ -40,6 +40,15 @@ std::string Errno(const char* what) {
   return std::string(what) + ": " + strerror(errno);
 }
 
+// True when `name` is stripped by `pattern`: an exact name, or a prefix
+// followed by '*' ("CI_*" strips CI_TOKEN, the way is-in-ci looks for them).
+bool StripMatches(const std::string& pattern, const std::string& name) {
+  if (!pattern.empty() && pattern.back() == '*') {
+    return name.compare(0, pattern.size() - 1, pattern, 0, pattern.size() - 1) == 0;
+  }
+  return pattern == name;
+}
+
 // Builds the child's environment before fork: allocation after fork is not
 // async-signal-safe.
 std::vector<std::string> ChildEnvironment(const SpawnOptions& options) {
@@ -48,7 +57,7 @@ std::vector<std::string> ChildEnvironment(const SpawnOptions& options) {
     std::string entry(*e);
     std::string name = entry.substr(0, entry.find('='));
     bool stripped = options.env_set.count(name) > 0;
-    for (const std::string& s : options.env_strip) stripped |= (s == name);
+    for (const std::string& s : options.env_strip) stripped |= StripMatches(s, name);
     if (!stripped) env.push_back(entry);
   }
   for (const auto& kv : options.env_set) env.push_back(kv.first + "=" + kv.second);

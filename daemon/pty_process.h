@@ -18,7 +18,7 @@ namespace tuidriver {
 struct SpawnOptions {
   std::vector<std::string> argv;  // argv[0] is looked up on PATH
   std::map<std::string, std::string> env_set;
-  std::vector<std::string> env_strip;
+  std::vector<std::string> env_strip;  // names; "PREFIX_*" strips a family
   std::string cwd;  // empty: inherit
   int cols = 120;
   int rows = 40;

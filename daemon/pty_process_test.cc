@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -50,12 +51,11 @@ long ResidentKib() {
   return kib;
 }
 
-// Spawns `sh -c 'echo ...'`, reads its output until it has exited and the
-// PTY is dry (as the session does), and lets the PtyProcess go.
-std::string SpawnAndFinish(const std::string& word) {
+// Spawns `sh -c script` with `o`'s environment, reads its output until it
+// has exited and the PTY is dry (as the session does).
+std::string RunScript(SpawnOptions o, const std::string& script) {
   PtyProcess p;
-  SpawnOptions o;
-  o.argv = {"/bin/sh", "-c", "echo " + word};
+  o.argv = {"/bin/sh", "-c", script};
   std::string err;
   if (!p.Spawn(o, &err)) return "spawn failed: " + err;
   std::string out;
@@ -69,6 +69,12 @@ std::string SpawnAndFinish(const std::string& word) {
     poll(&pfd, 1, 1);  // no SIGCHLD handler here: look again soon
   }
   return out;
+}
+
+// Spawns `sh -c 'echo ...'`, reads its output until it has exited and the
+// PTY is dry (as the session does), and lets the PtyProcess go.
+std::string SpawnAndFinish(const std::string& word) {
+  return RunScript(SpawnOptions(), "echo " + word);
 }
 
 TEST(PtyProcess, SpawnAndCloseLeaksNothing) {
@@ -98,6 +104,21 @@ TEST(PtyProcess, CommandNotFoundIsASpawnError) {
   EXPECT_FALSE(p.Spawn(o, &err));
   EXPECT_EQ("definitely-not-a-command-xyz: command not found", err);
   EXPECT_EQ(fds, OpenFdCount());
+}
+
+TEST(PtyProcess, EnvStripTakesNamesAndPrefixes) {
+  setenv("TUIDRIVER_T_KEEP", "k", 1);
+  setenv("TUIDRIVER_T_GONE", "g", 1);
+  setenv("TUIDRIVER_T_FAM_A", "a", 1);
+  setenv("TUIDRIVER_T_FAMB", "b", 1);
+  SpawnOptions o;
+  o.env_strip = {"TUIDRIVER_T_GONE", "TUIDRIVER_T_FAM_*"};
+  o.env_set = {{"TUIDRIVER_T_SET", "s"}};
+  std::string out = RunScript(o, "env | grep ^TUIDRIVER_T_ | sort");
+  for (const char* name : {"TUIDRIVER_T_KEEP", "TUIDRIVER_T_GONE", "TUIDRIVER_T_FAM_A", "TUIDRIVER_T_FAMB"}) {
+    unsetenv(name);
+  }
+  EXPECT_EQ("TUIDRIVER_T_FAMB=b\r\nTUIDRIVER_T_KEEP=k\r\nTUIDRIVER_T_SET=s\r\n", out);
 }
 
 }  // namespace

@@ -255,12 +255,7 @@ void Session::ReportExit() {
   for (Waiter& w : waiters_) ReplyError(w.request.id, "exited", why, ScreenFields());
   waiters_.clear();
   if (was_starting && !options_.raw && !closing_) {
-    JsonObject o;
-    o.Add("type", "error").Add("kind", "not_ready")
-        .Add("error", options_.engine.name + " exited before it showed its prompt");
-    out_.Send(o.Finish());
-    fprintf(stderr, "tuidriver: %s exited before it showed its prompt\n", options_.engine.name.c_str());
-    exit_code_ = 3;
+    ReportNotReady(options_.engine.name + " exited before it showed its prompt: " + why);
   }
   if (closing_) FinishClose();
   else if (!stdin_open_) BeginClose(nullptr);
@@ -356,21 +351,32 @@ void Session::CheckReady(TimePoint now) {
     return;
   }
   if (now >= ready_deadline_) {
-    JsonObject o;
     // The prompt alone is not enough when the engine lists `started`
     // patterns: say which is missing.
     std::string missing = matcher_.Ready(term_) && !matcher_.Started(term_)
                               ? " showed its prompt but none of its `started` patterns"
                               : " did not show its prompt";
-    o.Add("type", "error").Add("kind", "not_ready")
-        .Add("error", options_.engine.name + missing + " within " +
-                          std::to_string(options_.engine.timeouts.ready_ms) + " ms")
-        .AddStringArray("screen", term_.ScreenLines());
-    out_.Send(o.Finish());
-    fprintf(stderr, "tuidriver: %s never became ready\n", options_.engine.name.c_str());
-    exit_code_ = 3;
+    ReportNotReady(options_.engine.name + missing + " within " +
+                   std::to_string(options_.engine.timeouts.ready_ms) + " ms");
     pty_.SignalGroup(SIGKILL);
   }
+}
+
+// The program never became ready: say so on stdout (with the screen) and on
+// stderr (with the screen's last lines, which usually tell why), and make
+// the daemon exit with 3.
+void Session::ReportNotReady(const std::string& error) {
+  std::vector<std::string> screen = term_.ScreenLines();
+  JsonObject o;
+  o.Add("type", "error").Add("kind", "not_ready").Add("error", error).AddStringArray("screen", screen);
+  out_.Send(o.Finish());
+  while (!screen.empty() && screen.back().empty()) screen.pop_back();
+  size_t first = screen.size() > 8 ? screen.size() - 8 : 0;
+  std::string tail;
+  for (size_t i = first; i < screen.size(); ++i) tail += "\n  | " + screen[i];
+  fprintf(stderr, "tuidriver: %s%s\n", error.c_str(),
+          tail.empty() ? "; its screen is blank" : ("; the end of its screen:" + tail).c_str());
+  exit_code_ = 3;
 }
 
 void Session::RunAsks(TimePoint now) {

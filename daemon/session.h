@@ -92,6 +92,7 @@ class Session {
   void AnswerDialogs(TimePoint now);
   void SendDialogKeys(TimePoint now);
   void CheckReady(TimePoint now);
+  void ReportNotReady(const std::string& error);
   void RunAsks(TimePoint now);
   void StartNextAsk(TimePoint now);
   void FinishAsk();

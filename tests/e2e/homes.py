@@ -133,12 +133,21 @@ def gemini_env(home, cwd, port, bare):
     return env
 
 
+# Set in every agent's environment, as a CI runner sets them: Gemini skips
+# its interactive UI when any is set, unless its engine strips them. Setting
+# them here makes every run see what CI sees.
+CI_VARIABLES = {"CI": "true", "CONTINUOUS_INTEGRATION": "true", "CI_JOB_ID": "1"}
+
+
 def make_env(cli, home, cwd, port, bare=False):
     os.makedirs(home, exist_ok=True)
     if cli == "claude":
-        return claude_env(home, cwd, port, bare)
-    if cli == "codex":
-        return codex_env(home, cwd, port, bare)
-    if cli == "gemini":
-        return gemini_env(home, cwd, port, bare)
-    raise ValueError("unknown CLI %r" % cli)
+        env = claude_env(home, cwd, port, bare)
+    elif cli == "codex":
+        env = codex_env(home, cwd, port, bare)
+    elif cli == "gemini":
+        env = gemini_env(home, cwd, port, bare)
+    else:
+        raise ValueError("unknown CLI %r" % cli)
+    env.update(CI_VARIABLES)
+    return env

@@ -59,13 +59,17 @@ class Launch(unittest.TestCase):
     def test_engine_that_exits_before_ready(self):
         path = os.path.join(os.environ.get("TMPDIR", "/tmp"), "quick-exit-%d.json" % os.getpid())
         with open(path, "w") as f:
-            json.dump({"command": ["sh", "-c", "echo bye"], "prompt": {"pattern": "^never$"}}, f)
+            json.dump({"command": ["sh", "-c", "echo bye; exit 4"], "prompt": {"pattern": "^never$"}}, f)
         try:
-            code, msgs, _ = run_once(["--engine-file", path], "")
+            code, msgs, stderr = run_once(["--engine-file", path], "")
         finally:
             os.unlink(path)
         self.assertEqual(code, 3)
         self.assertEqual(msgs[-1]["kind"], "not_ready")
+        self.assertIn("exited with code 4", msgs[-1]["error"])
+        self.assertEqual(msgs[-1]["screen"][0], "bye")
+        # What the program printed is the first thing a user needs to see.
+        self.assertIn("\n  | bye\n", stderr)
 
 
 class BadRequests(unittest.TestCase):

@@ -174,6 +174,7 @@ export class Session extends EventEmitter<SessionEvents> {
       }
       let stderr = '';
       let startupError: Json | null = null;
+      let exitedBeforeReady = false;
       let session: Session | null = null;
       let settled = false;
       let timer: NodeJS.Timeout | undefined;
@@ -211,6 +212,8 @@ export class Session extends EventEmitter<SessionEvents> {
           resolve(session);
         } else if (msg.type === 'error' && msg.id === undefined) {
           startupError = msg;
+        } else if (msg.type === 'exit') {
+          exitedBeforeReady = true;
         }
       };
       child.stdout.on('data', (data: Buffer) => {
@@ -233,7 +236,8 @@ export class Session extends EventEmitter<SessionEvents> {
         }
         if (startupError) {
           const dk = startupError.kind;
-          const kind: TuiDriverErrorKind = dk === 'engine' ? 'engine' : dk === 'not_ready' ? 'timeout' : 'spawn';
+          const kind: TuiDriverErrorKind =
+            dk === 'engine' ? 'engine' : dk !== 'not_ready' ? 'spawn' : exitedBeforeReady ? 'exited' : 'timeout';
           fail(new TuiDriverError(kind, String(startupError.error), { stderr, reply: startupError }));
         } else {
           fail(new TuiDriverError('spawn', `tuidriver exited before the program was ready (${describeExit(code, signal)})`, { stderr }));

@@ -59,6 +59,10 @@ test('startup errors: unknown engine, bad option, program that cannot start, rea
   const t0 = Date.now();
   await rejectsWith(Session.spawn('python', { extraArgs: ['-c', 'import time; time.sleep(60)'], readyTimeoutMs: 300 }), 'timeout');
   assert.ok(Date.now() - t0 < 20_000);
+  // A program that exits before its prompt: the error says how, and shows its last words.
+  const x = await rejectsWith(Session.spawn('bash', { extraArgs: ['-c', 'echo no tty for me; exit 5'] }), 'exited');
+  assert.match(x.message, /exited before it showed its prompt: the program exited with code 5/);
+  assert.match(x.stderr, /\| no tty for me/);
 });
 
 test('close resolves with the exit, cancelling asks; later calls reject with exited', { timeout: 30_000 }, async () => {
