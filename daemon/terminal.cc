@@ -1,6 +1,6 @@
 #include "terminal.h"
 
-#include <vterm.h>
+#include <utf8proc.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -12,219 +12,42 @@
 
 namespace tuidriver {
 
-// Called for every character the program prints, so the common case (a
-// narrow character over a narrow cell) makes no call and its bookkeeping is
-// done before the cell is written (no reloads through the cell pointer).
-// Defined first so that libvterm's callback below inlines it.
-inline __attribute__((always_inline)) void Terminal::PutGlyph(const uint32_t* chars, int width,
-                                                              int row, int col) {
-  const int cols = cols_;
-  if (static_cast<unsigned>(row) >= static_cast<unsigned>(rows_) ||
-      static_cast<unsigned>(col) >= static_cast<unsigned>(cols)) {
-    return;
-  }
-  const int* order = screen_->order.data();
-  Line* pool = screen_->pool.data();
-  const int cells = width == 2 ? 2 : 1;
-  // A glyph at column 0 right after one that left it no room in the row
-  // above, with no cursor move between: the terminal wrapped that row.
-  if (wrap_pending_ && col == 0 && row > 0 && last_glyph_end_ + cells > cols) {
-    pool[order[row - 1]].wrapped = true;
-  }
-  wrap_pending_ = true;
-  last_glyph_row_ = row;
-  last_glyph_end_ = col + cells;
-  ++generation_;
-  Line& line = pool[order[row]];
-  Cell* cell = line.cells.data() + col;
-  if (width == 2 || cell->kind != kNarrow) {
-    PutGlyphSlow(&line, chars, width, col);
-    return;
-  }
-  // libvterm ends `chars` with a 0 when it holds fewer than its maximum.
-  uint32_t second = chars[1];
-  cell->ch[0] = chars[0];
-  cell->ch[1] = second;
-  cell->ch[2] = second ? chars[2] : 0;
-}
-
-// Static trampolines from libvterm's C callbacks to Terminal's methods.
-struct TerminalCallbacks {
-  static Terminal* T(void* user) { return static_cast<Terminal*>(user); }
-
-  static int PutGlyph(VTermGlyphInfo* info, VTermPos pos, void* user) {
-    T(user)->PutGlyph(info->chars, info->width, pos.row, pos.col);
-    return 1;
-  }
-  static int MoveCursor(VTermPos pos, VTermPos, int visible, void* user) {
-    T(user)->MoveCursor(pos.row, pos.col, visible != 0);
-    return 1;
-  }
-  static int ScrollRect(VTermRect r, int down, int right, void* user) {
-    T(user)->ScrollRect(r.start_row, r.end_row, r.start_col, r.end_col, down, right);
-    return 1;
-  }
-  static int Erase(VTermRect r, int, void* user) {
-    T(user)->Erase(r.start_row, r.end_row, r.start_col, r.end_col);
-    return 1;
-  }
-  static int SetTermProp(VTermProp prop, VTermValue* val, void* user) {
-    T(user)->SetProp(prop, val);
-    return 1;
-  }
-  static int Resize(int rows, int cols, VTermPos* delta, void* user) {
-    T(user)->OnResize(rows, cols, &delta->row);
-    return 1;
-  }
-  static int Csi(const char* leader, const long args[], int argc, const char*,
-                 char command, void* user) {
-    return T(user)->OnUnknownCsi(leader, args, argc, command) ? 1 : 0;
-  }
-  static int Osc(const char* command, size_t len, void* user) {
-    return T(user)->OnUnknownOsc(command, len) ? 1 : 0;
-  }
-  static void Output(const char* s, size_t len, void* user) {
-    T(user)->replies_.append(s, len);
-  }
-};
-
-// Where a CSI is while its parameters arrive: leader bytes ("?", ">")
-// first, then arguments. libvterm bounds the leader, not the arguments.
-struct CsiParams {
-  bool leader = true;       // still where leader bytes may come
-  bool has_leader = false;  // one came
-  int separators = 0;
-};
-
 namespace {
 
-const VTermStateCallbacks kStateCallbacks = {
-    TerminalCallbacks::PutGlyph,   TerminalCallbacks::MoveCursor,
-    TerminalCallbacks::ScrollRect, nullptr /* moverect: scrollrect does it */,
-    TerminalCallbacks::Erase,      nullptr /* initpen */,
-    nullptr /* setpenattr: no colours kept */,
-    TerminalCallbacks::SetTermProp, nullptr /* bell */,
-    TerminalCallbacks::Resize,     nullptr /* setlineinfo */,
+// DEC special graphics (ESC ( 0), as xterm maps it: 0x5f..0x7e.
+const char32_t kLineDrawing[32] = {
+    0x00a0, 0x25c6, 0x2592, 0x2409, 0x240c, 0x240d, 0x240a, 0x00b0,  // _ ` a b c d e f
+    0x00b1, 0x2424, 0x240b, 0x2518, 0x2510, 0x250c, 0x2514, 0x253c,  // g h i j k l m n
+    0x23ba, 0x23bb, 0x2500, 0x23bc, 0x23bd, 0x251c, 0x2524, 0x2534,  // o p q r s t u v
+    0x252c, 0x2502, 0x2264, 0x2265, 0x03c0, 0x2260, 0x00a3, 0x00b7,  // w x y z { | } ~
 };
 
-const VTermParserCallbacks kFallbacks = {
-    nullptr, nullptr, nullptr, TerminalCallbacks::Csi, TerminalCallbacks::Osc,
-    nullptr, nullptr,
-};
-
-// A longer run is not an escape sequence we rewrite; pass it through.
-constexpr size_t kMaxCarry = 64;
-// A DCS cut by the end of the data waits whole for the rest up to this.
-constexpr size_t kMaxDcsCarry = 4096;
-
-// libvterm 0.1.4 keeps 16 CSI arguments but does not bound their count: a
-// 17th writes past its array, so any program printing ESC [ 1;1;...;1 m
-// crashed the daemon (found by terminal_fuzz). Arguments past the 16th are
-// dropped before libvterm sees them, as later libvterm versions do.
-constexpr int kCsiArgsMax = 16;
-
-// Bytes libvterm executes inside a CSI without ending it: C0 controls but
-// CAN, SUB and ESC, which cancel it, and NUL and DEL, which it ignores.
-bool InsideCsi(unsigned char b) {
-  return (b < 0x20 && b != 0x18 && b != 0x1a && b != 0x1b) || b == 0x7f;
+// Columns a character takes: 0 (combining), 1 or 2 (wide: CJK, emoji), by
+// Unicode 15's tables, as current terminals count.
+int CharWidth(char32_t cp) {
+  int w = utf8proc_charwidth(static_cast<utf8proc_int32_t>(cp));
+  return w > 2 ? 2 : w;
 }
 
-// Scans CSI parameter bytes from p and returns where they end (end if they
-// go on past the buffer). With `out`, appends them without the arguments
-// past the 16th.
-const char* ScanCsiParams(const char* p, const char* end, CsiParams* csi, std::string* out) {
-  for (; p < end; ++p) {
-    unsigned char b = static_cast<unsigned char>(*p);
-    if (csi->leader && b >= 0x3c && b <= 0x3f) {
-      csi->has_leader = true;
-    } else if (!InsideCsi(b)) {
-      csi->leader = false;
-      if (b == ';' || b == ':') ++csi->separators;
-      else if (b < '0' || b > '9') break;
-      if (csi->separators >= kCsiArgsMax) continue;  // dropped
-    }
-    if (out) out->push_back(*p);
-  }
-  return p;
-}
-
-
-// U+0080..U+009F (C1 controls) sent as UTF-8: libvterm 0.1.4 prints most
-// of them as glyphs of width -1, moving the cursor left, off the screen at
-// column 0 (found by terminal_fuzz). Its decoder executes controls that
-// come inside a character, so "C2 LF 80" is one too. Copies `data` without
-// them (their controls kept) into *out and returns true, or returns false
-// when there are none (the usual case, found with one memchr). A C2 that
-// only controls follow to the end goes after them, to wait for the rest
-// like any cut character.
-bool StripC1(const char* data, size_t len, std::string* out) {
-  const char* end = data + len;
-  const char* c2 = static_cast<const char*>(memchr(data, 0xC2, len));
-  bool stripped = false;
-  const char* copied = data;
-  while (c2) {
-    const char* q = c2 + 1;
-    while (q < end && InsideCsi(static_cast<unsigned char>(*q))) ++q;
-    unsigned char next = q < end ? static_cast<unsigned char>(*q) : 0;
-    bool c1 = q < end && next >= 0x80 && next <= 0x9f;
-    if (c1 || (q == end && q > c2 + 1)) {
-      if (!stripped) out->clear();
-      stripped = true;
-      out->append(copied, static_cast<size_t>(c2 - copied));
-      out->append(c2 + 1, static_cast<size_t>(q - c2 - 1));  // the controls
-      if (!c1) out->push_back('\xC2');  // the cut character's start
-      copied = c1 ? q + 1 : end;
-    }
-    if (q >= end) break;
-    c2 = static_cast<const char*>(memchr(q, 0xC2, static_cast<size_t>(end - q)));
-  }
-  if (stripped) out->append(copied, static_cast<size_t>(end - copied));
-  return stripped;
-}
-
-// Bytes at the end of `data` that start a UTF-8 character but do not
-// finish it (0 to 3).
-size_t IncompleteUtf8Tail(const char* data, size_t len) {
-  for (size_t back = 1; back <= 3 && back <= len; ++back) {
-    unsigned char b = static_cast<unsigned char>(data[len - back]);
-    if ((b & 0xC0) == 0x80) continue;  // a continuation byte: look further back
-    size_t need = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 1;
-    return need > back ? back : 0;
-  }
-  return 0;
+std::string CsiReply(const char* fmt, int a, int b = 0) {
+  char buf[48];
+  int n = snprintf(buf, sizeof buf, fmt, a, b);
+  return std::string(buf, static_cast<size_t>(n));
 }
 
 }  // namespace
 
 Terminal::Terminal(int cols, int rows, size_t scrollback_limit)
-    : vt_(vterm_new(rows, cols)), cols_(cols), rows_(rows),
-      scrollback_limit_(scrollback_limit) {
-  vterm_set_utf8(vt_, 1);
-  vterm_output_set_callback(vt_, TerminalCallbacks::Output, this);
-  state_ = vterm_obtain_state(vt_);
-  vterm_state_set_callbacks(state_, &kStateCallbacks, this);
-  vterm_state_set_unrecognised_fallbacks(state_, &kFallbacks, this);
+    : parser_(this), cols_(cols), rows_(rows), bottom_(rows), scrollback_limit_(scrollback_limit) {
   ResizeBuffer(&main_, cols, rows, 0);
   ResizeBuffer(&alt_, cols, rows, 0);
-  vterm_state_reset(state_, 1);
-  // REP (CSI b) repeats the last character; with none printed yet libvterm
-  // 0.1.4 loops forever (found by terminal_fuzz: `printf '\e[b'` hung the
-  // daemon). A blank printed and taken back gives it one to repeat.
-  vterm_input_write(vt_, " \r", 2);
+  tab_stops_.assign(static_cast<size_t>(cols), false);
+  for (int c = 0; c < cols; c += 8) tab_stops_[static_cast<size_t>(c)] = true;
 }
 
-Terminal::~Terminal() { vterm_free(vt_); }
+Terminal::~Terminal() = default;
 
-void Terminal::Feed(const char* data, size_t len) {
-  if (carry_.empty()) {
-    Filter(data, len);
-    return;
-  }
-  std::string joined;
-  joined.swap(carry_);
-  joined.append(data, len);
-  Filter(joined.data(), joined.size());
-}
+void Terminal::Feed(const char* data, size_t len) { parser_.Feed(data, len); }
 
 std::string Terminal::TakeReplies() {
   std::string out;
@@ -232,394 +55,439 @@ std::string Terminal::TakeReplies() {
   return out;
 }
 
-void Terminal::Write(const char* data, size_t len) {
-  if (len > 0) vterm_input_write(vt_, data, len);
-  // Whatever way libvterm found off the screen (see ClampCursor), the cursor
-  // is back on it before anyone looks.
-  if (!CursorOnScreen()) ClampCursor();
+// ---- text ------------------------------------------------------------------
+
+void Terminal::Print(const unsigned char* text, size_t len) {
+  ++generation_;
+  const unsigned char* p = text;
+  const unsigned char* end = text + len;
+  while (p < end) {
+    if (utf8_missing_ == 0 && *p < 0x80) {
+      const unsigned char* run = p;
+      while (p < end && *p < 0x80) ++p;
+      PrintAscii(run, static_cast<size_t>(p - run));
+    } else {
+      DecodeUtf8Byte(*p++);
+    }
+  }
 }
 
-// libvterm 0.1.4 lacks CSI s / CSI u (save/restore cursor, which it reads
-// as DECSLRM) and mode ?47, and its private modes are not readable. So we
-// rewrite those three into what it knows, and watch the modes we need on the
-// way. Everything else goes through untouched, in as few writes as possible.
-void Terminal::Filter(const char* data, size_t len) {
-  std::string without_c1;
-  if (StripC1(data, len, &without_c1)) {
-    data = without_c1.data();
-    len = without_c1.size();
-  }
-  const char* p = data;
-  const char* end = data + len;
-  if (skipping_dcs_) p = SkipDcs(p, end);
-  if (csi_params_) {
-    // A long CSI's parameters go on from the last Feed.
-    std::string bounded;
-    p = ScanCsiParams(p, end, csi_params_.get(), &bounded);
-    Write(bounded.data(), bounded.size());
-    if (p < end) csi_params_.reset();
-  }
-  const char* segment = p;
-  std::string replacement;
-  while (p < end) {
-    const char* esc = static_cast<const char*>(memchr(p, 0x1b, static_cast<size_t>(end - p)));
-    if (!esc) break;
-    size_t used = FilterEscape(esc, end, &replacement);
-    if (used == 0) {  // incomplete: keep it for the next Feed
-      Write(segment, static_cast<size_t>(esc - segment));
-      carry_.assign(esc, end);
+// One byte of a multi-byte character. Invalid bytes, overlong forms and
+// surrogates print U+FFFD, as terminals show them.
+void Terminal::DecodeUtf8Byte(unsigned char b) {
+  if (utf8_missing_ > 0) {
+    if ((b & 0xC0) == 0x80) {
+      utf8_cp_ = (utf8_cp_ << 6) | (b & 0x3F);
+      if (--utf8_missing_ > 0) return;
+      static const char32_t kMin[5] = {0, 0, 0x80, 0x800, 0x10000};
+      bool valid = utf8_cp_ >= kMin[utf8_length_] && utf8_cp_ <= 0x10FFFF &&
+                   (utf8_cp_ < 0xD800 || utf8_cp_ > 0xDFFF);
+      PrintCodePoint(valid ? utf8_cp_ : 0xFFFD);
       return;
     }
-    if (used == SIZE_MAX) {
-      p = esc + 1;
-      continue;
+    utf8_missing_ = 0;  // cut short: the broken character shows as U+FFFD
+    PrintCodePoint(0xFFFD);
+    if (b < 0x80) {
+      PrintAscii(&b, 1);
+      return;
     }
-    Write(segment, static_cast<size_t>(esc - segment));
-    if (pending_modes_set_ || !pending_modes_.empty()) {
-      TrackPrivateModes(pending_modes_, pending_modes_set_);
-      pending_modes_.clear();
-      pending_modes_set_ = false;
-    }
-    Write(replacement.data(), replacement.size());
-    if (cursor_restored_) ClampCursor();
-    if (unknown_setting_asked_) {
-      replies_ += "\x1bP0$r\x1b\\";  // DECRQSS: not a valid request
-      unknown_setting_asked_ = false;
-    }
-    segment = esc + used;
-    p = segment;
   }
-  // libvterm 0.1.4 garbles a UTF-8 character split between two writes, so
-  // an unfinished one at the end waits for the rest.
-  size_t tail = IncompleteUtf8Tail(segment, static_cast<size_t>(end - segment));
-  Write(segment, static_cast<size_t>(end - segment) - tail);
-  if (tail > 0) carry_.assign(end - tail, end);
-  if (carry_esc_) {
-    carry_ = "\x1b";
-    carry_esc_ = false;
+  if (b >= 0xC2 && b <= 0xF4) {
+    utf8_length_ = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : 2;
+    utf8_missing_ = utf8_length_ - 1;
+    utf8_cp_ = b & (0x7F >> utf8_length_);
+  } else {
+    PrintCodePoint(0xFFFD);
   }
 }
 
-// Looks at the escape sequence at `p`. Returns 0 if it is cut off by `end`,
-// SIZE_MAX to pass it through unchanged, or the number of bytes to replace
-// with *replacement.
-size_t Terminal::FilterEscape(const char* p, const char* end, std::string* replacement) {
-  size_t avail = static_cast<size_t>(end - p);
-  // Bytes libvterm 0.1.4 lets sit between an ESC and the byte that says
-  // what it starts: controls (executed), intermediates ("ESC ( B") and
-  // bytes >= 0x80 (ignored). With them, "ESC SP [" and "ESC \xff [" still
-  // start a CSI, and "ESC NUL \" ends a string miscounted: libvterm reads
-  // past its input (both found by terminal_fuzz).
-  size_t k = 1;
-  bool controls_seen = false;
-  bool intermediates_seen = false;  // "ESC # 8" is DECALN, not "ESC 8"
-  for (; k < avail; ++k) {
-    unsigned char b = static_cast<unsigned char>(p[k]);
-    if (InsideCsi(b)) controls_seen = true;
-    else if (b >= 0x20 && b <= 0x2f) intermediates_seen = true;
-    else if (b < 0x20 || (b > 0x2f && b < 0x80)) break;
+// The fast path: ASCII written straight into the row, a row's worth at a time.
+void Terminal::PrintAscii(const unsigned char* text, size_t len) {
+  if (graphics_[shift_] || insert_mode_) {
+    for (size_t i = 0; i < len; ++i) PrintCodePoint(text[i]);
+    return;
   }
-  if (k == 1) return FilterSequence(p, end, replacement);
-  if (k == avail) {
-    if (avail < kMaxCarry) return 0;
-    // A long run: what is executed goes now, the ESC waits for the next Feed.
-    replacement->clear();
-    for (size_t i = 1; i < k; ++i) {
-      if (InsideCsi(static_cast<unsigned char>(p[i]))) replacement->push_back(p[i]);
+  while (len > 0) {
+    if (wrap_next_) WrapToNextLine();
+    int col = cursor_.col;
+    size_t room = static_cast<size_t>(cols_ - col);
+    if (!autowrap_ && len > room) {
+      // Without autowrap the last column takes whatever does not fit: the
+      // last character wins.
+      if (room > 1) PrintAscii(text, room - 1);
+      PrintAscii(text + len - 1, 1);
+      return;
     }
-    carry_esc_ = true;
-    return avail;
-  }
-  char x = p[k];
-  if (x == '\\') {  // a string's end: nothing else in between
-    *replacement = "\x1b\\";
-    return k + 1;
-  }
-  // The controls act the same before the ESC, so they move there; what
-  // else was in between is dropped.
-  std::string controls;
-  for (size_t i = 1; i < k; ++i) {
-    if (InsideCsi(static_cast<unsigned char>(p[i]))) controls.push_back(p[i]);
-  }
-  if (x == 0x1b || x == 0x18 || x == 0x1a) {
-    // Another ESC, CAN or SUB cancels this ESC: only the controls remain,
-    // and the next ESC is looked at on its own.
-    *replacement = controls;
-    return k;
-  }
-  // p + k - 1 stands for the ESC: FilterSequence never reads its first byte.
-  // After intermediates only a CSI, DCS or OSC is still what it says.
-  bool starts_string_or_csi = x == '[' || x == 'P' || x == ']';
-  size_t used = intermediates_seen && !starts_string_or_csi ? SIZE_MAX
-                                                            : FilterSequence(p + k - 1, end, replacement);
-  if (used == 0) return 0;
-  if (used == SIZE_MAX && !controls_seen) return SIZE_MAX;  // "ESC ( B": as it is
-  if (used == SIZE_MAX) {
-    // Passed on after the controls, and a CSI whole, in one write:
-    // libvterm 0.1.4 loses one cut after its "ESC [".
-    size_t seq_end = k + 1;
-    if (x == '[') {
-      CsiParams csi;
-      seq_end = static_cast<size_t>(ScanCsiParams(p + k + 1, end, &csi, nullptr) - p);
-      while (seq_end < avail && p[seq_end] >= 0x20 && p[seq_end] <= 0x2f) ++seq_end;
-      // The final byte, if that is what comes (an ESC starts anew).
-      if (seq_end < avail && p[seq_end] >= 0x40 && p[seq_end] <= 0x7e) ++seq_end;
+    Line& line = ScreenLine(cursor_.row);
+    size_t n = std::min(len, room);
+    Cell* cells = line.cells.data() + col;
+    // Only a wide character across the span's edges needs care.
+    if (cells[0].kind == kWideRight) SplitWideAt(&line, col);
+    if (cells[n - 1].kind == kWideLeft) SplitWideAt(&line, col + static_cast<int>(n) - 1);
+    for (size_t i = 0; i < n; ++i) {
+      Cell& cell = cells[i];
+      cell.ch[0] = text[i];
+      cell.ch[1] = 0;
+      cell.ch[2] = 0;
+      cell.kind = kNarrow;
     }
-    *replacement = controls + "\x1b";
-    for (size_t i = 1; i < k; ++i) {  // the intermediates (and ignored bytes)
-      if (!InsideCsi(static_cast<unsigned char>(p[i]))) replacement->push_back(p[i]);
+    last_char_ = text[n - 1];
+    text += n;
+    len -= n;
+    if (n == room) {
+      cursor_.col = cols_ - 1;
+      wrap_next_ = autowrap_;
+    } else {
+      cursor_.col = col + static_cast<int>(n);
     }
-    replacement->append(p + k, seq_end - k);
-    return seq_end;
   }
-  *replacement = controls + *replacement;
-  return k - 1 + used;
 }
 
-// libvterm 0.1.4 restores a saved cursor (DECRC, CSI u, leaving the
-// alternate screen) without checking it against a size changed since, and
-// moves the cursor left for some glyphs it gives a width of -1 (C1 controls
-// its UTF-8 decoder assembles even across escape sequences): the cursor
-// lands outside the screen and output after it goes astray. Put it back on
-// the screen, as xterm would have kept it. A restore is written on its own
-// and checked at once; anything else when its write is done.
-void Terminal::ClampCursor() {
-  cursor_restored_ = false;
-  if (CursorOnScreen()) return;
-  char cup[32];
-  int row = std::clamp(cursor_.row, 0, rows_ - 1), col = std::clamp(cursor_.col, 0, cols_ - 1);
-  int n = snprintf(cup, sizeof cup, "\x1b[%d;%dH", row + 1, col + 1);
-  vterm_input_write(vt_, cup, static_cast<size_t>(n));
-  // libvterm says nothing if its own cursor was there already.
-  cursor_.row = row;
-  cursor_.col = col;
+void Terminal::PrintCodePoint(char32_t cp) {
+  if (cp >= 0x80 && cp < 0xA0) return;  // C1 controls sent as UTF-8: not text
+  if (graphics_[shift_] && cp >= 0x5f && cp <= 0x7e) cp = kLineDrawing[cp - 0x5f];
+  int width = cp < 0x80 ? 1 : CharWidth(cp);
+  if (width == 0) {
+    AddCombining(cp);
+    return;
+  }
+  if (wrap_next_) WrapToNextLine();
+  if (width == 2 && cursor_.col == cols_ - 1) {
+    if (!autowrap_ || cols_ < 2) return;  // it cannot be shown
+    WrapToNextLine();
+  }
+  if (insert_mode_) InsertCells(width);
+  Line& line = ScreenLine(cursor_.row);
+  int col = cursor_.col;
+  if (line.cells[static_cast<size_t>(col)].kind != kNarrow) SplitWideAt(&line, col);
+  if (width == 2 && line.cells[static_cast<size_t>(col + 1)].kind != kNarrow) SplitWideAt(&line, col + 1);
+  Cell& cell = line.cells[static_cast<size_t>(col)];
+  cell = Cell();
+  cell.ch[0] = cp;
+  if (width == 2) {
+    cell.kind = kWideLeft;
+    Cell& right = line.cells[static_cast<size_t>(col + 1)];
+    right = Cell();
+    right.kind = kWideRight;
+  }
+  last_char_ = cp;
+  if (col + width >= cols_) {
+    cursor_.col = cols_ - 1;
+    wrap_next_ = autowrap_;
+  } else {
+    cursor_.col = col + width;
+  }
 }
 
-bool Terminal::CursorOnScreen() const {
-  return cursor_.row >= 0 && cursor_.row < rows_ && cursor_.col >= 0 && cursor_.col < cols_;
+// A combining mark joins the character before the cursor (up to two marks
+// per cell; more are dropped).
+void Terminal::AddCombining(char32_t cp) {
+  int col = wrap_next_ ? cursor_.col : cursor_.col - 1;
+  if (col < 0) return;
+  Line& line = ScreenLine(cursor_.row);
+  if (line.cells[static_cast<size_t>(col)].kind == kWideRight && col > 0) --col;
+  Cell& cell = line.cells[static_cast<size_t>(col)];
+  if (cell.ch[0] == 0) return;
+  if (cell.ch[1] == 0) cell.ch[1] = cp;
+  else if (cell.ch[2] == 0) cell.ch[2] = cp;
 }
 
-namespace {
-
-// For the ESC at p[i] inside a string: the end of the string terminator it
-// starts, 0 if it starts none (the string is abandoned), SIZE_MAX if the
-// data ends first. libvterm executes controls between the ESC and the '\'
-// and still ends the string there.
-size_t StringTerminatorEnd(const char* p, size_t i, size_t avail) {
-  size_t j = i + 1;
-  while (j < avail && InsideCsi(static_cast<unsigned char>(p[j]))) ++j;
-  if (j == avail) return SIZE_MAX;
-  return p[j] == '\\' ? j + 1 : 0;
+void Terminal::WrapToNextLine() {
+  ScreenLine(cursor_.row).wrapped = true;
+  wrap_next_ = false;
+  cursor_.col = 0;
+  Index();
 }
 
-}  // namespace
+// ---- controls and escape sequences -----------------------------------------
 
-// DCS strings (ESC P ... ST). libvterm 0.1.4 does two things wrong with
-// them: it loses the part of a string that ends a write (so a string cut
-// by a read reaches it shortened), and for a DECRQSS (DCS $ q setting ST)
-// of a setting it does not know it passes a length to printf as a string
-// and crashes (`printf '\eP$qx\e\\'` killed the daemon; found by
-// terminal_fuzz). So a DCS reaches libvterm whole, in one write, or not at
-// all: one cut by the end of the data waits for the rest (up to
-// kMaxDcsCarry), a longer one (sixel images) is skipped to its end. A
-// DECRQSS libvterm cannot answer gets the "invalid request" answer from us.
-// p[0] is not read.
-size_t Terminal::FilterDcs(const char* p, const char* end, std::string* replacement) {
-  size_t avail = static_cast<size_t>(end - p);
-  std::string content;  // what libvterm would see: controls are not part of it
-  for (size_t i = 2; i < avail; ++i) {
-    unsigned char b = static_cast<unsigned char>(p[i]);
-    size_t st_end = b == 0x07 ? i + 1 : b == 0x1b ? StringTerminatorEnd(p, i, avail) : 0;
-    if (st_end == SIZE_MAX) break;  // cut: wait for what follows
-    if (st_end > 0) {
-      size_t used = st_end;
-      if (content.compare(0, 2, "$q") != 0) {
-        replacement->assign("\x1b", 1);  // whole, in this write
-        replacement->append(p + 1, used - 1);
-        return used;
+void Terminal::Execute(unsigned char control) {
+  ++generation_;
+  switch (control) {
+    case '\b':
+      if (wrap_next_) wrap_next_ = false;  // as tmux: back onto the last column
+      else if (cursor_.col > 0) --cursor_.col;
+      break;
+    case '\t':
+      Tab(1);
+      break;
+    case '\n':
+    case '\v':
+    case '\f':
+      wrap_next_ = false;
+      Index();
+      if (newline_mode_) cursor_.col = 0;
+      break;
+    case '\r':
+      wrap_next_ = false;
+      cursor_.col = 0;
+      break;
+    case 0x0e:  // SO
+      shift_ = 1;
+      break;
+    case 0x0f:  // SI
+      shift_ = 0;
+      break;
+    default:  // BEL and the rest: nothing to show
+      break;
+  }
+}
+
+void Terminal::Escape(char intermediate, char final) {
+  ++generation_;
+  utf8_missing_ = 0;
+  if (intermediate == '(' || intermediate == ')') {
+    graphics_[intermediate == ')'] = final == '0';
+    return;
+  }
+  if (intermediate == '#' && final == '8') {
+    ScreenAlignment();
+    return;
+  }
+  if (intermediate != 0) return;
+  switch (final) {
+    case '7': SaveCursor(); break;
+    case '8': RestoreCursor(); break;
+    case 'D': wrap_next_ = false; Index(); break;
+    case 'E': wrap_next_ = false; cursor_.col = 0; Index(); break;
+    case 'M': wrap_next_ = false; ReverseIndex(); break;
+    case 'H': tab_stops_[static_cast<size_t>(cursor_.col)] = true; break;
+    case 'c': Reset(); break;
+    case '=': app_keypad_ = true; break;
+    case '>': app_keypad_ = false; break;
+    default: break;
+  }
+}
+
+void Terminal::Csi(const CsiSequence& csi) {
+  ++generation_;
+  utf8_missing_ = 0;
+  if (csi.leader == 0 && csi.intermediate == 0 && (CsiCursor(csi) || CsiEdit(csi))) return;
+  CsiReport(csi);
+}
+
+// Cursor moves (no leader, no intermediate). False if `csi` is none.
+bool Terminal::CsiCursor(const CsiSequence& csi) {
+  int n = csi.Count(0);
+  int row = cursor_.row, col = cursor_.col;
+  // Vertical moves stop at the scroll region's edges when they start inside it.
+  int up_limit = row >= top_ ? top_ : 0;
+  int down_limit = row < bottom_ ? bottom_ - 1 : rows_ - 1;
+  int origin_row = origin_mode_ ? top_ : 0;
+  switch (csi.final) {
+    case 'A': MoveTo(std::max(row - n, up_limit), col); break;
+    case 'B': case 'e': MoveTo(std::min(row + n, down_limit), col); break;
+    case 'C': case 'a': MoveTo(row, col + n); break;
+    case 'D': MoveTo(row, col - n); break;
+    case 'E': MoveTo(std::min(row + n, down_limit), 0); break;
+    case 'F': MoveTo(std::max(row - n, up_limit), 0); break;
+    case 'G': case '`': MoveTo(row, csi.Count(0) - 1); break;
+    case 'H': case 'f': {
+      int r = origin_row + csi.Count(0) - 1;
+      MoveTo(origin_mode_ ? std::min(r, bottom_ - 1) : r, csi.Count(1) - 1);
+      break;
+    }
+    case 'd': {
+      int r = origin_row + csi.Count(0) - 1;
+      MoveTo(origin_mode_ ? std::min(r, bottom_ - 1) : r, col);
+      break;
+    }
+    case 'I': wrap_next_ = false; Tab(n); break;
+    case 'Z': wrap_next_ = false; BackTab(n); break;
+    default: return false;
+  }
+  return true;
+}
+
+// Edits and scrolls (no leader, no intermediate). False if `csi` is none.
+bool Terminal::CsiEdit(const CsiSequence& csi) {
+  int n = csi.Count(0);
+  switch (csi.final) {
+    case 'J': EraseInDisplay(csi.Param(0, 0)); break;
+    case 'K': EraseInLine(csi.Param(0, 0)); break;
+    case '@': InsertCells(n); break;
+    case 'P': DeleteCells(n); break;
+    case 'X': {
+      Line& line = ScreenLine(cursor_.row);
+      int end = std::min(cols_, cursor_.col + n);
+      SplitWideAt(&line, cursor_.col);
+      SplitWideAt(&line, end - 1);
+      BlankCells(&line, cursor_.col, end);
+      wrap_next_ = false;
+      break;
+    }
+    case 'L':
+    case 'M':
+      // Lines are inserted or deleted only inside the scroll region.
+      if (cursor_.row >= top_ && cursor_.row < bottom_) {
+        ScrollRows(cursor_.row, bottom_, csi.final == 'M' ? n : -n, false);
+        cursor_.col = 0;
+        wrap_next_ = false;
       }
-      std::string setting = content.substr(2);
-      for (const char* known : {"m", "r", "s", " q", "\"q"}) {
-        if (setting == known) {
-          replacement->assign("\x1b", 1);
-          replacement->append(p + 1, used - 1);
-          return used;
-        }
+      break;
+    case 'S': ScrollRows(top_, bottom_, n, !alt_screen_ && top_ == 0); break;
+    case 'T': ScrollRows(top_, bottom_, -n, false); break;
+    case 'b': {  // REP: bounded, a screenful at most
+      int times = std::min(n, cols_ * rows_);
+      for (int i = 0; i < times; ++i) PrintCodePoint(last_char_);
+      break;
+    }
+    case 'g':
+      if (csi.Param(0, 0) == 0) tab_stops_[static_cast<size_t>(cursor_.col)] = false;
+      else if (csi.Param(0, 0) == 3) std::fill(tab_stops_.begin(), tab_stops_.end(), false);
+      break;
+    case 'h': SetModes(csi, true); break;
+    case 'l': SetModes(csi, false); break;
+    case 'r': SetScrollRegion(csi); break;
+    case 's': if (csi.count == 1 && csi.params[0] == CsiSequence::kMissing) SaveCursor(); break;
+    case 'u': if (csi.count == 1 && csi.params[0] == CsiSequence::kMissing) RestoreCursor(); break;
+    case 'm': break;  // colours and attributes are not kept
+    default: return false;
+  }
+  return true;
+}
+
+// Queries, private modes and the rest.
+void Terminal::CsiReport(const CsiSequence& csi) {
+  char lead = csi.leader, mid = csi.intermediate;
+  if (csi.final == 'h' || csi.final == 'l') {
+    if (lead == '?' && mid == 0) {
+      for (int i = 0; i < csi.count; ++i) {
+        if (csi.params[i] != CsiSequence::kMissing) SetPrivateMode(csi.params[i], csi.final == 'h');
       }
-      // CAN: libvterm may still be in a string this one abandoned.
-      replacement->assign("\x18", 1);
-      unknown_setting_asked_ = true;  // answered once what came before is
-      return used;
     }
-    if (b == 0x1b || b == 0x18 || b == 0x1a) {
-      // Abandoned. libvterm's view of such a string can differ from ours
-      // (it crashed on one), so it gets none: CAN instead of the ESC P.
-      replacement->assign("\x18", 1);
-      return 2;
-    }
-    if (b >= 0x20 && b != 0x7f) content.push_back(static_cast<char>(b));
-  }
-  if (avail < kMaxDcsCarry) return 0;
-  skipping_dcs_ = true;  // too long to be a request: drop it to its end
-  replacement->assign("\x18", 1);  // CAN, as above
-  return static_cast<size_t>(SkipDcs(p + 2, end) - p);
-}
-
-// An OSC (title, colour query, an engine's busy marker) cut by the end of
-// the data waits for the rest, up to kMaxDcsCarry, so that libvterm, which
-// loses the part of a string that ends a write (see FilterDcs), gets it
-// whole. p[0] is not read.
-size_t Terminal::FilterOsc(const char* p, const char* end) {
-  size_t avail = static_cast<size_t>(end - p);
-  for (size_t i = 2; i < avail; ++i) {
-    unsigned char b = static_cast<unsigned char>(p[i]);
-    if (b == 0x1b && StringTerminatorEnd(p, i, avail) == SIZE_MAX) break;
-    if (b == 0x07 || b == 0x1b || b == 0x18 || b == 0x1a) return SIZE_MAX;  // complete, or abandoned
-  }
-  return avail < kMaxDcsCarry ? 0 : SIZE_MAX;
-}
-
-// Drops the rest of a long DCS from p; returns where the data goes on.
-const char* Terminal::SkipDcs(const char* p, const char* end) {
-  for (; p < end; ++p) {
-    unsigned char b = static_cast<unsigned char>(*p);
-    if (b == 0x07) {
-      skipping_dcs_ = false;
-      return p + 1;
-    }
-    if (b == 0x18 || b == 0x1a) {  // cancels the string
-      skipping_dcs_ = false;
-      return p;
-    }
-    if (b == 0x1b) {
-      size_t st_end = StringTerminatorEnd(p, 0, static_cast<size_t>(end - p));
-      if (st_end == SIZE_MAX) {  // ST or not: the next Feed tells
-        carry_esc_ = true;
-        return end;
-      }
-      skipping_dcs_ = false;
-      return st_end > 0 ? p + st_end : p;  // ST, or an escape sequence of its own
-    }
-  }
-  return end;
-}
-
-// FilterEscape without controls after the ESC. p[0] is not read: it may
-// stand for an ESC that came earlier.
-size_t Terminal::FilterSequence(const char* p, const char* end, std::string* replacement) {
-  size_t avail = static_cast<size_t>(end - p);
-  if (avail < 2) return 0;
-  char c = p[1];
-  if (c == '=' || c == '>') app_keypad_ = c == '=';
-  if (c == 'c') bracketed_paste_ = app_cursor_keys_ = app_keypad_ = synchronized_update_ = false;
-  if (c == 'P') return FilterDcs(p, end, replacement);
-  if (c == ']') return FilterOsc(p, end);
-  if (c == '8') {  // DECRC: restore the cursor, checked once done
-    cursor_restored_ = true;
-    *replacement = "\x1b" "8";
-    return 2;
-  }
-  if (c != '[') return SIZE_MAX;
-  CsiParams csi;
-  size_t args_end = static_cast<size_t>(ScanCsiParams(p + 2, end, &csi, nullptr) - p);
-  if (args_end == avail && avail < kMaxCarry) return 0;
-  if (csi.separators >= kCsiArgsMax || args_end == avail) {
-    // Too many arguments, or more than we carry: pass the parameters on
-    // bounded, and the rest of the sequence as it comes.
-    csi = CsiParams();
-    *replacement = "\x1b[";
-    ScanCsiParams(p + 2, p + args_end, &csi, replacement);
-    if (args_end == avail) csi_params_ = std::make_unique<CsiParams>(csi);
-    return args_end;
-  }
-  size_t i = 2;
-  bool priv = i < avail && p[i] == '?';
-  if (priv) ++i;
-  size_t params_start = i;
-  while (i < avail && ((p[i] >= '0' && p[i] <= '9') || p[i] == ';')) ++i;
-  if (i >= avail) return avail < kMaxCarry ? 0 : SIZE_MAX;
-  char final = p[i];
-  // Most sequences (SGR, cursor moves) are none of ours: decide without
-  // copying anything.
-  if (!priv) {
-    // libvterm answers DA1 itself; count it (engines may wait for it).
-    if (final == 'c' && (i == params_start || (i == params_start + 1 && p[params_start] == '0'))) {
+  } else if (csi.final == 'c' && mid == 0) {
+    if (lead == 0 && csi.Param(0, 0) == 0) {
       ++da1_queries_;
+      replies_ += "\x1b[?1;2c";  // a VT100 with advanced video
+    } else if (lead == '>' && csi.Param(0, 0) == 0) {
+      replies_ += "\x1b[>0;100;0c";
     }
-    if (i != params_start || (final != 's' && final != 'u')) return SIZE_MAX;
-    *replacement = final == 's' ? "\x1b" "7" : "\x1b" "8";
-    cursor_restored_ |= final == 'u';
-    return i + 1;
+  } else if (csi.final == 'n' && mid == 0 && (lead == 0 || lead == '?')) {
+    const char* q = lead == '?' ? "?" : "";
+    if (csi.Param(0, 0) == 5) replies_ += std::string("\x1b[") + q + "0n";
+    if (csi.Param(0, 0) == 6) {
+      replies_ += std::string("\x1b[") + q + CsiReply("%d;%dR", cursor_.row + 1, cursor_.col + 1);
+    }
+  } else if (csi.final == 'p' && mid == '$') {
+    ReportMode(csi);
+  } else if (csi.final == 'p' && mid == '!') {
+    ResetModes();  // DECSTR, a soft reset
+  } else if (csi.final == 'u' && lead == '?') {
+    // The kitty keyboard protocol query: "not enabled", like a terminal
+    // that knows the query, so programs stop waiting for an answer.
+    replies_ += "\x1b[?0u";
   }
-  if (final != 'h' && final != 'l') return SIZE_MAX;
-  std::string params(p + params_start, i - params_start);
-  // Tracked once the text before it is written (see Filter): a frame's
-  // begin must not count before an OSC that came ahead of it.
-  pending_modes_ = params;
-  pending_modes_set_ = final == 'h';
-  // Mode 47 is the old alternate screen: rewrite it as 1047.
-  std::string rewritten;
-  size_t start = 0;
-  while (start <= params.size()) {
-    size_t semi = params.find(';', start);
-    if (semi == std::string::npos) semi = params.size();
-    std::string mode = params.substr(start, semi - start);
-    if (mode == "47") mode = "1047";
-    if (start > 0) rewritten += ';';
-    rewritten += mode;
-    start = semi + 1;
-  }
-  // Leaving the alternate screen restores the cursor too.
-  cursor_restored_ |= final == 'l' && (params.find("1049") != std::string::npos ||
-                                       params.find("1048") != std::string::npos);
-  *replacement = "\x1b[?" + rewritten + final;
-  return i + 1;
 }
 
-void Terminal::TrackPrivateModes(const std::string& params, bool set) {
-  size_t start = 0;
-  while (start < params.size()) {
-    size_t semi = params.find(';', start);
-    if (semi == std::string::npos) semi = params.size();
-    int mode = atoi(params.substr(start, semi - start).c_str());
-    if (mode == 1) app_cursor_keys_ = set;
-    if (mode == 2004) bracketed_paste_ = set;
-    if (mode == 2026) {
+void Terminal::SetModes(const CsiSequence& csi, bool set) {
+  for (int i = 0; i < csi.count; ++i) {
+    if (csi.params[i] == 4) insert_mode_ = set;
+    if (csi.params[i] == 20) newline_mode_ = set;
+  }
+}
+
+void Terminal::SetPrivateMode(int mode, bool set) {
+  switch (mode) {
+    case 1: app_cursor_keys_ = set; break;
+    case 6:
+      origin_mode_ = set;
+      MoveTo(origin_mode_ ? top_ : 0, 0);
+      break;
+    case 7:
+      autowrap_ = set;
+      if (!set) wrap_next_ = false;
+      break;
+    case 25: cursor_.visible = set; break;
+    case 47:
+    case 1047: SwitchScreen(set); break;
+    case 1048: set ? SaveCursor() : RestoreCursor(); break;
+    case 1049:
+      // The cursor is saved on the main screen and restored on return.
+      if (set && !alt_screen_) SaveCursor();
+      SwitchScreen(set);
+      if (!set) RestoreCursor();
+      break;
+    case 2004: bracketed_paste_ = set; break;
+    case 2026:
       if (set && !synchronized_update_) ++synchronized_updates_;
       synchronized_update_ = set;
+      break;
+    case 12: case 1000: case 1002: case 1003: case 1004: case 1005: case 1006: case 1015:
+      other_modes_[mode] = set;  // blinking cursor, mouse and focus reports
+      break;
+    default: break;
+  }
+}
+
+// DECRQM: 1 set, 2 reset, 0 a mode this terminal does not know.
+void Terminal::ReportMode(const CsiSequence& csi) {
+  int mode = csi.Param(0, 0);
+  int state = 0;
+  if (csi.leader == '?') {
+    switch (mode) {
+      case 1: state = app_cursor_keys_; break;
+      case 6: state = origin_mode_; break;
+      case 7: state = autowrap_; break;
+      case 25: state = cursor_.visible; break;
+      case 47: case 1047: case 1049: state = alt_screen_; break;
+      case 2004: state = bracketed_paste_; break;
+      case 12: case 1000: case 1002: case 1003: case 1004: case 1005: case 1006: case 1015:
+        state = other_modes_[mode];
+        break;
+      default: state = -1; break;
     }
-    start = semi + 1;
+  } else {
+    state = mode == 4 ? insert_mode_ : mode == 20 ? newline_mode_ : -1;
   }
+  int answer = state < 0 ? 0 : state ? 1 : 2;
+  replies_ += std::string("\x1b[") + (csi.leader == '?' ? "?" : "") + CsiReply("%d;%d$y", mode, answer);
 }
 
-bool Terminal::OnUnknownCsi(const char* leader, const long* args, int argc, char command) {
-  (void)args;
-  (void)argc;
-  // The kitty keyboard protocol query: answer "not enabled" like a terminal
-  // that supports the query, so programs stop waiting for an answer.
-  if (leader && leader[0] == '?' && command == 'u') {
-    replies_ += "\x1b[?0u";
-    return true;
-  }
-  return false;
+void Terminal::SetScrollRegion(const CsiSequence& csi) {
+  int top = csi.Count(0) - 1;
+  int bottom = std::min(csi.Param(1, rows_) == 0 ? rows_ : csi.Param(1, rows_), rows_);
+  if (top + 1 >= bottom) return;  // two rows at least, as xterm
+  top_ = top;
+  bottom_ = bottom;
+  MoveTo(origin_mode_ ? top_ : 0, 0);
 }
 
-bool Terminal::OnUnknownOsc(const char* command, size_t len) {
-  std::string s(command, len);
-  size_t semi = s.find(';');
-  if (semi == std::string::npos || semi == 0) return false;
-  int number = atoi(s.substr(0, semi).c_str());
-  std::string payload = s.substr(semi + 1);
-  // Colour queries: a dark background, light text, as most terminals.
-  if ((number == 10 || number == 11) && payload == "?") {
-    replies_ += number == 10 ? "\x1b]10;rgb:e5e5/e5e5/e5e5\x1b\\"
-                             : "\x1b]11;rgb:0000/0000/0000\x1b\\";
-    return true;
-  }
-  osc_[number] = SanitizeUtf8(payload);
-  osc_frame_[number] = synchronized_updates_;
+void Terminal::Osc(const std::string& payload) {
   ++generation_;
-  return true;
+  utf8_missing_ = 0;
+  size_t semi = payload.find(';');
+  if (semi == std::string::npos || semi == 0) return;
+  int number = 0;
+  for (size_t i = 0; i < semi; ++i) {
+    if (payload[i] < '0' || payload[i] > '9' || number > 100000) return;
+    number = number * 10 + (payload[i] - '0');
+  }
+  std::string value = payload.substr(semi + 1);
+  if (number == 0 || number == 2) {
+    title_ = SanitizeUtf8(value);
+  } else if (number == 1) {
+    // the icon name: not shown anywhere
+  } else if ((number == 10 || number == 11) && value == "?") {
+    // Colour queries: a dark background, light text, as most terminals.
+    replies_ += number == 10 ? "\x1b]10;rgb:e5e5/e5e5/e5e5\x1b\\" : "\x1b]11;rgb:0000/0000/0000\x1b\\";
+  } else {
+    osc_[number] = SanitizeUtf8(value);
+    osc_frame_[number] = synchronized_updates_;
+  }
+}
+
+// DECRQSS (DCS $ q setting ST) is the only DCS answered.
+void Terminal::Dcs(const std::string& payload) {
+  utf8_missing_ = 0;
+  if (payload.compare(0, 2, "$q") != 0) return;
+  std::string setting = payload.substr(2);
+  std::string answer;
+  if (setting == "m") answer = "0m";
+  else if (setting == "r") answer = CsiReply("%d;%dr", top_ + 1, bottom_);
+  else if (setting == " q") answer = "1 q";
+  else if (setting == "\"q") answer = "2\"q";
+  replies_ += answer.empty() ? std::string("\x1bP0$r\x1b\\") : "\x1bP1$r" + answer + "\x1b\\";
 }
 
 std::string Terminal::osc(int number) const {
@@ -630,6 +498,226 @@ std::string Terminal::osc(int number) const {
 uint64_t Terminal::osc_frame(int number) const {
   auto it = osc_frame_.find(number);
   return it == osc_frame_.end() ? 0 : it->second;
+}
+
+// ---- cursor and screen operations ------------------------------------------
+
+void Terminal::MoveTo(int row, int col) {
+  cursor_.row = std::clamp(row, 0, rows_ - 1);
+  cursor_.col = std::clamp(col, 0, cols_ - 1);
+  wrap_next_ = false;
+}
+
+void Terminal::Index() {
+  if (cursor_.row == bottom_ - 1) ScrollRows(top_, bottom_, 1, !alt_screen_ && top_ == 0);
+  else if (cursor_.row < rows_ - 1) ++cursor_.row;
+}
+
+void Terminal::ReverseIndex() {
+  if (cursor_.row == top_) ScrollRows(top_, bottom_, -1, false);
+  else if (cursor_.row > 0) --cursor_.row;
+}
+
+void Terminal::Tab(int count) {
+  int col = cursor_.col;
+  while (count-- > 0) {
+    do ++col;
+    while (col < cols_ - 1 && !tab_stops_[static_cast<size_t>(col)]);
+    if (col >= cols_ - 1) break;
+  }
+  cursor_.col = std::min(col, cols_ - 1);
+}
+
+void Terminal::BackTab(int count) {
+  int col = cursor_.col;
+  while (count-- > 0 && col > 0) {
+    do --col;
+    while (col > 0 && !tab_stops_[static_cast<size_t>(col)]);
+  }
+  cursor_.col = col;
+}
+
+void Terminal::SaveCursor() {
+  SavedCursor& s = saved_[alt_screen_];
+  s.row = cursor_.row;
+  s.col = cursor_.col;
+  s.wrap_next = wrap_next_;
+  s.origin_mode = origin_mode_;
+  s.graphics[0] = graphics_[0];
+  s.graphics[1] = graphics_[1];
+  s.shift = shift_;
+}
+
+// A cursor saved before the screen shrank comes back onto the screen.
+void Terminal::RestoreCursor() {
+  const SavedCursor& s = saved_[alt_screen_];
+  MoveTo(s.row, s.col);
+  wrap_next_ = s.wrap_next && cursor_.col == cols_ - 1;
+  origin_mode_ = s.origin_mode;
+  graphics_[0] = s.graphics[0];
+  graphics_[1] = s.graphics[1];
+  shift_ = s.shift;
+}
+
+// The alternate screen starts blank each time, as in tmux.
+void Terminal::SwitchScreen(bool alt) {
+  if (alt == alt_screen_) return;
+  alt_screen_ = alt;
+  screen_ = alt ? &alt_ : &main_;
+  if (alt) BlankRows(0, rows_);
+  wrap_next_ = false;
+}
+
+void Terminal::EraseInDisplay(int how) {
+  wrap_next_ = false;
+  if (how == 0) {
+    EraseInLine(0);
+    BlankRows(cursor_.row + 1, rows_);
+  } else if (how == 1) {
+    BlankRows(0, cursor_.row);
+    EraseInLine(1);
+  } else if (how == 2) {
+    BlankRows(0, rows_);
+  }
+  // 3 (erase the scrollback) keeps the history: replies may still be read from it.
+}
+
+void Terminal::EraseInLine(int how) {
+  wrap_next_ = false;
+  Line& line = ScreenLine(cursor_.row);
+  int from = how == 0 ? cursor_.col : 0;
+  int to = how == 1 ? cursor_.col + 1 : cols_;
+  if (how > 2) return;
+  SplitWideAt(&line, from);
+  SplitWideAt(&line, to - 1);
+  BlankCells(&line, from, to);
+  if (to == cols_) line.wrapped = false;
+}
+
+void Terminal::InsertCells(int count) {
+  Line& line = ScreenLine(cursor_.row);
+  int col = cursor_.col;
+  int n = std::min(count, cols_ - col);
+  SplitWideAt(&line, col);
+  std::copy_backward(line.cells.begin() + col, line.cells.end() - n, line.cells.end());
+  BlankCells(&line, col, col + n);
+  DropOrphanHalves(&line);
+  wrap_next_ = false;
+}
+
+void Terminal::DeleteCells(int count) {
+  Line& line = ScreenLine(cursor_.row);
+  int col = cursor_.col;
+  int n = std::min(count, cols_ - col);
+  SplitWideAt(&line, col);
+  SplitWideAt(&line, col + n - 1);
+  std::copy(line.cells.begin() + col + n, line.cells.end(), line.cells.begin() + col);
+  BlankCells(&line, cols_ - n, cols_);
+  DropOrphanHalves(&line);
+  wrap_next_ = false;
+}
+
+// Scrolls rows [top, bottom) up by `up` rows (down if negative) by rotating
+// row indices; rows that leave the top go to the history if `to_history`.
+void Terminal::ScrollRows(int top, int bottom, int up, bool to_history) {
+  int height = bottom - top;
+  if (height <= 0 || up == 0) return;
+  int n = std::min(std::abs(up), height);
+  if (up > 0 && to_history) {
+    for (int r = top; r < top + n; ++r) PushHistory(ScreenLine(r));
+    TrimHistory();
+  }
+  auto first = screen_->order.begin() + top;
+  auto last = screen_->order.begin() + bottom;
+  if (up > 0) {
+    std::rotate(first, first + n, last);
+    BlankRows(bottom - n, bottom);
+  } else {
+    std::rotate(first, last - n, last);
+    BlankRows(top, top + n);
+  }
+}
+
+void Terminal::ScreenAlignment() {
+  for (int r = 0; r < rows_; ++r) {
+    Line& line = ScreenLine(r);
+    for (Cell& cell : line.cells) {
+      cell = Cell();
+      cell.ch[0] = 'E';
+    }
+    line.wrapped = false;
+  }
+  top_ = 0;
+  bottom_ = rows_;
+  origin_mode_ = false;
+  MoveTo(0, 0);
+}
+
+// RIS: a full reset. The history stays.
+void Terminal::Reset() {
+  SwitchScreen(false);
+  BlankRows(0, rows_);
+  ResetModes();
+  saved_[0] = saved_[1] = SavedCursor();
+  std::fill(tab_stops_.begin(), tab_stops_.end(), false);
+  for (int c = 0; c < cols_; c += 8) tab_stops_[static_cast<size_t>(c)] = true;
+  MoveTo(0, 0);
+  bracketed_paste_ = app_cursor_keys_ = app_keypad_ = synchronized_update_ = false;
+  other_modes_.clear();
+}
+
+void Terminal::ResetModes() {
+  autowrap_ = true;
+  origin_mode_ = insert_mode_ = newline_mode_ = false;
+  graphics_[0] = graphics_[1] = false;
+  shift_ = 0;
+  top_ = 0;
+  bottom_ = rows_;
+  cursor_.visible = true;
+  wrap_next_ = false;
+}
+
+void Terminal::BlankRows(int from, int to) {
+  for (int r = std::max(from, 0); r < std::min(to, rows_); ++r) {
+    Line& line = ScreenLine(r);
+    BlankCells(&line, 0, cols_);
+    line.wrapped = false;
+  }
+}
+
+// After cells moved sideways, a half of a wide character without its other
+// half is blanked.
+void Terminal::DropOrphanHalves(Line* line) {
+  Cell* cells = line->cells.data();
+  for (int c = 0; c < cols_; ++c) {
+    bool left = cells[c].kind == kWideLeft, right = cells[c].kind == kWideRight;
+    if ((left && (c + 1 >= cols_ || cells[c + 1].kind != kWideRight)) ||
+        (right && (c == 0 || cells[c - 1].kind != kWideLeft))) {
+      cells[c] = Cell();
+    }
+  }
+}
+
+void Terminal::Resize(int cols, int rows) {
+  if (cols == cols_ && rows == rows_) return;
+  // Shrinking moves the top rows into the history, so the cursor's row stays.
+  int drop = std::max(0, cursor_.row - (rows - 1));
+  if (!alt_screen_) {
+    for (int r = 0; r < drop; ++r) PushHistory(ScreenLine(r));
+    TrimHistory();
+  }
+  ResizeBuffer(&main_, cols, rows, alt_screen_ ? 0 : drop);
+  ResizeBuffer(&alt_, cols, rows, alt_screen_ ? drop : 0);
+  tab_stops_.resize(static_cast<size_t>(cols), false);
+  for (int c = (cols_ + 7) / 8 * 8; c < cols; c += 8) tab_stops_[static_cast<size_t>(c)] = true;
+  rows_ = rows;
+  cols_ = cols;
+  // The region goes back to the whole screen; a program redraws (and sets
+  // its region again) on the SIGWINCH that follows.
+  top_ = 0;
+  bottom_ = rows;
+  MoveTo(cursor_.row - drop, cursor_.col);
+  ++generation_;
 }
 
 Terminal::Line& Terminal::ScreenLine(int row) {
@@ -662,113 +750,6 @@ void Terminal::SplitWideAt(Line* line, int col) {
   }
 }
 
-void Terminal::PutGlyphSlow(Line* line, const uint32_t* chars, int width, int col) {
-  if (line->cells[static_cast<size_t>(col)].kind != kNarrow) SplitWideAt(line, col);
-  if (width == 2 && col + 1 < cols_ && line->cells[static_cast<size_t>(col + 1)].kind != kNarrow) {
-    SplitWideAt(line, col + 1);
-  }
-  Cell& cell = line->cells[static_cast<size_t>(col)];
-  cell = Cell();
-  for (int i = 0; i < 3 && chars[i]; ++i) cell.ch[i] = chars[i];
-  if (width == 2) cell.kind = kWideLeft;
-  if (width == 2 && col + 1 < cols_) {
-    Cell& right = line->cells[static_cast<size_t>(col + 1)];
-    right = Cell();
-    right.kind = kWideRight;
-  }
-}
-
-void Terminal::MoveCursor(int row, int col, bool visible) {
-  // Only the cursor's own advance past the last glyph (or its wait at the
-  // last column) keeps a wrap possible; any other move rules it out.
-  bool advance = row == last_glyph_row_ &&
-                 (col == last_glyph_end_ || (last_glyph_end_ >= cols_ && col == cols_ - 1));
-  if (!advance) wrap_pending_ = false;
-  cursor_.row = row;
-  cursor_.col = col;
-  cursor_.visible = visible;
-  ++generation_;
-}
-
-void Terminal::ScrollRect(int top, int bottom, int left, int right, int down, int rightward) {
-  ++generation_;
-  // libvterm can pass a rectangle off the screen while its cursor is (see
-  // ClampCursor); found by terminal_fuzz under UBSan.
-  top = std::max(top, 0);
-  left = std::max(left, 0);
-  bottom = std::min(bottom, rows_);
-  right = std::min(right, cols_);
-  int height = bottom - top;
-  if (height <= 0 || right <= left) return;
-  bool full_width = left == 0 && right == cols_;
-  if (full_width && rightward == 0 && std::abs(down) < height) {
-    // Whole rows: rotate row indices, then blank the rows that came in.
-    if (down > 0 && top == 0 && !alt_screen_) {
-      for (int r = 0; r < down; ++r) PushHistory(ScreenLine(r));
-      TrimHistory();
-    }
-    auto first = screen_->order.begin() + top;
-    auto last = screen_->order.begin() + bottom;
-    if (down > 0) std::rotate(first, first + down, last);
-    else std::rotate(first, last + down, last);
-    int blank_from = down > 0 ? bottom - down : top;
-    int blank_to = down > 0 ? bottom : top - down;
-    for (int r = blank_from; r < blank_to; ++r) {
-      Line& line = ScreenLine(r);
-      BlankCells(&line, 0, cols_);
-      line.wrapped = false;
-    }
-    return;
-  }
-  // A rectangle, or a scroll by the whole height: move cells one by one.
-  std::vector<Line> copy;
-  for (int r = top; r < bottom; ++r) copy.push_back(ScreenLine(r));
-  for (int r = top; r < bottom; ++r) {
-    Line& line = ScreenLine(r);
-    for (int c = left; c < right; ++c) {
-      int sr = r + down;
-      int sc = c + rightward;
-      bool inside = sr >= top && sr < bottom && sc >= left && sc < right;
-      line.cells[static_cast<size_t>(c)] =
-          inside ? copy[static_cast<size_t>(sr - top)].cells[static_cast<size_t>(sc)] : Cell();
-    }
-    SplitWideAt(&line, left);
-    SplitWideAt(&line, right - 1);
-  }
-}
-
-void Terminal::Erase(int top, int bottom, int left, int right) {
-  ++generation_;
-  left = std::max(left, 0);  // as in ScrollRect
-  right = std::min(right, cols_);
-  if (right <= left) return;
-  for (int r = std::max(top, 0); r < std::min(bottom, rows_); ++r) {
-    Line& line = ScreenLine(r);
-    SplitWideAt(&line, left);
-    SplitWideAt(&line, right - 1);
-    BlankCells(&line, left, right);
-    if (right >= cols_) line.wrapped = false;
-  }
-}
-
-void Terminal::SetProp(int prop, const void* value) {
-  const VTermValue* val = static_cast<const VTermValue*>(value);
-  ++generation_;
-  switch (prop) {
-    case VTERM_PROP_ALTSCREEN:
-      alt_screen_ = val->boolean != 0;
-      screen_ = alt_screen_ ? &alt_ : &main_;
-      break;
-    case VTERM_PROP_TITLE:
-      title_ = SanitizeUtf8(val->string ? val->string : "");
-      break;
-    case VTERM_PROP_CURSORVISIBLE:
-      cursor_.visible = val->boolean != 0;
-      break;
-    default:
-      break;
-  }
-}
 
 void Terminal::ResizeBuffer(Buffer* b, int cols, int rows, int drop_top) {
   std::vector<Line> lines;
@@ -787,39 +768,6 @@ void Terminal::ResizeBuffer(Buffer* b, int cols, int rows, int drop_top) {
   b->pool = std::move(lines);
 }
 
-// Called by libvterm in the middle of vterm_set_size: shrinking rows moves
-// the top rows into history, so the cursor's row stays on the screen.
-void Terminal::OnResize(int rows, int cols, int* delta_row) {
-  int drop = std::max(0, cursor_.row - (rows - 1));
-  if (!alt_screen_) {
-    for (int r = 0; r < drop; ++r) PushHistory(ScreenLine(r));
-    TrimHistory();
-  }
-  ResizeBuffer(&main_, cols, rows, alt_screen_ ? 0 : drop);
-  ResizeBuffer(&alt_, cols, rows, alt_screen_ ? drop : 0);
-  *delta_row = -drop;
-  rows_ = rows;
-  cols_ = cols;
-  wrap_pending_ = false;
-  ++generation_;
-}
-
-void Terminal::Resize(int cols, int rows) {
-  if (cols == cols_ && rows == rows_) return;
-  bool fewer_rows = rows < rows_;
-  vterm_set_size(vt_, rows, cols);
-  if (fewer_rows) {
-    // libvterm 0.1.4 keeps a scroll region that no longer fits, and its
-    // next scroll passes a negative size to memmove (a crash on the first
-    // line feed; found by terminal_fuzz). The region goes back to the whole
-    // screen, the cursor where it was; a program redraws (and sets its
-    // region again) on the SIGWINCH that follows.
-    char reset[40];
-    int n = snprintf(reset, sizeof reset, "\x1b[r\x1b[%d;%dH", std::clamp(cursor_.row, 0, rows - 1) + 1,
-                     std::clamp(cursor_.col, 0, cols - 1) + 1);
-    vterm_input_write(vt_, reset, static_cast<size_t>(n));
-  }
-}
 
 char* Terminal::EncodeCells(const Cell* cells, size_t end, char* out) {
   for (size_t i = 0; i < end; ++i) {

@@ -2,10 +2,12 @@
 // history and reply bytes (answers to DA/DSR/colour queries) out. Pure: it
 // does no I/O, so it is tested and fuzzed on byte strings.
 //
-// libvterm's state layer parses escape sequences; the screen itself is ours,
-// because libvterm 0.1.4's screen layer is four times slower than its state
-// layer and mishandles overwriting half of a wide character. Rows live in a
-// fixed pool and scrolling rotates row indices, so scrolling never copies the
+// VtParser splits the bytes into text, controls and sequences; this class
+// acts on them the way xterm and tmux do (tmux is the reference the tests
+// compare screens with). It keeps characters, not colours. Printable runs
+// are written straight into the row, because program output is mostly
+// text and the emulator must keep up with the PTY. Rows live in a fixed
+// pool and scrolling rotates row indices, so scrolling never copies the
 // screen; lines that leave the top go to a bounded history.
 //
 // Rows are numbered two ways. Screen rows are 0..rows()-1. Absolute rows
@@ -23,12 +25,9 @@
 #include <string>
 #include <vector>
 
-struct VTerm;
-struct VTermState;
+#include "vt_parser.h"
 
 namespace tuidriver {
-
-struct CsiParams;
 
 struct Cursor {
   int row = 0;
@@ -36,11 +35,11 @@ struct Cursor {
   bool visible = true;
 };
 
-class Terminal {
+class Terminal : private VtParser::Handler {
  public:
   // `scrollback_limit` lines of history are kept (more while pinned).
   Terminal(int cols, int rows, size_t scrollback_limit);
-  ~Terminal();
+  ~Terminal() override;
   Terminal(const Terminal&) = delete;
   Terminal& operator=(const Terminal&) = delete;
 
@@ -122,29 +121,47 @@ class Terminal {
     bool wrapped = false;
   };
 
-  // libvterm callbacks (static trampolines live in terminal.cc).
-  friend struct TerminalCallbacks;
-  void PutGlyph(const uint32_t* chars, int width, int row, int col);
-  void PutGlyphSlow(Line* line, const uint32_t* chars, int width, int col);
-  void MoveCursor(int row, int col, bool visible);
-  void ScrollRect(int top, int bottom, int left, int right, int down, int rightward);
-  void Erase(int top, int bottom, int left, int right);
-  void SetProp(int prop, const void* value);
-  void OnResize(int rows, int cols, int* delta_row);
-  bool OnUnknownCsi(const char* leader, const long* args, int argc, char command);
-  bool OnUnknownOsc(const char* command, size_t len);
+  // What VtParser found (see vt_parser.h).
+  void Print(const unsigned char* text, size_t len) override;
+  void Execute(unsigned char control) override;
+  void Escape(char intermediate, char final) override;
+  void Csi(const CsiSequence& csi) override;
+  void Osc(const std::string& payload) override;
+  void Dcs(const std::string& payload) override;
 
-  // Pre-filter for what libvterm 0.1.4 lacks; see terminal.cc.
-  void Filter(const char* data, size_t len);
-  size_t FilterEscape(const char* p, const char* end, std::string* replacement);
-  size_t FilterSequence(const char* p, const char* end, std::string* replacement);
-  size_t FilterDcs(const char* p, const char* end, std::string* replacement);
-  const char* SkipDcs(const char* p, const char* end);
-  size_t FilterOsc(const char* p, const char* end);
-  void ClampCursor();
-  bool CursorOnScreen() const;
-  void TrackPrivateModes(const std::string& params, bool set);
-  void Write(const char* data, size_t len);
+  // Text.
+  void PrintAscii(const unsigned char* text, size_t len);
+  void PrintCodePoint(char32_t cp);
+  void AddCombining(char32_t cp);
+  void WrapToNextLine();
+  void DecodeUtf8Byte(unsigned char b);
+
+  // Control sequences, by what they do.
+  bool CsiCursor(const CsiSequence& csi);
+  bool CsiEdit(const CsiSequence& csi);
+  void CsiReport(const CsiSequence& csi);
+  void SetModes(const CsiSequence& csi, bool set);
+  void SetPrivateMode(int mode, bool set);
+  void ReportMode(const CsiSequence& csi);
+  void SetScrollRegion(const CsiSequence& csi);
+
+  // Cursor and screen operations, as the sequences name them.
+  void MoveTo(int row, int col);  // clamped to the screen
+  void Index();                    // down one row, scrolling at the region's bottom
+  void ReverseIndex();
+  void Tab(int count);
+  void BackTab(int count);
+  void SaveCursor();
+  void RestoreCursor();
+  void SwitchScreen(bool alt);
+  void EraseInDisplay(int how);
+  void EraseInLine(int how);
+  void InsertCells(int count);
+  void DeleteCells(int count);
+  void ScrollRows(int top, int bottom, int up, bool to_history);
+  void ScreenAlignment();
+  void Reset();
+  void ResetModes();
 
   Line& ScreenLine(int row);
   const Line& ScreenLine(int row) const;
@@ -154,13 +171,24 @@ class Terminal {
   static char* EncodeCells(const Cell* cells, size_t end, char* out);
   static constexpr size_t kMaxCellBytes = 12;  // three code points
   void BlankCells(Line* line, int from, int to);
+  void BlankRows(int from, int to);
   void SplitWideAt(Line* line, int col);
+  void DropOrphanHalves(Line* line);
   void PushHistory(const Line& line);
   void TrimHistory();
   static void ResizeBuffer(Buffer* b, int cols, int rows, int drop_top);
 
-  VTerm* vt_;
-  VTermState* state_;
+  // What DECSC saves and DECRC restores.
+  struct SavedCursor {
+    int row = 0;
+    int col = 0;
+    bool wrap_next = false;
+    bool origin_mode = false;
+    bool graphics[2] = {false, false};
+    int shift = 0;
+  };
+
+  VtParser parser_;
   int cols_;
   int rows_;
   Buffer main_;
@@ -168,33 +196,37 @@ class Terminal {
   Buffer* screen_ = &main_;
   bool alt_screen_ = false;
   Cursor cursor_;
-  std::string title_;
-  std::map<int, std::string> osc_;
-  std::map<int, uint64_t> osc_frame_;
-  std::string replies_;
-  std::string carry_;  // an escape sequence split across Feed calls
-  // Set while a long CSI's parameters go on past the last Feed (see
-  // kCsiArgsMax in terminal.cc).
-  std::unique_ptr<CsiParams> csi_params_;
-  bool cursor_restored_ = false;  // the replacement just written restores the cursor
-  bool unknown_setting_asked_ = false;  // a DECRQSS for libvterm to skip (see FilterDcs)
-  bool skipping_dcs_ = false;  // inside a long DCS, dropped to its end  // a character of width > 0 was ever printed
-  bool carry_esc_ = false;  // an ESC ended the last Feed after a long run of controls
+  // The last character filled the last column: the next one wraps first.
+  bool wrap_next_ = false;
+  SavedCursor saved_[2];  // main screen, alternate screen
+  int top_ = 0;           // scroll region: rows [top_, bottom_)
+  int bottom_;
+  std::vector<bool> tab_stops_;
+  char32_t last_char_ = ' ';  // what REP repeats
+  // A UTF-8 character in progress: the code point so far and the bytes missing.
+  char32_t utf8_cp_ = 0;
+  int utf8_missing_ = 0;
+  int utf8_length_ = 0;
 
+  // Modes.
+  bool autowrap_ = true;
+  bool origin_mode_ = false;
+  bool insert_mode_ = false;
+  bool newline_mode_ = false;
+  bool graphics_[2] = {false, false};  // G0, G1 hold DEC line drawing
+  int shift_ = 0;                      // SI selects G0, SO G1
   bool bracketed_paste_ = false;
   bool app_cursor_keys_ = false;
   bool app_keypad_ = false;
   bool synchronized_update_ = false;
+  std::map<int, bool> other_modes_;  // kept only to answer DECRQM
   uint64_t synchronized_updates_ = 0;
   uint64_t da1_queries_ = 0;
-  std::string pending_modes_;  // a DECSET/DECRST seen, not yet applied
-  bool pending_modes_set_ = false;
 
-  // Since the last glyph the cursor only advanced past it: if the next glyph
-  // lands at column 0 of the row below because it did not fit, the row wrapped.
-  bool wrap_pending_ = false;
-  int last_glyph_row_ = 0;
-  int last_glyph_end_ = 0;  // the column after the last glyph
+  std::string title_;
+  std::map<int, std::string> osc_;
+  std::map<int, uint64_t> osc_frame_;
+  std::string replies_;
 
   std::deque<HistoryLine> history_;
   std::vector<char> encode_buf_;  // PushHistory's scratch, reused

@@ -4,6 +4,7 @@
 // then, and every view a client can ask for is taken and checked. The same
 // reads go through the `output` event path (UTF-8 sanitiser, JSON string),
 // which must give one line of valid UTF-8, the same however it is cut.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -25,6 +26,29 @@ void CheckJsonLine(const std::string& text) {
   Check(json);
   for (char c : json) {
     if (static_cast<unsigned char>(c) < 0x20) abort();  // would break the line
+  }
+}
+
+// Output cut into reads anywhere renders exactly as output read whole: the
+// same screen, cursor, history, title and replies.
+void CheckSplitsChangeNothing(int cols, int rows, const std::string& bytes) {
+  tuidriver::Terminal whole(cols, rows, 20);
+  tuidriver::Terminal split(cols, rows, 20);
+  whole.Feed(bytes.data(), bytes.size());
+  uint32_t rng = static_cast<uint32_t>(bytes.size()) * 40503u + 7u;
+  std::string split_replies;
+  for (size_t at = 0; at < bytes.size();) {
+    rng = rng * 1103515245u + 12345u;
+    size_t n = std::min(bytes.size() - at, static_cast<size_t>(1 + (rng >> 16) % 13));
+    split.Feed(bytes.data() + at, n);
+    split_replies += split.TakeReplies();
+    at += n;
+  }
+  if (whole.ScreenLines() != split.ScreenLines() || whole.title() != split.title() ||
+      whole.TakeReplies() != split_replies || whole.lines_scrolled() != split.lines_scrolled() ||
+      whole.cursor().row != split.cursor().row || whole.cursor().col != split.cursor().col ||
+      whole.cursor().visible != split.cursor().visible || whole.alt_screen() != split.alt_screen()) {
+    abort();
   }
 }
 
@@ -68,7 +92,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   once.Flush(&reference);
   if (streamed != reference) abort();  // cut reads change nothing
   tuidriver::Cursor c = term.cursor();
-  if (c.row < 0 || c.row >= term.rows() || c.col < 0 || c.col > term.cols()) abort();
+  if (c.row < 0 || c.row >= term.rows() || c.col < 0 || c.col >= term.cols()) abort();
+  CheckSplitsChangeNothing(cols, rows, whole);
   for (const std::string& line : term.ScreenLines()) Check(line);
   for (int r = 0; r < term.rows(); ++r) Check(term.RowPrefix(r, term.cols()));
   for (uint64_t row = term.first_retained_row(); row < term.lines_scrolled() + term.rows(); ++row) {

@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-PACKAGES=(build-essential cmake pkg-config libvterm-dev libre2-dev libsimdjson-dev
+PACKAGES=(build-essential cmake pkg-config libutf8proc-dev libre2-dev libsimdjson-dev
           libgtest-dev googletest python3 vim-tiny less tmux procps clang libclang-rt-14-dev
           dpkg-dev ca-certificates)
 missing=()

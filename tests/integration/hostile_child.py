@@ -41,7 +41,7 @@ TRUNCATABLE = [
     ESC + b"]8;;http://x" + ESC + b"\\", ESC + b"P+q544e" + ESC + b"\\", ESC + b"[6n",
     ESC + b"[1;3r", ESC + b"(0", ESC + b"[?2004h", ESC + b"[s", ESC + b"[>c",
     ESC + b"[" + b"9" * 40 + b"H", b"\xf0\x9f\x9a\x80", b"\xe4\xb8\x96",
-    # Over 16 arguments: libvterm 0.1.4 writes past its array (it crashed us).
+    # Over 16 arguments (libvterm 0.1.4, used before, wrote past its array).
     ESC + b"[" + b"1;" * 40 + b"m", ESC + b"[?" + b"1:" * 40 + b"h",
 ]
 

@@ -122,8 +122,8 @@ class HostileOutput(unittest.TestCase):
         self.still_serves(d)
 
     def test_repeat_before_any_character(self):
-        # libvterm 0.1.4 looped forever on REP with nothing to repeat: the
-        # daemon hung on a program's first bytes.
+        # REP with nothing to repeat (libvterm 0.1.4, used before, looped: the
+        # daemon hung on a program's first bytes).
         with Daemon("--", "sh", "-c", "printf '\\033[b\\033[5b'; echo REP-DONE; exec cat") as d:
             self.assertTrue(d.request("expect", pattern="REP-DONE", timeout=10)["ok"])
             # Nothing to repeat but the blank the emulator starts with.

@@ -1,0 +1,172 @@
+#include "vt_parser.h"
+
+namespace tuidriver {
+
+namespace {
+
+constexpr unsigned char kEsc = 0x1b;
+constexpr unsigned char kBel = 0x07;
+// CAN and SUB cancel a sequence or string; ESC abandons it and starts anew.
+bool Cancels(unsigned char b) { return b == 0x18 || b == 0x1a; }
+// C0 controls act inside sequences without ending them.
+bool ActsInside(unsigned char b) { return b < 0x20 && b != kEsc && !Cancels(b); }
+constexpr int kMaxParamValue = 99999;
+
+}  // namespace
+
+void VtParser::Feed(const char* data, size_t len) {
+  const unsigned char* p = reinterpret_cast<const unsigned char*>(data);
+  const unsigned char* end = p + len;
+  while (p < end) {
+    if (state_ == State::kGround) {
+      // The hot path: most output is text, handed over in runs.
+      const unsigned char* run = p;
+      while (p < end && *p >= 0x20 && *p != 0x7f) ++p;
+      if (p > run) handler_->Print(run, static_cast<size_t>(p - run));
+      if (p == end) break;
+      unsigned char b = *p++;
+      if (b == kEsc) EnterEscape();
+      else if (b != 0x7f) handler_->Execute(b);
+      continue;
+    }
+    unsigned char b = *p++;
+    switch (state_) {
+      case State::kEscape: EscapeByte(b); break;
+      case State::kCsi:
+      case State::kCsiIgnore: CsiByte(b); break;
+      case State::kString: StringByte(b); break;
+      case State::kStringEscape: StringEscapeByte(b); break;
+      case State::kGround: break;  // handled above
+    }
+  }
+}
+
+void VtParser::EnterEscape() {
+  state_ = State::kEscape;
+  intermediate_ = 0;
+}
+
+void VtParser::EscapeByte(unsigned char b) {
+  if (ActsInside(b)) {
+    handler_->Execute(b);
+  } else if (b == kEsc) {
+    EnterEscape();
+  } else if (Cancels(b)) {
+    state_ = State::kGround;
+  } else if (b >= 0x20 && b <= 0x2f) {
+    intermediate_ = static_cast<char>(b);
+  } else if (b == '[') {
+    EnterCsi();
+  } else if (b == ']') {
+    EnterString(StringKind::kOsc);
+  } else if (b == 'P') {
+    EnterString(StringKind::kDcs);
+  } else if (intermediate_ == 0 && (b == 'X' || b == '^' || b == '_')) {
+    EnterString(StringKind::kIgnored);  // SOS, PM, APC
+  } else if (b >= 0x30 && b <= 0x7e) {
+    state_ = State::kGround;
+    handler_->Escape(intermediate_, static_cast<char>(b));
+  }
+  // DEL and bytes from 0x80 are ignored here.
+}
+
+void VtParser::EnterCsi() {
+  state_ = State::kCsi;
+  csi_ = CsiSequence();
+  csi_.count = 1;
+  for (int& v : csi_.params) v = CsiSequence::kMissing;
+  param_started_ = false;
+}
+
+void VtParser::CsiByte(unsigned char b) {
+  if (ActsInside(b)) {
+    handler_->Execute(b);
+    return;
+  }
+  if (b == kEsc) {
+    EnterEscape();
+    return;
+  }
+  if (Cancels(b)) {
+    state_ = State::kGround;
+    return;
+  }
+  if (b >= 0x40 && b <= 0x7e) {
+    bool malformed = state_ == State::kCsiIgnore;
+    state_ = State::kGround;
+    if (!malformed) {
+      if (csi_.count > CsiSequence::kMaxParams) csi_.count = CsiSequence::kMaxParams;
+      csi_.final = static_cast<char>(b);
+      handler_->Csi(csi_);
+    }
+    return;
+  }
+  if (state_ == State::kCsiIgnore || b < 0x20 || b >= 0x7f) return;  // DEL, 0x80+: ignored
+  if (b >= 0x20 && b <= 0x2f) {
+    csi_.intermediate = static_cast<char>(b);
+  } else if (csi_.intermediate != 0) {
+    state_ = State::kCsiIgnore;  // parameters after an intermediate
+  } else if (b >= 0x3c) {  // ? > < =
+    if (param_started_) state_ = State::kCsiIgnore;
+    else csi_.leader = static_cast<char>(b);
+  } else if (b == ';' || b == ':') {
+    param_started_ = true;
+    if (csi_.count <= CsiSequence::kMaxParams) ++csi_.count;  // past the limit: dropped
+  } else {  // a digit
+    param_started_ = true;
+    if (csi_.count > CsiSequence::kMaxParams) return;
+    int& v = csi_.params[csi_.count - 1];
+    int digit = b - '0';
+    v = v == CsiSequence::kMissing ? digit : v * 10 + digit;
+    if (v > kMaxParamValue) v = kMaxParamValue;
+  }
+}
+
+void VtParser::EnterString(StringKind kind) {
+  state_ = State::kString;
+  string_kind_ = kind;
+  string_.clear();
+  string_overflow_ = false;
+}
+
+void VtParser::StringByte(unsigned char b) {
+  if (b == kBel) {
+    FinishString();
+  } else if (b == kEsc) {
+    state_ = State::kStringEscape;
+  } else if (Cancels(b)) {
+    state_ = State::kGround;  // abandoned
+  } else if (b >= 0x20 && b != 0x7f && string_kind_ != StringKind::kIgnored) {
+    size_t limit = string_kind_ == StringKind::kOsc ? kMaxOsc : kMaxDcs;
+    if (string_.size() < limit) string_.push_back(static_cast<char>(b));
+    else string_overflow_ = true;
+  }
+  // Other controls inside a string are not part of it.
+}
+
+// ESC '\' is the string terminator; controls between the two act (DEL is
+// ignored) and do not break it. Anything else abandons the string and is an
+// escape sequence of its own.
+void VtParser::StringEscapeByte(unsigned char b) {
+  if (b == '\\') {
+    FinishString();
+  } else if (ActsInside(b)) {
+    handler_->Execute(b);
+  } else if (b == 0x7f) {
+    // ignored, as after any ESC
+  } else if (Cancels(b)) {
+    state_ = State::kGround;
+  } else {
+    EnterEscape();
+    EscapeByte(b);
+  }
+}
+
+void VtParser::FinishString() {
+  state_ = State::kGround;
+  if (string_kind_ == StringKind::kOsc) handler_->Osc(string_);
+  else if (string_kind_ == StringKind::kDcs && !string_overflow_) handler_->Dcs(string_);
+  if (string_.capacity() > kMaxDcs) std::string().swap(string_);  // a long title: give it back
+}
+
+}  // namespace tuidriver
