@@ -197,6 +197,7 @@ void ReadReply(Reader* r, const element& e, const std::string& path, ReplyConfig
     if (key == "start") r->Regex(v, sub, &c->start);
     else if (key == "continuation_indent") r->String(v, sub, &c->continuation_indent);
     else if (key == "end") r->Regex(v, sub, &c->end);
+    else if (key == "tool_output") r->Regex(v, sub, &c->tool_output);
     else if (key == "unwrap") r->Bool(v, sub, &c->unwrap);
     else if (key == "chrome") {
       r->Strings(v, sub, &c->chrome);

@@ -69,6 +69,10 @@ struct ReplyConfig {
   // (agent TUIs: the top border of the input box). Empty: the input prompt
   // row ends the reply.
   std::string end;
+  // A row right below a reply.start row that matches this marks that block
+  // as a tool's report (the command it ran, its output), not part of the
+  // reply: the block is left out up to the next reply.start row.
+  std::string tool_output;
   // Join rows that the program wrapped itself (word wrap at the screen
   // edge) back into one line. Rows wrapped by the terminal are always joined.
   bool unwrap = false;

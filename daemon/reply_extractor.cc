@@ -174,15 +174,18 @@ std::string ExtractMarkedReply(const std::vector<Row>& rows, const std::string& 
   }
   std::vector<std::string> body;
   bool started = false;
+  bool in_tool_block = false;
   for (int i = echo + 1; i < end; ++i) {
     const std::string& line = lines[static_cast<size_t>(i)];
     size_t prefix = 0;
     if (matcher.IsReplyStart(line, &prefix)) {
+      in_tool_block = i + 1 < end && matcher.IsToolOutput(lines[static_cast<size_t>(i + 1)]);
+      if (in_tool_block) continue;
       started = true;
       body.push_back(TrimRight(line.substr(prefix)));
       continue;
     }
-    if (!started || matcher.IsChrome(line)) continue;
+    if (!started || in_tool_block || matcher.IsChrome(line)) continue;
     std::string text = line;
     const std::string& indent = config.continuation_indent;
     if (!indent.empty() && text.compare(0, indent.size(), indent) == 0) text = text.substr(indent.size());

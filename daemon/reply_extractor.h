@@ -33,7 +33,8 @@ int EchoRows(int prompt_cols, const std::string& text, int cols);
 // The reply of an agent TUI: rows after the last echo of the prompt's first
 // line, from the first reply.start row up to the last reply.end row (or the
 // end; callers pass rows up to the input prompt's row), with
-// chrome rows dropped and markers and indents removed. `cols` is the screen
+// chrome rows and tools' reports (reply.tool_output) dropped and markers and
+// indents removed. `cols` is the screen
 // width, used to undo the program's own word wrap when reply.unwrap is set.
 std::string ExtractMarkedReply(const std::vector<Row>& rows,
                                const std::string& prompt,

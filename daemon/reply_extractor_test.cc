@@ -90,6 +90,33 @@ TEST(ReplyExtractor, SpinnerWhileStreamingIsChrome) {
                                "go", m, c.reply, 120));
 }
 
+// Codex reports a command it ran as a block of its own, its output in a
+// tree below: that is not the reply, whatever comes before or after it.
+TEST(ReplyExtractor, ToolReportsAreLeftOut) {
+  EngineConfig c;
+  c.prompt.pattern = "^› $";
+  c.reply.start = "^• ";
+  c.reply.continuation_indent = "  ";
+  c.reply.chrome = {"^\\s*Worked for ", "^\\s*└ "};
+  c.reply.tool_output = "^  [└│] ";
+  ScreenMatcher m(c);
+  EXPECT_EQ("All done: two lines.",
+            ExtractMarkedReply(Rows({"› run it", "", "• Explored", "  └ List ls", "    + Show details", "",
+                                     "• All done: two lines.", "", "  Worked for <1s"}),
+                               "run it", m, c.reply, 120));
+  EXPECT_EQ("Looking first.\n\nFound it:\nx",
+            ExtractMarkedReply(Rows({"› find", "• Looking first.", "", "• Ran grep -r x very long command",
+                                     "  │ that wrapped", "  └ x", "", "• Found it:", "  x"}),
+                               "find", m, c.reply, 120));
+  // A reply whose second row happens to look like a tree is still the reply
+  // when no tool_output is set.
+  c.reply.tool_output.clear();
+  ScreenMatcher plain(c);
+  EXPECT_EQ("Explored\n  + Show details\n\nDone.",
+            ExtractMarkedReply(Rows({"› run it", "• Explored", "  └ List ls", "    + Show details", "", "• Done."}),
+                               "run it", plain, c.reply, 120));
+}
+
 TEST(ReplyExtractor, UnwrapJoinsOnlyWhatTheProgramWrapped) {
   // Width 20: "aaaa bbbb cccc dddd" + " eeee" would not fit, so the break
   // was the wrapper's; "short" + " next" would fit, so that break is real.

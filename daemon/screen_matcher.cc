@@ -31,6 +31,7 @@ ScreenMatcher::ScreenMatcher(const EngineConfig& config)
       continuation_(Compile(config.continuation_prompt)),
       reply_start_(CompileOrNull(config.reply.start)),
       reply_end_(CompileOrNull(config.reply.end)),
+      tool_output_(CompileOrNull(config.reply.tool_output)),
       busy_osc_(config.busy_osc),
       busy_osc_pattern_(CompileOrNull(config.busy_osc_pattern)),
       busy_until_osc_(config.busy_until_osc),
@@ -103,6 +104,10 @@ bool ScreenMatcher::IsChrome(const std::string& row) const {
 
 bool ScreenMatcher::IsReplyEnd(const std::string& row) const {
   return reply_end_ && RE2::PartialMatch(row, *reply_end_);
+}
+
+bool ScreenMatcher::IsToolOutput(const std::string& row) const {
+  return tool_output_ && RE2::PartialMatch(row, *tool_output_);
 }
 
 bool ScreenMatcher::IsReplyStart(const std::string& row, size_t* prefix_len) const {

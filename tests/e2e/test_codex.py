@@ -51,6 +51,15 @@ class Codex(AgentTurns, unittest.TestCase):
         self.assertFalse(os.path.exists(refused))
 
 
+    # A command Codex runs without asking is a block of its own ("• Ran
+    # ...", its output in a tree below): it is not part of the reply.
+    def test_tool_run_is_left_out_of_the_reply(self):
+        run = {"tool_call": {"name": "exec_command", "input": {"cmd": "printf 'tool-ran\\n'"}}}
+        self.assertEqual(self.ask_ok("run it", run, "All done."), "All done.")
+        screen = "\n".join(self.s.daemon.request("screen")["lines"])
+        self.assertIn("tool-ran", screen)  # the command did run, and showed its output
+
+
 class CodexLifecycle(AgentLifecycle, unittest.TestCase):
     CLI = CLI
     CLI_PROCESSES = 2  # codex and its native binary
