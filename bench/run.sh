@@ -11,6 +11,8 @@ bench=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$bench")
 cache="$bench/.cache"
 mkdir -p "$cache"
+# valgrind (instructions per byte) and perf (the profile), besides the build's own.
+bash "$root/scripts/deps.sh" --bench >&2
 
 if [ -z "${TUIDRIVER:-}" ]; then
   echo "[bench] building the static daemon in build-bench/" >&2

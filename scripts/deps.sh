@@ -1,12 +1,22 @@
 #!/usr/bin/env bash
 # Installs everything tuidriver needs to build and test on Debian bookworm,
 # as root. Safe to run again: it only installs what is missing.
+#   scripts/deps.sh          the build, the demo and every test (scripts/test.sh)
+#   scripts/deps.sh --bench  also what bench/run.sh uses (valgrind, perf)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Every program a test runs is listed here, next to the package that has it:
+# the tests drive vim and less (integration, shim), tmux (the screen
+# reference), ps (process checks), git (Codex refuses to start outside a
+# repository), readelf (binutils, via build-essential), clang + its runtime
+# (the fuzzers), node/npm (the shim, the agent CLIs).
 PACKAGES=(build-essential cmake pkg-config libutf8proc-dev libre2-dev libsimdjson-dev
-          libgtest-dev googletest python3 vim-tiny less tmux procps clang libclang-rt-14-dev
+          libgtest-dev googletest python3 vim less tmux procps git clang libclang-rt-14-dev
           dpkg-dev ca-certificates)
+if [ "${1:-}" = "--bench" ]; then
+  PACKAGES+=(valgrind linux-perf)
+fi
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
