@@ -87,7 +87,7 @@ bool Ask::ShowsStaleReply(const Terminal& term) const {
 
 bool Ask::TurnNotStarted(const Terminal& term) const {
   if (!started() || finished() || config_.submit.mode == SubmitMode::kLines) return false;
-  return !saw_busy_ && streamed_.empty() &&
+  return !saw_busy_ && stream_.streamed().empty() &&
          (CurrentReply(term, true).empty() || ShowsStaleReply(term));
 }
 
@@ -96,7 +96,7 @@ void Ask::Requeue() {
   outbox_.clear();
   saw_echo_ = saw_busy_ = false;
   question_pending_ = question_seen_ever_ = false;
-  pending_delta_.clear();
+  stream_.Reset();
 }
 
 void Ask::QueueLine(const Terminal& term) {
@@ -274,6 +274,11 @@ std::string Ask::CurrentReply(const Terminal& term, bool final) const {
     uint64_t end = CursorRow(term);
     if (end <= start_row_) end = term.lines_scrolled() + static_cast<uint64_t>(term.rows());
     std::vector<Row> rows = RowsBetween(term, start_row_, end);
+    // A marked reply leaves out only the row being drawn, so a paragraph
+    // streams row by row.
+    if (!config_.reply.start.empty()) {
+      return ExtractMarkedReply(rows, prompt_, matcher_, config_.reply, term.cols(), !final);
+    }
     std::string text = ExtractMarkedOrPlain(term, rows);
     if (final) return text;
     // While the program is still writing, its last line may change.
@@ -350,29 +355,12 @@ void Ask::Finish(const Terminal& term) {
   phase_ = Phase::kDone;
 }
 
-void Ask::Stream(std::string candidate, bool final) {
-  // A line break is sent with the line after it: the final text has no
-  // trailing line break, and the deltas must add up to it exactly.
-  if (!final) {
-    size_t keep = candidate.find_last_not_of('\n');
-    candidate.resize(keep == std::string::npos ? 0 : keep + 1);
-  }
-  // Deltas only ever extend what was sent: a reply the program rewrote is
-  // held back until it extends the streamed prefix again.
-  if (candidate.size() <= streamed_.size()) return;
-  if (candidate.compare(0, streamed_.size(), streamed_) != 0) return;
-  pending_delta_ += candidate.substr(streamed_.size());
-  streamed_ = candidate;
-}
+void Ask::Stream(const std::string& candidate, bool final) { stream_.Offer(candidate, final); }
 
-std::string Ask::TakeDelta() {
-  std::string out;
-  out.swap(pending_delta_);
-  return out;
-}
+std::string Ask::TakeDelta() { return stream_.TakeDelta(); }
 
 bool Ask::revised() const {
-  return streaming_ && result_.ok && streamed_ != result_.text;
+  return streaming_ && result_.ok && stream_.Revised(result_.text);
 }
 
 void Ask::Interrupt(const Terminal& term, ChildInput* child) {

@@ -13,6 +13,7 @@
 
 #include "engine_config.h"
 #include "reply_extractor.h"
+#include "reply_stream.h"
 #include "request.h"
 #include "terminal.h"
 
@@ -111,7 +112,7 @@ class Ask {
   // echo and reply are still on screen, not this ask's reply.
   bool ShowsStaleReply(const Terminal& term) const;
   void Finish(const Terminal& term);
-  void Stream(std::string candidate, bool final);
+  void Stream(const std::string& candidate, bool final);
   void Fail(const std::string& kind, const std::string& error);
   void Interrupt(const Terminal& term, ChildInput* child);
   uint64_t CursorRow(const Terminal& term) const;
@@ -163,8 +164,7 @@ class Ask {
   TimePoint question_due_;
 
   std::string stale_reply_;  // reply engines: what the screen gave at Start
-  std::string streamed_;  // what the deltas add up to so far
-  std::string pending_delta_;
+  ReplyStream stream_;  // ask_stream's deltas
   AskResult result_;
 };
 

@@ -3,12 +3,12 @@ Anthropic API. Each numbered section of the agent-engines issue has a test."""
 import os
 import unittest
 
-from agent_harness import AgentLifecycle, AgentSession, AgentTurns
+from agent_harness import AgentLifecycle, AgentSession, AgentTurns, RowStreaming
 
 CLI = "claude"
 
 
-class Claude(AgentTurns, unittest.TestCase):
+class Claude(AgentTurns, RowStreaming, unittest.TestCase):
     CLI = "claude"
     CHROME = ("✻", "❯", "esc to interrupt", "───")
 

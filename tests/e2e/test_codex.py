@@ -6,12 +6,12 @@ git repository (trust and model-migration dialogs) and close are here."""
 import os
 import unittest
 
-from agent_harness import AgentLifecycle, AgentSession, AgentTurns
+from agent_harness import AgentLifecycle, AgentSession, AgentTurns, RowStreaming
 
 CLI = "codex"
 
 
-class Codex(AgentTurns, unittest.TestCase):
+class Codex(AgentTurns, RowStreaming, unittest.TestCase):
     CLI = "codex"
     CHROME = ("Worked for", "›", "esc to interrupt")
 
