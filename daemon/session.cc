@@ -789,6 +789,7 @@ void Session::HandleStatus(const Request& r) {
   if (options_.raw) o.AddNull("engine");
   else o.Add("engine", options_.engine.name);
   o.Add("mode", options_.mode).Add("queued", static_cast<int64_t>(queue_.size()));
+  o.AddRaw("explain", ScreenMatcher::ExplainJson(matcher_.Explain(term_, options_.mode)));
   std::string fields = o.Finish();
   fields = fields.substr(1, fields.size() - 2);  // the object's members only
   fields += "," + (state_ == State::kExited ? ExitFields("exit_code") : "\"exit_code\":null,\"signal\":null");
