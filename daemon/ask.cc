@@ -41,7 +41,8 @@ Ask::Ask(const Request& request, const EngineConfig& config,
       matcher_(matcher),
       id_(request.id),
       streaming_(request.type == "ask_stream"),
-      prompt_(SanitizePrompt(request.prompt)) {
+      prompt_(SanitizePrompt(request.prompt)),
+      wait_input_(request.on_input == "wait") {
   long timeout_ms = request.timeout_s > 0 ? static_cast<long>(request.timeout_s * 1000)
                                           : config.timeouts.ask_ms;
   timeout_ms_ = timeout_ms;
@@ -57,7 +58,7 @@ TimePoint Ask::next_wakeup() const {
     TimePoint at = outbox_.front().after_echo ? echo_give_up_ : next_send_at_;
     if (at < deadline_) return at;
   }
-  if (phase_ == Phase::kWaiting && question_pending_ && question_due_ < deadline_) {
+  if (phase_ == Phase::kWaiting && question_pending_ && !question_reported_ && question_due_ < deadline_) {
     return question_due_;
   }
   if (phase_ == Phase::kWaiting && settle_until_ > last_change_ && settle_until_ < deadline_) {
@@ -165,13 +166,15 @@ void Ask::Update(const Terminal& term, ChildInput* child, TimePoint now) {
     std::string question;
     if (matcher_.NeedsInput(term, &question)) {
       if (QuestionSettled(question, now)) {
-        result_.text = CurrentReply(term, false);
-        Fail("needs_input", "the program is asking a question no dialog rule answers");
-        result_.question = question;
-        return;
+        OnQuestion(term, question, now);
+        if (phase_ == Phase::kDone) return;
       }
     } else {
+      if (question_pending_) question_gone_since_ = now;
       question_pending_ = false;  // gone, or a frame drawn without it
+      // Answered and gone, or gone a while: the next question is a new one.
+      constexpr int kGoneMs = 300;
+      if (answered_ || now >= question_gone_since_ + Ms(kGoneMs)) question_reported_ = false;
     }
   }
   if (phase_ == Phase::kWaiting && !question_pending_) {
@@ -213,6 +216,55 @@ bool Ask::QuestionSettled(const std::string& question, TimePoint now) {
   }
   question_due_ = std::min(question_since_ + Ms(kStableMs), question_first_ + Ms(kMaxWaitMs));
   return now >= question_due_;
+}
+
+void Ask::OnQuestion(const Terminal& term, const std::string& question, TimePoint now) {
+  if (!wait_input_) {
+    result_.text = CurrentReply(term, false);
+    Fail("needs_input", "the program is asking a question no dialog rule answers");
+    result_.question = question;
+    return;
+  }
+  if (question_reported_) return;  // reported; the ask waits for its answer
+  question_reported_ = true;
+  answered_ = false;
+  question_shown_at_ = now;
+  input_question_ = ParseInputQuestion(question, config_.needs_input_options);
+  input_event_pending_ = true;
+}
+
+bool Ask::TakeInputEvent(std::string* json) {
+  if (!input_event_pending_) return false;
+  input_event_pending_ = false;
+  *json = NeedsInputEvent(id_, input_question_);
+  return true;
+}
+
+bool Ask::Answer(const Request& r, const Terminal& term, ChildInput* child, TimePoint now,
+                 std::string* err) {
+  if (phase_ != Phase::kWaiting || !question_reported_ || answered_) {
+    *err = "ask " + id_.json + " is not waiting for an answer";
+    return false;
+  }
+  std::vector<std::string> keys;
+  if (!AnswerKeys(input_question_, config_.needs_input_options, static_cast<int>(r.option), &keys, err)) {
+    return false;
+  }
+  // One key at a time, a little apart: a TUI may read a burst as one key.
+  constexpr int kKeyGapMs = 80;
+  if (r.option <= 0 && !r.text.empty()) outbox_.push_back({r.text, 0});
+  for (const std::string& key : keys) {
+    outbox_.push_back({KeysToBytes({key}, ModesOf(term)), outbox_.empty() ? 0 : kKeyGapMs});
+  }
+  answered_ = true;
+  // A TUI may ignore keys for a moment after it shows a question, so that a
+  // key meant for something else does not answer it (Claude drops them for
+  // about half a second): the answer goes out no sooner than this.
+  constexpr int kAnswerAfterMs = 800;
+  next_send_at_ = std::max(now, question_shown_at_ + Ms(kAnswerAfterMs));
+  phase_ = Phase::kSending;
+  Flush(term, child, now);
+  return true;
 }
 
 bool Ask::PromptAfterSend(const Terminal& term, bool* continuation) {
