@@ -10,52 +10,7 @@ import unittest
 
 from tuiclient import Daemon
 
-# `deploy` asks "Proceed to production?" with three choices (arrows move the
-# highlight, Enter takes it); `name` asks for free text. Like a TUI's dialog,
-# the question goes away once answered; the answer is printed, then the
-# prompt again.
-PROGRAM = r'''
-import os, sys, termios, tty
-def out(s):
-    sys.stdout.write(s); sys.stdout.flush()
-def key():
-    b = os.read(0, 1)
-    if b == b"\x1b":
-        b += os.read(0, 2)
-    return b
-def choose(labels):
-    sel = 0
-    while True:
-        for i, l in enumerate(labels):
-            out(("\u276f " if i == sel else "  ") + "%d. %s\r\n" % (i + 1, l))
-        k = key()
-        out("\x1b[%dA\r\x1b[J" % len(labels))
-        if k == b"\x1b[B": sel = min(sel + 1, len(labels) - 1)
-        elif k == b"\x1b[A": sel = max(sel - 1, 0)
-        elif k in (b"\r", b"\n"): return labels[sel]
-fd = sys.stdin.fileno()
-cooked = termios.tcgetattr(fd)
-while True:
-    out("$ ")
-    line = sys.stdin.readline()
-    if not line:
-        break
-    cmd = line.strip()
-    tty.setraw(fd)
-    if cmd == "deploy":
-        out("\x1b7Proceed to production?\r\n")
-        answer = choose(["Yes", "Yes, and do not ask again", "No"])
-        out("\x1b8\x1b[Jchose %s\r\n" % answer)
-    elif cmd == "name":
-        out("\x1b7Your name?\r\n> ")
-        name = b""
-        while True:
-            k = key()
-            if k in (b"\r", b"\n"): break
-            name += k
-        out("\x1b8\x1b[Jhello %s\r\n" % name.decode())
-    termios.tcsetattr(fd, termios.TCSANOW, cooked)
-'''
+ASKING_TUI = os.path.join(os.path.dirname(os.path.abspath(__file__)), "asking_tui.py")
 
 
 class TurnInput(unittest.TestCase):
@@ -63,7 +18,7 @@ class TurnInput(unittest.TestCase):
     def setUpClass(cls):
         fd, cls.path = tempfile.mkstemp(suffix=".json", prefix="turn-input-")
         with os.fdopen(fd, "w") as f:
-            json.dump({"command": [sys.executable, "-c", PROGRAM],
+            json.dump({"command": [sys.executable, ASKING_TUI],
                        "prompt": {"pattern": "^\\$ $", "scope": "cursor_line"},
                        "submit": {"mode": "type"},
                        "needs_input": ["^Proceed to production\\?", "^Your name\\?"],
