@@ -186,3 +186,71 @@ TEST_F(PasteAsk, AnEarlierReplyToTheSamePromptIsNotThisOne) {
 
 }  // namespace
 }  // namespace tuidriver
+
+namespace tuidriver {
+namespace {
+
+// on_input "wait": a question inside the turn is reported once, the ask
+// waits (its timeout still running), and the answer's keys go out no sooner
+// than 800 ms after the question showed, one at a time.
+TEST_F(PasteAsk, QuestionInsideTheTurnIsReportedAndAnswered) {
+  EngineConfig c = PasteEngine(false);
+  c.needs_input = {{"^Proceed\\?", MatchScope::kScreen}};
+  c.needs_input_options.option = "^(?:❯ |  )(\\d+)\\. (.+)$";
+  c.needs_input_options.selected = "^❯";
+  ScreenMatcher m(c);
+  Request r = AskFor("go");
+  r.on_input = "wait";
+  r.timeout_s = 5;
+  Ask ask(r, c, m, t0_);
+  ask.Start(term_, &input_, t0_);
+  Feed(&term_, "go\r\nProceed?\r\n❯ 1. Yes\r\n  2. No");
+  ask.Update(term_, &input_, t0_ + Ms(200));  // Enter goes out; the question is new
+  ask.Update(term_, &input_, t0_ + Ms(260));  // unchanged for 50 ms: it counts
+  ASSERT_FALSE(ask.finished());
+  std::string event;
+  ASSERT_TRUE(ask.TakeInputEvent(&event));
+  EXPECT_NE(std::string::npos, event.find(R"("question":"Proceed?","options":[{"index":1,"label":"Yes"},{"index":2,"label":"No"}])")) << event;
+  ask.Update(term_, &input_, t0_ + Ms(400));
+  EXPECT_FALSE(ask.TakeInputEvent(&event));  // once per question
+  EXPECT_FALSE(ask.finished());
+
+  Request answer;
+  answer.type = "answer";
+  answer.option = 2;
+  std::string err;
+  input_.written.clear();
+  ASSERT_TRUE(ask.Answer(answer, term_, &input_, t0_ + Ms(400), &err)) << err;
+  EXPECT_EQ("", input_.written);
+  EXPECT_EQ(t0_ + Ms(260 + 800), ask.next_wakeup());
+  EXPECT_FALSE(ask.Answer(answer, term_, &input_, t0_ + Ms(400), &err));  // answered already
+  ask.Update(term_, &input_, t0_ + Ms(1060));
+  EXPECT_EQ("\x1b[B", input_.written);  // Down, then Enter a little later
+  ask.Update(term_, &input_, t0_ + Ms(1140));
+  EXPECT_EQ("\x1b[B\r", input_.written);
+
+  // The question goes away and the reply follows.
+  Feed(&term_, "\x1b[2;1H\x1b[J* done\r\n> ");
+  ask.Update(term_, &input_, t0_ + Ms(1200));
+  ASSERT_TRUE(ask.finished());
+  EXPECT_TRUE(ask.result().ok) << ask.result().error;
+  EXPECT_EQ("done", ask.result().text);
+}
+
+TEST_F(PasteAsk, WithoutOnInputTheQuestionEndsTheAsk) {
+  EngineConfig c = PasteEngine(false);
+  c.needs_input = {{"^Proceed\\?", MatchScope::kScreen}};
+  ScreenMatcher m(c);
+  Ask ask(AskFor("go"), c, m, t0_);
+  ask.Start(term_, &input_, t0_);
+  Feed(&term_, "go\r\nProceed?\r\n❯ 1. Yes");
+  ask.Update(term_, &input_, t0_ + Ms(200));
+  ask.Update(term_, &input_, t0_ + Ms(260));
+  ASSERT_TRUE(ask.finished());
+  EXPECT_EQ("needs_input", ask.result().kind);
+  std::string event;
+  EXPECT_FALSE(ask.TakeInputEvent(&event));
+}
+
+}  // namespace
+}  // namespace tuidriver
