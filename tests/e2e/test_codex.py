@@ -48,6 +48,7 @@ class Codex(AgentTurns, RowStreaming, unittest.TestCase):
         self.assertIn("$ touch " + refused, r["question"])
         d.request("keys", keys=["Escape"])
         self.assertEqual(self.ask_ok("still there?", "Yes."), "Yes.")
+        self.assertFalse(os.path.exists(refused))
 
     # Issue 13, item 4: with on_input "wait" the same question is reported
     # with its choices, answered by number, and the ask goes on to its reply.
@@ -68,8 +69,6 @@ class Codex(AgentTurns, RowStreaming, unittest.TestCase):
         self.assertTrue(reply["ok"], reply)
         self.assertEqual(reply["text"], "Made it.")
         self.assertTrue(os.path.exists(target))
-        self.assertFalse(os.path.exists(refused))
-
 
     # A command Codex runs without asking is a block of its own ("• Ran
     # ...", its output in a tree below): it is not part of the reply.
