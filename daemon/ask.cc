@@ -58,8 +58,10 @@ TimePoint Ask::next_wakeup() const {
     TimePoint at = outbox_.front().after_echo ? echo_give_up_ : next_send_at_;
     if (at < deadline_) return at;
   }
-  if (phase_ == Phase::kWaiting && question_pending_ && !question_reported_ && question_due_ < deadline_) {
-    return question_due_;
+  if (phase_ == Phase::kWaiting && question_pending_) {
+    // A question on screen: it counts at question_due_; once reported, only
+    // new output (the answer taking effect) or the deadline matter.
+    return !question_reported_ && question_due_ < deadline_ ? question_due_ : deadline_;
   }
   if (phase_ == Phase::kWaiting && settle_until_ > last_change_ && settle_until_ < deadline_) {
     return settle_until_;
@@ -97,6 +99,7 @@ void Ask::Requeue() {
   outbox_.clear();
   saw_echo_ = saw_busy_ = false;
   question_pending_ = question_seen_ever_ = false;
+  question_reported_ = answered_ = input_event_pending_ = false;
   stream_.Reset();
 }
 
