@@ -2,6 +2,7 @@
 the fake API through its own provider configuration (tests/e2e/homes.py):
 the fourth agent CLI, added as data only (engines/opencode.json)."""
 import os
+import time
 import unittest
 
 from agent_harness import AgentLifecycle, AgentTurns, RowStreaming
@@ -25,6 +26,28 @@ class Opencode(AgentTurns, RowStreaming, unittest.TestCase):
         self.s.daemon.request("wait_idle", idle_ms=500, timeout=10)
         self.assertFalse(os.path.exists(target))
         self.assertEqual(self.ask_ok("still there?", "Yes."), "Yes.")
+
+    # on_input "wait": the permission box is reported (its choices are not
+    # numbered, so no options); the client answers with keys, and the same
+    # ask goes on to its reply.
+    def test_question_inside_a_turn_answered_with_keys(self):
+        d = self.s.daemon
+        target = os.path.join(self.s.cwd, "allowed.txt")
+        self.api.script({"tool_call": {"name": "bash", "input": {"command": "touch " + target,
+                                                                 "description": "Create a file"}}})
+        d.send({"id": "q", "type": "ask", "prompt": "make the allowed file", "timeout": 60,
+                "on_input": "wait"})
+        ev = d.wait_for(lambda m: m.get("id") == "q", 60)
+        self.assertEqual(ev["type"], "needs_input", ev)
+        self.assertIn("Permission required", ev["question"])
+        self.assertEqual(ev["options"], [])
+        r = d.request("answer", target="q", option=1)
+        self.assertFalse(r["ok"], r)
+        time.sleep(1)  # opencode, like Claude, may drop keys right after it shows the box
+        d.request("keys", keys=["Enter"])  # Allow once
+        reply = d.wait_for(lambda m: m.get("id") == "q", 60)
+        self.assertTrue(reply["ok"], reply)
+        self.assertTrue(os.path.exists(target))
 
 
 class OpencodeLifecycle(AgentLifecycle, unittest.TestCase):
