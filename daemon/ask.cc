@@ -84,8 +84,12 @@ void Ask::Start(const Terminal& term, ChildInput* child, TimePoint now) {
   Flush(term, child, now);
 }
 
+bool Ask::ShowsStartReply(const Terminal& term) const {
+  return !stale_reply_.empty() && CurrentReply(term, true) == stale_reply_;
+}
+
 bool Ask::ShowsStaleReply(const Terminal& term) const {
-  return !saw_busy_ && !stale_reply_.empty() && CurrentReply(term, true) == stale_reply_;
+  return !saw_busy_ && ShowsStartReply(term);
 }
 
 bool Ask::TurnNotStarted(const Terminal& term) const {
@@ -193,8 +197,16 @@ void Ask::Update(const Terminal& term, ChildInput* child, TimePoint now) {
     Fail("timeout", "no reply within " + std::to_string(timeout_ms_) + " ms");
     return;
   }
-  if (streaming_ && phase_ == Phase::kWaiting && !ShowsStaleReply(term)) {
-    Stream(CurrentReply(term, false), false);
+  // Not while the screen still gives the reply it gave at Start, busy or
+  // not, nor any part of it: Codex says it is working before it draws the
+  // new echo, Claude may redraw the old turn in between, and the previous
+  // turn's reply (same prompt) must not stream as this one's. A new reply
+  // that begins like the old one streams once it differs or outgrows it.
+  if (streaming_ && phase_ == Phase::kWaiting && !ShowsStartReply(term)) {
+    std::string candidate = CurrentReply(term, false);
+    bool part_of_old = !stale_reply_.empty() && candidate.size() <= stale_reply_.size() &&
+                       stale_reply_.compare(0, candidate.size(), candidate) == 0;
+    if (!part_of_old) Stream(candidate, false);
   }
 }
 

@@ -122,6 +122,8 @@ class Ask {
   // turn has shown nothing yet: an earlier ask of the same prompt, whose
   // echo and reply are still on screen, not this ask's reply.
   bool ShowsStaleReply(const Terminal& term) const;
+  // The screen gives the reply it gave at Start (busy or not).
+  bool ShowsStartReply(const Terminal& term) const;
   void Finish(const Terminal& term);
   void Stream(const std::string& candidate, bool final);
   void Fail(const std::string& kind, const std::string& error);

@@ -254,3 +254,43 @@ TEST_F(PasteAsk, WithoutOnInputTheQuestionEndsTheAsk) {
 
 }  // namespace
 }  // namespace tuidriver
+
+namespace tuidriver {
+namespace {
+
+// The same prompt again: while the screen still shows the previous turn's
+// echo and reply (however it redraws it), none of that reply streams as this
+// ask's; the new reply does, row by row.
+TEST(StreamAsk, PreviousReplyToTheSamePromptNeverStreams) {
+  EngineConfig c = PasteEngine(false);
+  c.busy = {{"^working", MatchScope::kScreen}};
+  c.reply.chrome = {"^working"};
+  ScreenMatcher m(c);
+  Terminal term(40, 12, 100);
+  RecordingInput input;
+  TimePoint t0 = Clock::now();
+  Feed(&term, "\x1b[?2004h> go\r\n* old one\r\n* old two\r\n> ");
+  Request r = AskFor("go");
+  r.type = "ask_stream";
+  Ask ask(r, c, m, t0);
+  ask.Start(term, &input, t0);
+  ask.Update(term, &input, t0 + Ms(200));
+  // Busy at once, and a redraw in between shows more of the old turn.
+  Feed(&term, "\x1b[4;1H* old three\r\n\r\nworking\x1b[5;3H");
+  ask.Update(term, &input, t0 + Ms(300));
+  EXPECT_FALSE(ask.finished());
+  EXPECT_EQ("", ask.TakeDelta());
+  // The new echo, and the new reply growing row by row.
+  Feed(&term, "\x1b[5;1H\x1b[J> go\r\n* new one\r\n* new two\r\n* new thr\r\nworking\x1b[11;1H");
+  ask.Update(term, &input, t0 + Ms(400));
+  EXPECT_EQ("new one\nnew two", ask.TakeDelta());
+  Feed(&term, "\x1b[8;1H\x1b[J* new three\r\n> ");
+  ask.Update(term, &input, t0 + Ms(500));
+  ASSERT_TRUE(ask.finished());
+  EXPECT_EQ("new one\nnew two\nnew three", ask.result().text);
+  EXPECT_EQ("\nnew three", ask.TakeDelta());
+  EXPECT_FALSE(ask.revised());
+}
+
+}  // namespace
+}  // namespace tuidriver
