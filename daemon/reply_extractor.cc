@@ -112,6 +112,34 @@ int FindEcho(const std::vector<std::string>& lines, int from, int end,
   return -1;
 }
 
+// The reply's lines in lines[from, end): reply.start rows without their
+// marker, later rows without the continuation indent; chrome rows and tools'
+// reports left out. *last_row gets, per line, where its last row begins.
+void CollectBody(const std::vector<std::string>& lines, const std::vector<size_t>& last_row_at,
+                 int from, int end, const ScreenMatcher& matcher, const ReplyConfig& config,
+                 std::vector<std::string>* body, std::vector<size_t>* last_row) {
+  bool started = false;
+  bool in_tool_block = false;
+  for (int i = from; i < end; ++i) {
+    const std::string& line = lines[static_cast<size_t>(i)];
+    size_t at = last_row_at[static_cast<size_t>(i)];
+    size_t prefix = 0;
+    if (matcher.IsReplyStart(line, &prefix)) {
+      in_tool_block = i + 1 < end && matcher.IsToolOutput(lines[static_cast<size_t>(i + 1)]);
+      if (in_tool_block) continue;
+      started = true;
+      body->push_back(TrimRight(line.substr(prefix)));
+      last_row->push_back(at > prefix ? at - prefix : 0);
+      continue;
+    }
+    if (!started || in_tool_block || matcher.IsChrome(line)) continue;
+    const std::string& indent = config.continuation_indent;
+    size_t cut = !indent.empty() && line.compare(0, indent.size(), indent) == 0 ? indent.size() : 0;
+    body->push_back(TrimRight(line.substr(cut)));
+    last_row->push_back(at > cut ? at - cut : 0);
+  }
+}
+
 }  // namespace
 
 std::vector<Row> RowsBetween(const Terminal& term, uint64_t first, uint64_t end) {
@@ -195,32 +223,7 @@ std::string ExtractMarkedReply(const std::vector<Row>& rows, const std::string& 
   }
   std::vector<std::string> body;
   std::vector<size_t> body_last_row;  // per body line: where its last row begins
-  bool started = false;
-  bool in_tool_block = false;
-  for (int i = echo + 1; i < end; ++i) {
-    const std::string& line = lines[static_cast<size_t>(i)];
-    size_t prefix = 0;
-    if (matcher.IsReplyStart(line, &prefix)) {
-      in_tool_block = i + 1 < end && matcher.IsToolOutput(lines[static_cast<size_t>(i + 1)]);
-      if (in_tool_block) continue;
-      started = true;
-      body.push_back(TrimRight(line.substr(prefix)));
-      body_last_row.push_back(last_row_at[static_cast<size_t>(i)] > prefix
-                                  ? last_row_at[static_cast<size_t>(i)] - prefix : 0);
-      continue;
-    }
-    if (!started || in_tool_block || matcher.IsChrome(line)) continue;
-    std::string text = line;
-    const std::string& indent = config.continuation_indent;
-    size_t cut = 0;
-    if (!indent.empty() && text.compare(0, indent.size(), indent) == 0) {
-      text = text.substr(indent.size());
-      cut = indent.size();
-    }
-    body.push_back(TrimRight(text));
-    size_t at = last_row_at[static_cast<size_t>(i)];
-    body_last_row.push_back(at > cut ? at - cut : 0);
-  }
+  CollectBody(lines, last_row_at, echo + 1, end, matcher, config, &body, &body_last_row);
   while (!body.empty() && body.back().empty()) body.pop_back();
   if (partial) DropRowBeingDrawn(&body, body_last_row);
   if (config.unwrap) body = UnwrapWordWrapped(body, cols - static_cast<int>(config.continuation_indent.size()));
