@@ -41,7 +41,8 @@ Ask::Ask(const Request& request, const EngineConfig& config,
       matcher_(matcher),
       id_(request.id),
       streaming_(request.type == "ask_stream"),
-      prompt_(SanitizePrompt(request.prompt)) {
+      prompt_(SanitizePrompt(request.prompt)),
+      wait_input_(request.on_input == "wait") {
   long timeout_ms = request.timeout_s > 0 ? static_cast<long>(request.timeout_s * 1000)
                                           : config.timeouts.ask_ms;
   timeout_ms_ = timeout_ms;
@@ -57,8 +58,10 @@ TimePoint Ask::next_wakeup() const {
     TimePoint at = outbox_.front().after_echo ? echo_give_up_ : next_send_at_;
     if (at < deadline_) return at;
   }
-  if (phase_ == Phase::kWaiting && question_pending_ && question_due_ < deadline_) {
-    return question_due_;
+  if (phase_ == Phase::kWaiting && question_pending_) {
+    // A question on screen: it counts at question_due_; once reported, only
+    // new output (the answer taking effect) or the deadline matter.
+    return !question_reported_ && question_due_ < deadline_ ? question_due_ : deadline_;
   }
   if (phase_ == Phase::kWaiting && settle_until_ > last_change_ && settle_until_ < deadline_) {
     return settle_until_;
@@ -81,13 +84,17 @@ void Ask::Start(const Terminal& term, ChildInput* child, TimePoint now) {
   Flush(term, child, now);
 }
 
+bool Ask::ShowsStartReply(const Terminal& term) const {
+  return !stale_reply_.empty() && CurrentReply(term, true) == stale_reply_;
+}
+
 bool Ask::ShowsStaleReply(const Terminal& term) const {
-  return !saw_busy_ && !stale_reply_.empty() && CurrentReply(term, true) == stale_reply_;
+  return !saw_busy_ && ShowsStartReply(term);
 }
 
 bool Ask::TurnNotStarted(const Terminal& term) const {
   if (!started() || finished() || config_.submit.mode == SubmitMode::kLines) return false;
-  return !saw_busy_ && streamed_.empty() &&
+  return !saw_busy_ && stream_.streamed().empty() &&
          (CurrentReply(term, true).empty() || ShowsStaleReply(term));
 }
 
@@ -96,7 +103,8 @@ void Ask::Requeue() {
   outbox_.clear();
   saw_echo_ = saw_busy_ = false;
   question_pending_ = question_seen_ever_ = false;
-  pending_delta_.clear();
+  question_reported_ = answered_ = input_event_pending_ = false;
+  stream_.Reset();
 }
 
 void Ask::QueueLine(const Terminal& term) {
@@ -165,13 +173,15 @@ void Ask::Update(const Terminal& term, ChildInput* child, TimePoint now) {
     std::string question;
     if (matcher_.NeedsInput(term, &question)) {
       if (QuestionSettled(question, now)) {
-        result_.text = CurrentReply(term, false);
-        Fail("needs_input", "the program is asking a question no dialog rule answers");
-        result_.question = question;
-        return;
+        OnQuestion(term, question, now);
+        if (phase_ == Phase::kDone) return;
       }
     } else {
+      if (question_pending_) question_gone_since_ = now;
       question_pending_ = false;  // gone, or a frame drawn without it
+      // Answered and gone, or gone a while: the next question is a new one.
+      constexpr int kGoneMs = 300;
+      if (answered_ || now >= question_gone_since_ + Ms(kGoneMs)) question_reported_ = false;
     }
   }
   if (phase_ == Phase::kWaiting && !question_pending_) {
@@ -187,8 +197,16 @@ void Ask::Update(const Terminal& term, ChildInput* child, TimePoint now) {
     Fail("timeout", "no reply within " + std::to_string(timeout_ms_) + " ms");
     return;
   }
-  if (streaming_ && phase_ == Phase::kWaiting && !ShowsStaleReply(term)) {
-    Stream(CurrentReply(term, false), false);
+  // Not while the screen still gives the reply it gave at Start, busy or
+  // not, nor any part of it: Codex says it is working before it draws the
+  // new echo, Claude may redraw the old turn in between, and the previous
+  // turn's reply (same prompt) must not stream as this one's. A new reply
+  // that begins like the old one streams once it differs or outgrows it.
+  if (streaming_ && phase_ == Phase::kWaiting && !ShowsStartReply(term)) {
+    std::string candidate = CurrentReply(term, false);
+    bool part_of_old = !stale_reply_.empty() && candidate.size() <= stale_reply_.size() &&
+                       stale_reply_.compare(0, candidate.size(), candidate) == 0;
+    if (!part_of_old) Stream(candidate, false);
   }
 }
 
@@ -213,6 +231,55 @@ bool Ask::QuestionSettled(const std::string& question, TimePoint now) {
   }
   question_due_ = std::min(question_since_ + Ms(kStableMs), question_first_ + Ms(kMaxWaitMs));
   return now >= question_due_;
+}
+
+void Ask::OnQuestion(const Terminal& term, const std::string& question, TimePoint now) {
+  if (!wait_input_) {
+    result_.text = CurrentReply(term, false);
+    Fail("needs_input", "the program is asking a question no dialog rule answers");
+    result_.question = question;
+    return;
+  }
+  if (question_reported_) return;  // reported; the ask waits for its answer
+  question_reported_ = true;
+  answered_ = false;
+  question_shown_at_ = now;
+  input_question_ = ParseInputQuestion(question, config_.needs_input_options);
+  input_event_pending_ = true;
+}
+
+bool Ask::TakeInputEvent(std::string* json) {
+  if (!input_event_pending_) return false;
+  input_event_pending_ = false;
+  *json = NeedsInputEvent(id_, input_question_);
+  return true;
+}
+
+bool Ask::Answer(const Request& r, const Terminal& term, ChildInput* child, TimePoint now,
+                 std::string* err) {
+  if (phase_ != Phase::kWaiting || !question_reported_ || answered_) {
+    *err = "ask " + id_.json + " is not waiting for an answer";
+    return false;
+  }
+  std::vector<std::string> keys;
+  if (!AnswerKeys(input_question_, config_.needs_input_options, static_cast<int>(r.option), &keys, err)) {
+    return false;
+  }
+  // One key at a time, a little apart: a TUI may read a burst as one key.
+  constexpr int kKeyGapMs = 80;
+  if (r.option <= 0 && !r.text.empty()) outbox_.push_back({r.text, 0});
+  for (const std::string& key : keys) {
+    outbox_.push_back({KeysToBytes({key}, ModesOf(term)), outbox_.empty() ? 0 : kKeyGapMs});
+  }
+  answered_ = true;
+  // A TUI may ignore keys for a moment after it shows a question, so that a
+  // key meant for something else does not answer it (Claude drops them for
+  // about half a second): the answer goes out no sooner than this.
+  constexpr int kAnswerAfterMs = 800;
+  next_send_at_ = std::max(now, question_shown_at_ + Ms(kAnswerAfterMs));
+  phase_ = Phase::kSending;
+  Flush(term, child, now);
+  return true;
 }
 
 bool Ask::PromptAfterSend(const Terminal& term, bool* continuation) {
@@ -274,6 +341,11 @@ std::string Ask::CurrentReply(const Terminal& term, bool final) const {
     uint64_t end = CursorRow(term);
     if (end <= start_row_) end = term.lines_scrolled() + static_cast<uint64_t>(term.rows());
     std::vector<Row> rows = RowsBetween(term, start_row_, end);
+    // A marked reply leaves out only the row being drawn, so a paragraph
+    // streams row by row.
+    if (!config_.reply.start.empty()) {
+      return ExtractMarkedReply(rows, prompt_, matcher_, config_.reply, term.cols(), !final);
+    }
     std::string text = ExtractMarkedOrPlain(term, rows);
     if (final) return text;
     // While the program is still writing, its last line may change.
@@ -350,29 +422,12 @@ void Ask::Finish(const Terminal& term) {
   phase_ = Phase::kDone;
 }
 
-void Ask::Stream(std::string candidate, bool final) {
-  // A line break is sent with the line after it: the final text has no
-  // trailing line break, and the deltas must add up to it exactly.
-  if (!final) {
-    size_t keep = candidate.find_last_not_of('\n');
-    candidate.resize(keep == std::string::npos ? 0 : keep + 1);
-  }
-  // Deltas only ever extend what was sent: a reply the program rewrote is
-  // held back until it extends the streamed prefix again.
-  if (candidate.size() <= streamed_.size()) return;
-  if (candidate.compare(0, streamed_.size(), streamed_) != 0) return;
-  pending_delta_ += candidate.substr(streamed_.size());
-  streamed_ = candidate;
-}
+void Ask::Stream(const std::string& candidate, bool final) { stream_.Offer(candidate, final); }
 
-std::string Ask::TakeDelta() {
-  std::string out;
-  out.swap(pending_delta_);
-  return out;
-}
+std::string Ask::TakeDelta() { return stream_.TakeDelta(); }
 
 bool Ask::revised() const {
-  return streaming_ && result_.ok && streamed_ != result_.text;
+  return streaming_ && result_.ok && stream_.Revised(result_.text);
 }
 
 void Ask::Interrupt(const Terminal& term, ChildInput* child) {

@@ -13,8 +13,10 @@
 
 #include "engine_config.h"
 #include "reply_extractor.h"
+#include "reply_stream.h"
 #include "request.h"
 #include "terminal.h"
+#include "turn_input.h"
 
 namespace tuidriver {
 
@@ -77,6 +79,14 @@ class Ask {
   // The earliest time Update must run even without output.
   TimePoint next_wakeup() const;
 
+  // on_input "wait": a needs_input event to send (a question came up and
+  // settled), once per question.
+  bool TakeInputEvent(std::string* json);
+  // The `answer` request: selects the choice (or types the text) of the
+  // question this ask waits on. False with *err if it waits on none.
+  bool Answer(const Request& r, const Terminal& term, ChildInput* child, TimePoint now,
+              std::string* err);
+
   // New reply text since the last call (ask_stream), or empty.
   std::string TakeDelta();
   // True when the streamed deltas do not add up to the final text (the
@@ -102,6 +112,8 @@ class Ask {
   void UpdateWhole(const Terminal& term, TimePoint now);
   bool PromptAfterSend(const Terminal& term, bool* continuation);
   bool QuestionSettled(const std::string& question, TimePoint now);
+  // A settled question: fails the ask, or (on_input "wait") reports it.
+  void OnQuestion(const Terminal& term, const std::string& question, TimePoint now);
   void CloseLineSegment(const Terminal& term);
   void AppendSegment(const std::vector<Row>& rows, std::string* text, bool* has) const;
   std::string CurrentReply(const Terminal& term, bool final) const;
@@ -110,8 +122,10 @@ class Ask {
   // turn has shown nothing yet: an earlier ask of the same prompt, whose
   // echo and reply are still on screen, not this ask's reply.
   bool ShowsStaleReply(const Terminal& term) const;
+  // The screen gives the reply it gave at Start (busy or not).
+  bool ShowsStartReply(const Terminal& term) const;
   void Finish(const Terminal& term);
-  void Stream(std::string candidate, bool final);
+  void Stream(const std::string& candidate, bool final);
   void Fail(const std::string& kind, const std::string& error);
   void Interrupt(const Terminal& term, ChildInput* child);
   uint64_t CursorRow(const Terminal& term) const;
@@ -162,9 +176,18 @@ class Ask {
   TimePoint question_first_;
   TimePoint question_due_;
 
+  // on_input "wait": the question reported and not yet gone, whether it was
+  // answered, and since when the screen has shown none.
+  bool wait_input_ = false;
+  bool question_reported_ = false;
+  bool answered_ = false;
+  bool input_event_pending_ = false;
+  InputQuestion input_question_;
+  TimePoint question_gone_since_;
+  TimePoint question_shown_at_;  // when the reported question settled
+
   std::string stale_reply_;  // reply engines: what the screen gave at Start
-  std::string streamed_;  // what the deltas add up to so far
-  std::string pending_delta_;
+  ReplyStream stream_;  // ask_stream's deltas
   AskResult result_;
 };
 

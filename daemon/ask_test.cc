@@ -186,3 +186,111 @@ TEST_F(PasteAsk, AnEarlierReplyToTheSamePromptIsNotThisOne) {
 
 }  // namespace
 }  // namespace tuidriver
+
+namespace tuidriver {
+namespace {
+
+// on_input "wait": a question inside the turn is reported once, the ask
+// waits (its timeout still running), and the answer's keys go out no sooner
+// than 800 ms after the question showed, one at a time.
+TEST_F(PasteAsk, QuestionInsideTheTurnIsReportedAndAnswered) {
+  EngineConfig c = PasteEngine(false);
+  c.needs_input = {{"^Proceed\\?", MatchScope::kScreen}};
+  c.needs_input_options.option = "^(?:❯ |  )(\\d+)\\. (.+)$";
+  c.needs_input_options.selected = "^❯";
+  ScreenMatcher m(c);
+  Request r = AskFor("go");
+  r.on_input = "wait";
+  r.timeout_s = 5;
+  Ask ask(r, c, m, t0_);
+  ask.Start(term_, &input_, t0_);
+  Feed(&term_, "go\r\nProceed?\r\n❯ 1. Yes\r\n  2. No");
+  ask.Update(term_, &input_, t0_ + Ms(200));  // Enter goes out; the question is new
+  ask.Update(term_, &input_, t0_ + Ms(260));  // unchanged for 50 ms: it counts
+  ASSERT_FALSE(ask.finished());
+  std::string event;
+  ASSERT_TRUE(ask.TakeInputEvent(&event));
+  EXPECT_NE(std::string::npos, event.find(R"("question":"Proceed?","options":[{"index":1,"label":"Yes"},{"index":2,"label":"No"}])")) << event;
+  ask.Update(term_, &input_, t0_ + Ms(400));
+  EXPECT_FALSE(ask.TakeInputEvent(&event));  // once per question
+  EXPECT_FALSE(ask.finished());
+
+  Request answer;
+  answer.type = "answer";
+  answer.option = 2;
+  std::string err;
+  input_.written.clear();
+  ASSERT_TRUE(ask.Answer(answer, term_, &input_, t0_ + Ms(400), &err)) << err;
+  EXPECT_EQ("", input_.written);
+  EXPECT_EQ(t0_ + Ms(260 + 800), ask.next_wakeup());
+  EXPECT_FALSE(ask.Answer(answer, term_, &input_, t0_ + Ms(400), &err));  // answered already
+  ask.Update(term_, &input_, t0_ + Ms(1060));
+  EXPECT_EQ("\x1b[B", input_.written);  // Down, then Enter a little later
+  ask.Update(term_, &input_, t0_ + Ms(1140));
+  EXPECT_EQ("\x1b[B\r", input_.written);
+
+  // The question goes away and the reply follows.
+  Feed(&term_, "\x1b[2;1H\x1b[J* done\r\n> ");
+  ask.Update(term_, &input_, t0_ + Ms(1200));
+  ASSERT_TRUE(ask.finished());
+  EXPECT_TRUE(ask.result().ok) << ask.result().error;
+  EXPECT_EQ("done", ask.result().text);
+}
+
+TEST_F(PasteAsk, WithoutOnInputTheQuestionEndsTheAsk) {
+  EngineConfig c = PasteEngine(false);
+  c.needs_input = {{"^Proceed\\?", MatchScope::kScreen}};
+  ScreenMatcher m(c);
+  Ask ask(AskFor("go"), c, m, t0_);
+  ask.Start(term_, &input_, t0_);
+  Feed(&term_, "go\r\nProceed?\r\n❯ 1. Yes");
+  ask.Update(term_, &input_, t0_ + Ms(200));
+  ask.Update(term_, &input_, t0_ + Ms(260));
+  ASSERT_TRUE(ask.finished());
+  EXPECT_EQ("needs_input", ask.result().kind);
+  std::string event;
+  EXPECT_FALSE(ask.TakeInputEvent(&event));
+}
+
+}  // namespace
+}  // namespace tuidriver
+
+namespace tuidriver {
+namespace {
+
+// The same prompt again: while the screen still shows the previous turn's
+// echo and reply (however it redraws it), none of that reply streams as this
+// ask's; the new reply does, row by row.
+TEST(StreamAsk, PreviousReplyToTheSamePromptNeverStreams) {
+  EngineConfig c = PasteEngine(false);
+  c.busy = {{"^working", MatchScope::kScreen}};
+  c.reply.chrome = {"^working"};
+  ScreenMatcher m(c);
+  Terminal term(40, 12, 100);
+  RecordingInput input;
+  TimePoint t0 = Clock::now();
+  Feed(&term, "\x1b[?2004h> go\r\n* old one\r\n* old two\r\n> ");
+  Request r = AskFor("go");
+  r.type = "ask_stream";
+  Ask ask(r, c, m, t0);
+  ask.Start(term, &input, t0);
+  ask.Update(term, &input, t0 + Ms(200));
+  // Busy at once, and a redraw in between shows more of the old turn.
+  Feed(&term, "\x1b[4;1H* old three\r\n\r\nworking\x1b[5;3H");
+  ask.Update(term, &input, t0 + Ms(300));
+  EXPECT_FALSE(ask.finished());
+  EXPECT_EQ("", ask.TakeDelta());
+  // The new echo, and the new reply growing row by row.
+  Feed(&term, "\x1b[5;1H\x1b[J> go\r\n* new one\r\n* new two\r\n* new thr\r\nworking\x1b[11;1H");
+  ask.Update(term, &input, t0 + Ms(400));
+  EXPECT_EQ("new one\nnew two", ask.TakeDelta());
+  Feed(&term, "\x1b[8;1H\x1b[J* new three\r\n> ");
+  ask.Update(term, &input, t0 + Ms(500));
+  ASSERT_TRUE(ask.finished());
+  EXPECT_EQ("new one\nnew two\nnew three", ask.result().text);
+  EXPECT_EQ("\nnew three", ask.TakeDelta());
+  EXPECT_FALSE(ask.revised());
+}
+
+}  // namespace
+}  // namespace tuidriver

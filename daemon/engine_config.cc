@@ -244,6 +244,30 @@ void ReadDialogs(Reader* r, const element& e, const std::string& path, std::vect
   }
 }
 
+void ReadInputOptions(Reader* r, const element& e, const std::string& path, InputOptionsConfig* c) {
+  r->Object(e, path, [&](const std::string& key, const element& v, const std::string& sub) {
+    if (key == "option") r->Regex(v, sub, &c->option);
+    else if (key == "selected") r->Regex(v, sub, &c->selected);
+    else if (key == "next") r->Strings(v, sub, &c->next);
+    else if (key == "previous") r->Strings(v, sub, &c->previous);
+    else if (key == "confirm") r->Strings(v, sub, &c->confirm);
+    else if (key == "select") {
+      r->String(v, sub, &c->select);
+      if (!r->failed() && c->select != "arrows" && c->select != "digits") {
+        r->Fail(sub, "expected one of arrows, digits; got '" + c->select + "'");
+      }
+    } else {
+      return false;
+    }
+    return true;
+  });
+  if (r->failed() || c->option.empty()) return;
+  RE2 re(c->option);
+  if (re.NumberOfCapturingGroups() < 2) {
+    r->Fail(path + ".option", "needs two groups: the choice's number and its label");
+  }
+}
+
 void ReadTimeouts(Reader* r, const element& e, const std::string& path, Timeouts* t) {
   const int64_t kMax = 24 * 3600 * 1000;
   r->Object(e, path, [&](const std::string& key, const element& v, const std::string& sub) {
@@ -295,6 +319,7 @@ bool ReadTopField(Reader* r, const std::string& key, const element& v, const std
   else if (key == "reply") ReadReply(r, v, path, &c->reply);
   else if (key == "dialogs") ReadDialogs(r, v, path, &c->dialogs);
   else if (key == "needs_input") r->Patterns(v, path, MatchScope::kScreen, &c->needs_input);
+  else if (key == "needs_input_options") ReadInputOptions(r, v, path, &c->needs_input_options);
   else if (key == "timeouts") ReadTimeouts(r, v, path, &c->timeouts);
   else return false;
   return true;

@@ -33,6 +33,22 @@ struct DialogRule {
   std::vector<std::string> modes;  // "exec" / "agent"; empty means every mode
 };
 
+// How the engine's questions (needs_input) list their choices, so that an
+// ask with on_input "wait" can report them and answer one (see
+// daemon/turn_input.h). Empty `option`: the choices are not parsed.
+struct InputOptionsConfig {
+  // One choice per row; group 1 is its number, group 2 its label.
+  std::string option;
+  // The row of the highlighted choice ("❯ 1. Yes"); none: the first.
+  std::string selected;
+  std::vector<std::string> next = {"Down"};      // moves the highlight on
+  std::vector<std::string> previous = {"Up"};    // and back
+  std::vector<std::string> confirm = {"Enter"};  // takes the highlighted one
+  // "arrows": move with next/previous, then confirm; "digits": type the
+  // choice's number (the dialog takes it at once).
+  std::string select = "arrows";
+};
+
 enum class SubmitMode {
   kLines,  // type one line at a time, waiting for a prompt after each (REPLs)
   kPaste,  // bracketed paste of the whole prompt, then Enter (agent TUIs)
@@ -136,6 +152,7 @@ struct EngineConfig {
   // A question no dialog rule answers (tool permission): the ask ends with
   // kind "needs_input" and the matched screen text.
   std::vector<ScreenPattern> needs_input;
+  InputOptionsConfig needs_input_options;
   Timeouts timeouts;
 };
 

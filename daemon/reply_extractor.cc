@@ -43,19 +43,39 @@ std::string FirstLine(const std::string& s) {
   return s.substr(0, s.find('\n'));
 }
 
-// Logical lines: wrapped rows joined.
-std::vector<std::string> LogicalLines(const std::vector<Row>& rows) {
+// Logical lines: wrapped rows joined. `last_row_at`, if given, gets for
+// each line the byte offset where its last row begins.
+std::vector<std::string> LogicalLines(const std::vector<Row>& rows,
+                                      std::vector<size_t>* last_row_at = nullptr) {
   std::vector<std::string> lines;
+  std::vector<size_t> at;
   bool continued = false;
   for (const Row& r : rows) {
     if (continued) {
+      at.back() = lines.back().size();
       lines.back() += r.text;
     } else {
       lines.push_back(r.text);
+      at.push_back(0);
     }
     continued = r.wrapped;
   }
+  if (last_row_at) last_row_at->swap(at);
   return lines;
+}
+
+// Partial reply: the last body row may still be drawn, so it is left out
+// (of a terminal-wrapped line, only its last row). `from` maps each body
+// line to the offset of its last row in the logical line it came from.
+void DropRowBeingDrawn(std::vector<std::string>* body, const std::vector<size_t>& from) {
+  if (body->empty()) return;
+  size_t keep = from[body->size() - 1];
+  if (keep == 0) {
+    body->pop_back();
+  } else {
+    body->back() = TrimRight(body->back().substr(0, std::min(keep, body->back().size())));
+  }
+  while (!body->empty() && body->back().empty()) body->pop_back();
 }
 
 // True when `line` shows `needle` right after an input-prompt marker: a few
@@ -90,6 +110,34 @@ int FindEcho(const std::vector<std::string>& lines, int from, int end,
     if (TrimBoth(lines[static_cast<size_t>(i)]).compare(0, needle.size(), needle) == 0) return i;
   }
   return -1;
+}
+
+// The reply's lines in lines[from, end): reply.start rows without their
+// marker, later rows without the continuation indent; chrome rows and tools'
+// reports left out. *last_row gets, per line, where its last row begins.
+void CollectBody(const std::vector<std::string>& lines, const std::vector<size_t>& last_row_at,
+                 int from, int end, const ScreenMatcher& matcher, const ReplyConfig& config,
+                 std::vector<std::string>* body, std::vector<size_t>* last_row) {
+  bool started = false;
+  bool in_tool_block = false;
+  for (int i = from; i < end; ++i) {
+    const std::string& line = lines[static_cast<size_t>(i)];
+    size_t at = last_row_at[static_cast<size_t>(i)];
+    size_t prefix = 0;
+    if (matcher.IsReplyStart(line, &prefix)) {
+      in_tool_block = i + 1 < end && matcher.IsToolOutput(lines[static_cast<size_t>(i + 1)]);
+      if (in_tool_block) continue;
+      started = true;
+      body->push_back(TrimRight(line.substr(prefix)));
+      last_row->push_back(at > prefix ? at - prefix : 0);
+      continue;
+    }
+    if (!started || in_tool_block || matcher.IsChrome(line)) continue;
+    const std::string& indent = config.continuation_indent;
+    size_t cut = !indent.empty() && line.compare(0, indent.size(), indent) == 0 ? indent.size() : 0;
+    body->push_back(TrimRight(line.substr(cut)));
+    last_row->push_back(at > cut ? at - cut : 0);
+  }
 }
 
 }  // namespace
@@ -150,8 +198,9 @@ std::vector<std::string> UnwrapWordWrapped(const std::vector<std::string>& rows,
 
 std::string ExtractMarkedReply(const std::vector<Row>& rows, const std::string& prompt,
                                const ScreenMatcher& matcher, const ReplyConfig& config,
-                               int cols) {
-  std::vector<std::string> lines = LogicalLines(rows);
+                               int cols, bool partial) {
+  std::vector<size_t> last_row_at;
+  std::vector<std::string> lines = LogicalLines(rows, &last_row_at);
   // The reply ends at the last `end` row (the input box's top border sits
   // just above the prompt, where the rows handed to us stop).
   int end = static_cast<int>(lines.size());
@@ -173,25 +222,10 @@ std::string ExtractMarkedReply(const std::vector<Row>& rows, const std::string& 
     }
   }
   std::vector<std::string> body;
-  bool started = false;
-  bool in_tool_block = false;
-  for (int i = echo + 1; i < end; ++i) {
-    const std::string& line = lines[static_cast<size_t>(i)];
-    size_t prefix = 0;
-    if (matcher.IsReplyStart(line, &prefix)) {
-      in_tool_block = i + 1 < end && matcher.IsToolOutput(lines[static_cast<size_t>(i + 1)]);
-      if (in_tool_block) continue;
-      started = true;
-      body.push_back(TrimRight(line.substr(prefix)));
-      continue;
-    }
-    if (!started || in_tool_block || matcher.IsChrome(line)) continue;
-    std::string text = line;
-    const std::string& indent = config.continuation_indent;
-    if (!indent.empty() && text.compare(0, indent.size(), indent) == 0) text = text.substr(indent.size());
-    body.push_back(TrimRight(text));
-  }
+  std::vector<size_t> body_last_row;  // per body line: where its last row begins
+  CollectBody(lines, last_row_at, echo + 1, end, matcher, config, &body, &body_last_row);
   while (!body.empty() && body.back().empty()) body.pop_back();
+  if (partial) DropRowBeingDrawn(&body, body_last_row);
   if (config.unwrap) body = UnwrapWordWrapped(body, cols - static_cast<int>(config.continuation_indent.size()));
   std::string out;
   for (size_t i = 0; i < body.size(); ++i) {

@@ -36,10 +36,13 @@ int EchoRows(int prompt_cols, const std::string& text, int cols);
 // chrome rows and tools' reports (reply.tool_output) dropped and markers and
 // indents removed. `cols` is the screen
 // width, used to undo the program's own word wrap when reply.unwrap is set.
+// `partial` (a reply still being drawn): the reply's last row is left out,
+// since the program may still be writing it; every other row is complete.
 std::string ExtractMarkedReply(const std::vector<Row>& rows,
                                const std::string& prompt,
                                const ScreenMatcher& matcher,
-                               const ReplyConfig& config, int cols);
+                               const ReplyConfig& config, int cols,
+                               bool partial = false);
 
 // Undoes a program's own word wrap: a row is joined to the next with a
 // space when the next row's first word would not have fit after it within

@@ -117,6 +117,22 @@ TEST(ReplyExtractor, ToolReportsAreLeftOut) {
                                "run it", plain, c.reply, 120));
 }
 
+// Codex shows a tip in its tree style below a reply ("  └ Tip: ..."): the
+// shipped engine's tool_output does not take that reply for a tool's report.
+TEST(ReplyExtractor, CodexTipBelowAReplyIsNotAToolReport) {
+  EngineConfig c;
+  std::string err;
+  ASSERT_TRUE(LoadEngineFile(TUIDRIVER_SOURCE_DIR "/engines/codex.json", &c, &err)) << err;
+  ScreenMatcher m(c);
+  EXPECT_EQ("Warm-up reply 2.",
+            ExtractMarkedReply(Rows({"› warm-up 2", "", "", "• Warm-up reply 2.",
+                                     "  └ Tip: Press f3 to search this conversation.", "",
+                                     "  Worked for <1s • 01:23"}),
+                               "warm-up 2", m, c.reply, 120));
+  EXPECT_EQ("Done.", ExtractMarkedReply(Rows({"› go", "• Ran ls", "  └ Tipster.txt", "", "• Done."}),
+                                        "go", m, c.reply, 120));
+}
+
 TEST(ReplyExtractor, UnwrapJoinsOnlyWhatTheProgramWrapped) {
   // Width 20: "aaaa bbbb cccc dddd" + " eeee" would not fit, so the break
   // was the wrapper's; "short" + " next" would fit, so that break is real.

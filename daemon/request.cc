@@ -152,8 +152,27 @@ bool ReadFields(const object& obj, Request* r, std::string* err) {
   Fields f(obj, err);
   const std::string& t = r->type;
   if (t == "ask" || t == "ask_stream") {
-    return f.String("prompt", true, &r->prompt) &&
-           f.Number("timeout", 0.001, kMaxTimeoutS, &r->timeout_s);
+    if (!f.String("prompt", true, &r->prompt) || !f.Number("timeout", 0.001, kMaxTimeoutS, &r->timeout_s) ||
+        !f.String("on_input", false, &r->on_input)) {
+      return false;
+    }
+    if (!r->on_input.empty() && r->on_input != "wait" && r->on_input != "fail") {
+      *err = "field 'on_input' must be \"wait\" or \"fail\", got '" + r->on_input + "'";
+      return false;
+    }
+    return true;
+  }
+  if (t == "answer") {
+    bool has_text = obj["text"].error() == simdjson::SUCCESS;
+    if (!f.Id("target", &r->target) || !f.Int("option", false, 1, 1000, &r->option) ||
+        !f.String("text", false, &r->text)) {
+      return false;
+    }
+    if ((r->option > 0) == has_text) {
+      *err = "an answer needs exactly one of 'option' (a choice's number) and 'text'";
+      return false;
+    }
+    return true;
   }
   if (t == "cancel") return f.Id("target", &r->target);
   if (t == "send" || t == "send_secret") return f.String("data", true, &r->data);
@@ -199,7 +218,7 @@ const std::vector<std::string>& KnownRequestTypes() {
   static const std::vector<std::string> kTypes = {
       "ask",   "ask_stream", "cancel",     "send",      "send_secret", "keys",
       "paste", "resize",     "screen",     "scrollback", "expect",     "wait_idle",
-      "signal", "status",    "subscribe",  "unsubscribe", "close"};
+      "signal", "status",    "subscribe",  "unsubscribe", "close",      "answer"};
   return kTypes;
 }
 

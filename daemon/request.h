@@ -30,10 +30,12 @@ struct Request {
   // Fields, set according to the type (see docs/protocol.md).
   std::string prompt;                // ask, ask_stream
   double timeout_s = -1;             // ask*, expect, wait_idle; <0: default
-  RequestId target;                  // cancel
+  std::string on_input;              // ask*: "wait" or "fail" (default)
+  RequestId target;                  // cancel, answer
+  long option = 0;                   // answer: the choice's number; 0: text
   std::string data;                  // send, send_secret
   std::vector<std::string> keys;     // keys
-  std::string text;                  // paste
+  std::string text;                  // paste, answer
   int cols = 0, rows = 0;            // resize
   long lines = -1;                   // scrollback; <0: everything
   std::string pattern;               // expect

@@ -28,6 +28,35 @@ TEST(Request, ParsesAnAsk) {
   EXPECT_DOUBLE_EQ(60, r.request.timeout_s);
 }
 
+TEST(Request, OnInputAndAnswer) {
+  RequestParser p;
+  Parsed r = Parse(&p, R"({"id":1,"type":"ask","prompt":"go","on_input":"wait"})");
+  ASSERT_TRUE(r.ok) << r.err;
+  EXPECT_EQ("wait", r.request.on_input);
+  r = Parse(&p, R"({"id":1,"type":"ask","prompt":"go","on_input":"later"})");
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(std::string::npos, r.err.find("on_input")) << r.err;
+
+  r = Parse(&p, R"({"id":2,"type":"answer","target":"a","option":2})");
+  ASSERT_TRUE(r.ok) << r.err;
+  EXPECT_EQ("\"a\"", r.request.target.json);
+  EXPECT_EQ(2, r.request.option);
+  r = Parse(&p, R"({"id":2,"type":"answer","target":1,"text":"use the other file"})");
+  ASSERT_TRUE(r.ok) << r.err;
+  EXPECT_EQ("use the other file", r.request.text);
+  EXPECT_EQ(0, r.request.option);
+  for (const char* bad : {R"({"id":2,"type":"answer","target":1})",
+                          R"({"id":2,"type":"answer","target":1,"option":1,"text":"x"})",
+                          R"({"id":2,"type":"answer","option":1})",
+                          R"({"id":2,"type":"answer","target":1,"option":0})",
+                          R"({"id":2,"type":"answer","target":1,"option":"1"})"}) {
+    r = Parse(&p, bad);
+    EXPECT_FALSE(r.ok) << bad;
+    EXPECT_EQ(RequestError::kProtocol, r.kind) << bad;
+    EXPECT_FALSE(r.err.empty());
+  }
+}
+
 TEST(Request, IdsAreEchoedVerbatim) {
   RequestParser p;
   EXPECT_EQ("\"abc\"", Parse(&p, R"({"id":"abc","type":"status"})").request.id.json);

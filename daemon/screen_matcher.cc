@@ -1,5 +1,9 @@
 #include "screen_matcher.h"
 
+#include <algorithm>
+
+#include "json_writer.h"
+
 namespace tuidriver {
 namespace {
 
@@ -43,7 +47,7 @@ ScreenMatcher::ScreenMatcher(const EngineConfig& config)
     if (auto re = CompileOrNull(p)) chrome_.push_back(std::move(re));
   }
   for (const DialogRule& d : config.dialogs) {
-    if (auto re = CompileOrNull(d.pattern)) dialogs_.push_back({std::move(re), d.modes});
+    if (auto re = CompileOrNull(d.pattern)) dialogs_.push_back({std::move(re), d.modes, d.name});
   }
 }
 
@@ -149,6 +153,109 @@ bool ScreenMatcher::NeedsInput(const Terminal& term, std::string* question) cons
     return true;
   }
   return false;
+}
+
+}  // namespace tuidriver
+
+namespace tuidriver {
+
+std::string ScreenMatcher::MatchedText(const Compiled& c, const Terminal& term, int row) {
+  return c.scope == MatchScope::kCursorLine ? CursorLineText(term) : term.RowText(row);
+}
+
+void ScreenMatcher::ExplainBusy(const Terminal& term, std::vector<RuleMatch>* out) const {
+  for (size_t i = 0; i < busy_.size(); ++i) {
+    int row;
+    if (Matches(busy_[i], term, &row)) {
+      out->push_back({"busy", static_cast<int>(i), "", busy_[i].re->pattern(), row,
+                      MatchedText(busy_[i], term, row), "busy"});
+    }
+  }
+  if (busy_osc_ > 0 && busy_osc_pattern_) {
+    std::string payload = term.osc(busy_osc_);
+    if (payload.empty() && busy_until_osc_) {
+      out->push_back({"busy_osc", -1, "", "busy_until_osc: no OSC " + std::to_string(busy_osc_) + " yet",
+                      -1, "", "busy"});
+    } else if (!payload.empty() && RE2::PartialMatch(payload, *busy_osc_pattern_)) {
+      out->push_back({"busy_osc", -1, "", busy_osc_pattern_->pattern(), -1, payload, "busy"});
+    }
+  }
+  if (busy_title_ && RE2::PartialMatch(term.title(), *busy_title_)) {
+    out->push_back({"busy_title", -1, "", busy_title_->pattern(), -1, term.title(), "busy"});
+  }
+}
+
+std::vector<RuleMatch> ScreenMatcher::Explain(const Terminal& term, const std::string& mode) const {
+  std::vector<RuleMatch> out;
+  std::vector<std::string> lines = term.ScreenLines();
+  std::string screen;
+  for (const std::string& line : lines) screen += line + "\n";
+  for (size_t i = 0; i < dialogs_.size(); ++i) {
+    const Dialog& d = dialogs_[i];
+    bool mode_ok = d.modes.empty();
+    for (const std::string& m : d.modes) mode_ok |= (m == mode);
+    re2::StringPiece hit;
+    if (!mode_ok || !d.re->Match(screen, 0, screen.size(), RE2::UNANCHORED, &hit, 1)) continue;
+    // The row where the match begins.
+    size_t at = static_cast<size_t>(hit.data() - screen.data());
+    int row = static_cast<int>(std::count(screen.begin(), screen.begin() + static_cast<long>(at), '\n'));
+    out.push_back({"dialog", static_cast<int>(i), d.name, d.re->pattern(), row,
+                   lines[static_cast<size_t>(row)], "dialog"});
+  }
+  for (size_t i = 0; i < needs_input_.size(); ++i) {
+    int row;
+    if (Matches(needs_input_[i], term, &row)) {
+      out.push_back({"needs_input", static_cast<int>(i), "", needs_input_[i].re->pattern(), row,
+                     MatchedText(needs_input_[i], term, row), "needs_input"});
+    }
+  }
+  ExplainBusy(term, &out);
+  int row;
+  if (Matches(prompt_, term, &row)) {
+    out.push_back({"prompt", -1, "", prompt_.re->pattern(), row, MatchedText(prompt_, term, row), "ready"});
+  }
+  return out;
+}
+
+namespace {
+
+std::string MatchJson(const RuleMatch& m) {
+  JsonObject o;
+  o.Add("rule", m.rule);
+  if (m.index >= 0) o.Add("index", m.index);
+  if (!m.name.empty()) o.Add("name", m.name);
+  o.Add("pattern", m.pattern);
+  if (m.row >= 0) o.Add("row", m.row);
+  else o.AddNull("row");
+  o.Add("text", m.text);
+  return o.Finish();
+}
+
+}  // namespace
+
+std::string ScreenMatcher::ExplainJson(const std::vector<RuleMatch>& matches) {
+  JsonObject o;
+  if (matches.empty()) {
+    o.Add("verdict", "unknown").AddNull("rule")
+        .Add("note", "no rule matched: no dialog, question, busy pattern, busy OSC or title, "
+                     "or prompt of this engine is on screen");
+    o.AddRaw("also", "[]");
+    return o.Finish();
+  }
+  const RuleMatch& first = matches.front();
+  std::string where = first.row >= 0 ? "row " + std::to_string(first.row)
+                      : first.rule == "busy_title" ? std::string("the window title")
+                                                   : std::string("the OSC payload");
+  std::string rule = first.rule + (first.index >= 0 ? "[" + std::to_string(first.index) + "]" : "");
+  if (!first.name.empty()) rule += " (" + first.name + ")";
+  std::string note = first.text.empty() && first.row < 0
+                         ? rule + " decided it: " + first.pattern
+                         : rule + " matched " + where + ": " + first.text;
+  std::string also = "[";
+  for (size_t i = 1; i < matches.size(); ++i) also += (i > 1 ? "," : "") + MatchJson(matches[i]);
+  also += "]";
+  o.Add("verdict", first.verdict).AddRaw("rule", MatchJson(first)).Add("note", note).AddRaw("also", also);
+  return o.Finish();
 }
 
 }  // namespace tuidriver

@@ -20,6 +20,17 @@ namespace tuidriver {
 // nothing after it (placeholder text in an input box is not typed text).
 std::string CursorLineText(const Terminal& term);
 
+// One engine rule that matches the current screen, for status.explain.
+struct RuleMatch {
+  std::string rule;     // busy, busy_osc, busy_title, prompt, dialog, needs_input
+  int index = -1;       // its entry in the engine file's list (busy, dialogs, needs_input)
+  std::string name;     // dialogs: the rule's name
+  std::string pattern;  // the pattern that matched
+  int row = -1;         // screen row that matched; -1 for title and OSC
+  std::string text;     // that row's text, or the title or OSC payload
+  std::string verdict;  // what it makes the screen: busy, ready, dialog, needs_input
+};
+
 class ScreenMatcher {
  public:
   // The config must have been validated (all patterns compile). Keeps no
@@ -49,6 +60,14 @@ class ScreenMatcher {
   // text from the matching row down.
   bool NeedsInput(const Terminal& term, std::string* question) const;
 
+  // Every rule that matches the screen, the deciding one first, in the
+  // order the daemon weighs them: a dialog rule for `mode` (answered by
+  // keys), a needs_input question, a busy rule (pattern, OSC, title), the
+  // prompt (ready). Empty: no rule matched.
+  std::vector<RuleMatch> Explain(const Terminal& term, const std::string& mode) const;
+  // status.explain: the deciding rule and what it matched, or that none did.
+  static std::string ExplainJson(const std::vector<RuleMatch>& matches);
+
  private:
   struct Compiled {
     std::unique_ptr<RE2> re;
@@ -56,6 +75,8 @@ class ScreenMatcher {
   };
   static Compiled Compile(const ScreenPattern& p);
   static bool Matches(const Compiled& c, const Terminal& term, int* row);
+  static std::string MatchedText(const Compiled& c, const Terminal& term, int row);
+  void ExplainBusy(const Terminal& term, std::vector<RuleMatch>* out) const;
 
   Compiled prompt_;
   Compiled continuation_;
@@ -73,6 +94,7 @@ class ScreenMatcher {
   struct Dialog {
     std::unique_ptr<RE2> re;
     std::vector<std::string> modes;
+    std::string name;
   };
   std::vector<Dialog> dialogs_;
 };

@@ -75,5 +75,76 @@ TEST(ScreenMatcher, StartedPatterns) {
   EXPECT_TRUE(m.Started(t));
 }
 
+// status.explain: the deciding rule first, with the row or title it
+// matched; the other matching rules after it; nothing when none matched.
+TEST(ScreenMatcher, ExplainNamesTheDecidingRule) {
+  EngineConfig c = TitleEngine();
+  c.busy = {{"esc to cancel", MatchScope::kScreen}, {"Thinking", MatchScope::kScreen}};
+  c.dialogs = {{"trust", "Trust this folder", {"Enter"}, {"agent"}}};
+  c.needs_input = {{"Allow once\\?", MatchScope::kScreen}};
+  ScreenMatcher m(c);
+  Terminal t(40, 5, 100);
+  EXPECT_TRUE(m.Explain(t, "exec").empty());
+  EXPECT_NE(std::string::npos, ScreenMatcher::ExplainJson({}).find("\"rule\":null"));
+
+  Feed(&t, "\r\n >   Type your message");
+  std::vector<RuleMatch> e = m.Explain(t, "exec");
+  ASSERT_EQ(1u, e.size());
+  EXPECT_EQ("prompt", e[0].rule);
+  EXPECT_EQ("ready", e[0].verdict);
+  EXPECT_EQ(1, e[0].row);
+  EXPECT_EQ(" >   Type your message", e[0].text);
+
+  Feed(&t, "\x1b[1;1H Thinking (esc to cancel)");
+  e = m.Explain(t, "exec");
+  ASSERT_EQ(3u, e.size());
+  EXPECT_EQ("busy", e[0].rule);
+  EXPECT_EQ(0, e[0].index);
+  EXPECT_EQ(" Thinking (esc to cancel)", e[0].text);
+  EXPECT_EQ(1, e[1].index);
+  EXPECT_EQ("prompt", e[2].rule);
+  std::string json = ScreenMatcher::ExplainJson(e);
+  EXPECT_NE(std::string::npos, json.find("\"verdict\":\"busy\"")) << json;
+  EXPECT_NE(std::string::npos, json.find("busy[0] matched row 0:  Thinking (esc to cancel)")) << json;
+
+  Feed(&t, "\x1b[1;1H\x1b[2K\x1b]0;Working\x07");
+  e = m.Explain(t, "exec");
+  ASSERT_EQ(2u, e.size());
+  EXPECT_EQ("busy_title", e[0].rule);
+  EXPECT_EQ("Working", e[0].text);
+  EXPECT_EQ(-1, e[0].row);
+
+  // A dialog counts only in the modes its rule names; a question comes next.
+  Feed(&t, "\x1b[3;1HTrust this folder? Allow once?");
+  EXPECT_EQ("needs_input", m.Explain(t, "exec")[0].rule);
+  e = m.Explain(t, "agent");
+  EXPECT_EQ("dialog", e[0].rule);
+  EXPECT_EQ("trust", e[0].name);
+  EXPECT_EQ(2, e[0].row);
+}
+
+TEST(ScreenMatcher, ExplainBusyOsc) {
+  EngineConfig c;
+  c.prompt = {"^› $", MatchScope::kCursorLine};
+  c.busy_osc = 7501;
+  c.busy_osc_pattern = "working";
+  c.busy_until_osc = true;
+  ScreenMatcher m(c);
+  Terminal t(40, 5, 100);
+  Feed(&t, "› ");
+  std::vector<RuleMatch> e = m.Explain(t, "exec");
+  ASSERT_EQ(2u, e.size());
+  EXPECT_EQ("busy_osc", e[0].rule);
+  EXPECT_NE(std::string::npos, e[0].pattern.find("no OSC 7501 yet"));
+  Feed(&t, "\x1b]7501;working\x07");
+  e = m.Explain(t, "exec");
+  EXPECT_EQ("working", e[0].text);
+  Feed(&t, "\x1b]7501;idle\x07");
+  e = m.Explain(t, "exec");
+  ASSERT_EQ(1u, e.size());
+  EXPECT_EQ("prompt", e[0].rule);
+  EXPECT_EQ("› ", e[0].text);
+}
+
 }  // namespace
 }  // namespace tuidriver

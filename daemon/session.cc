@@ -383,6 +383,8 @@ void Session::RunAsks(TimePoint now) {
   SendPendingInterrupt(now);
   if (active_) {
     active_->Update(term_, &pty_input_, now);
+    std::string input_event;
+    if (active_->TakeInputEvent(&input_event)) out_.Send(input_event);
     if (active_->streaming()) {
       std::string delta = active_->TakeDelta();
       if (!delta.empty()) {
@@ -635,6 +637,7 @@ void Session::Dispatch(Request& r) {
   const std::string& t = r.type;
   if (t == "ask" || t == "ask_stream") HandleAsk(r);
   else if (t == "cancel") HandleCancel(r);
+  else if (t == "answer") HandleAnswer(r);
   else if (t == "send" || t == "send_secret" || t == "keys" || t == "paste") HandleInput(r);
   else if (t == "resize") {
     if (state_ != State::kExited) pty_.Resize(r.cols, r.rows);
@@ -692,6 +695,16 @@ void Session::HandleCancel(const Request& r) {
     }
   }
   ReplyError(r.id, "error", "no ask with id " + r.target.json + " is running or queued");
+}
+
+// on_input "wait": answers the question the target ask reported.
+void Session::HandleAnswer(const Request& r) {
+  std::string err = "no ask with id " + r.target.json + " is running";
+  if (active_ && active_->id() == r.target && active_->Answer(r, term_, &pty_input_, Clock::now(), &err)) {
+    ReplyOk(r.id);
+  } else {
+    ReplyError(r.id, "error", err);
+  }
 }
 
 void Session::HandleInput(const Request& r) {
@@ -789,6 +802,7 @@ void Session::HandleStatus(const Request& r) {
   if (options_.raw) o.AddNull("engine");
   else o.Add("engine", options_.engine.name);
   o.Add("mode", options_.mode).Add("queued", static_cast<int64_t>(queue_.size()));
+  o.AddRaw("explain", ScreenMatcher::ExplainJson(matcher_.Explain(term_, options_.mode)));
   std::string fields = o.Finish();
   fields = fields.substr(1, fields.size() - 2);  // the object's members only
   fields += "," + (state_ == State::kExited ? ExitFields("exit_code") : "\"exit_code\":null,\"signal\":null");

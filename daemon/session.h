@@ -111,6 +111,7 @@ class Session {
   void Dispatch(Request& request);
   void HandleAsk(Request& request);
   void HandleCancel(const Request& request);
+  void HandleAnswer(const Request& request);
   // Fails the active ask as cancelled; its interrupt keys follow shortly.
   void CancelActive(const std::string& why);
   void HandleInput(const Request& request);

@@ -159,6 +159,27 @@ def words(n, seed=7):
     return " ".join(vocab[(i * seed + i // 3) % len(vocab)] for i in range(n))
 
 
+class RowStreaming:
+    """Issue 13, item 1: a long paragraph streamed slowly reaches the client
+    row by row, after several turns in the same session. Mixed into the
+    test classes of CLIs that draw a reply as it grows (Claude, Codex)."""
+
+    def test_stream_paragraph_row_by_row(self):
+        for i in range(6):  # the mismatch was seen after six earlier turns
+            self.assertEqual(self.ask_ok("warm-up %d" % i, "Warm-up reply %d." % i),
+                             "Warm-up reply %d." % i)
+        text = words(300, seed=11)
+        self.api.script({"text": text, "first_delay_ms": 300, "word_delay_ms": 20})
+        chunks, reply = self.s.ask_stream("one long paragraph please", timeout=90)
+        self.assertTrue(reply["ok"], reply)
+        self.assertEqual(reply["text"], text)
+        self.assertNotIn("revised", reply)
+        self.assertEqual("".join(c for _, c in chunks), text)
+        finished = self.api.state()["last_turn_finished_at"]
+        early = [c for t, c in chunks if t < finished]
+        self.assertGreaterEqual(len(early), 3, "deltas before the model finished: %r" % early)
+
+
 class AgentLifecycle:
     """The fake API for a class of tests that start their own sessions, and
     item 9 of the agent-engines issue. A subclass sets CLI, and

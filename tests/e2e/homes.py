@@ -17,6 +17,9 @@ EXECUTABLES = {
     "claude": os.path.join(MODULES, "@anthropic-ai", "claude-code-linux-x64", "claude"),
     "codex": os.path.join(MODULES, "@openai", "codex", "bin", "codex.js"),
     "gemini": os.path.join(MODULES, "@google", "gemini-cli", "bundle", "gemini.js"),
+    # opencode-ai's bin/opencode.exe is a placeholder its postinstall
+    # replaces; the real executable is in the platform package.
+    "opencode": os.path.join(MODULES, "opencode-linux-x64", "bin", "opencode"),
 }
 
 
@@ -133,6 +136,41 @@ def gemini_env(home, cwd, port, bare):
     return env
 
 
+def opencode_env(home, cwd, port, bare):
+    """opencode talks to the fake through its own provider configuration: a
+    provider built on the Anthropic SDK it bundles, with the loopback
+    base URL. No models.dev fetch, no update check, no default plugins (an
+    npm install at startup)."""
+    env = base_env(home)
+    env.update({
+        "OPENCODE_DISABLE_MODELS_FETCH": "1",
+        "OPENCODE_DISABLE_DEFAULT_PLUGINS": "1",
+        "OPENCODE_DISABLE_LSP_DOWNLOAD": "1",
+        "OPENCODE_DISABLE_CLAUDE_CODE": "1",
+    })
+    config = {
+        "$schema": "https://opencode.ai/config.json",
+        "autoupdate": False,
+        "share": "disabled",
+        "model": "fake/fake-model",
+        "small_model": "fake/fake-model",
+        "provider": {"fake": {
+            "npm": "@ai-sdk/anthropic",
+            "name": "Fake Anthropic",
+            "options": {"baseURL": "http://127.0.0.1:%d/v1" % port, "apiKey": FAKE_KEY},
+            "models": {"fake-model": {"name": "Fake Model"}},
+        }},
+    }
+    if not bare:
+        # Ask before running a command, so the tests can see the question.
+        config["permission"] = {"bash": "ask", "edit": "ask"}
+    d = os.path.join(home, ".config", "opencode")
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, "opencode.json"), "w") as f:
+        json.dump(config, f)
+    return env
+
+
 # Set in every agent's environment, as a CI runner sets them: Gemini skips
 # its interactive UI when any is set, unless its engine strips them. Setting
 # them here makes every run see what CI sees.
@@ -147,6 +185,8 @@ def make_env(cli, home, cwd, port, bare=False):
         env = codex_env(home, cwd, port, bare)
     elif cli == "gemini":
         env = gemini_env(home, cwd, port, bare)
+    elif cli == "opencode":
+        env = opencode_env(home, cwd, port, bare)
     else:
         raise ValueError("unknown CLI %r" % cli)
     env.update(CI_VARIABLES)

@@ -3,12 +3,12 @@ Anthropic API. Each numbered section of the agent-engines issue has a test."""
 import os
 import unittest
 
-from agent_harness import AgentLifecycle, AgentSession, AgentTurns
+from agent_harness import AgentLifecycle, AgentSession, AgentTurns, RowStreaming
 
 CLI = "claude"
 
 
-class Claude(AgentTurns, unittest.TestCase):
+class Claude(AgentTurns, RowStreaming, unittest.TestCase):
     CLI = "claude"
     CHROME = ("✻", "❯", "esc to interrupt", "───")
 
@@ -30,6 +30,36 @@ class Claude(AgentTurns, unittest.TestCase):
 class ClaudeLifecycle(AgentLifecycle, unittest.TestCase):
     CLI = CLI
     CLI_PROCESSES = 1  # claude
+
+    # Issue 13, item 4: with on_input "wait", a permission question inside
+    # the turn is reported with its choices; the answer selects one and the
+    # same ask goes on to its reply.
+    def test_dialog_inside_a_turn(self):
+        s = AgentSession(CLI, self.api, extra_args=("--permission-mode", "default"))
+        try:
+            d = s.daemon
+            for n, choose in ((1, "Yes"), (2, "No")):
+                target = os.path.join(s.cwd, "made-%d.txt" % n)
+                self.api.script({"tool_call": {"name": "Bash", "input": {
+                    "command": "touch " + target, "description": "Create a file"}}})
+                rid = "turn%d" % n
+                d.send({"id": rid, "type": "ask", "prompt": "create file %d" % n, "timeout": 60,
+                        "on_input": "wait"})
+                ev = d.wait_for(lambda m: m.get("id") == rid, 60)
+                self.assertEqual(ev["type"], "needs_input", ev)
+                self.assertEqual(ev["question"], "Do you want to proceed?")
+                labels = {o["label"]: o["index"] for o in ev["options"]}
+                self.assertEqual(ev["options"][0], {"index": 1, "label": "Yes"})
+                self.assertIn("No", labels, ev)
+                r = d.request("answer", target=rid, option=labels[choose])
+                self.assertTrue(r["ok"], r)
+                reply = d.wait_for(lambda m: m.get("id") == rid, 60)
+                self.assertTrue(reply["ok"], reply)
+                self.assertEqual(os.path.exists(target), choose == "Yes")
+            self.api.script("Still here.")
+            self.assertEqual(s.ask("still there?")["text"], "Still here.")
+        finally:
+            s.close()
 
     # 1. Spawn on a bare home: agent mode answers the trust and API-key dialogs.
     def test_bare_home_in_agent_mode(self):

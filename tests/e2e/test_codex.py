@@ -6,12 +6,12 @@ git repository (trust and model-migration dialogs) and close are here."""
 import os
 import unittest
 
-from agent_harness import AgentLifecycle, AgentSession, AgentTurns
+from agent_harness import AgentLifecycle, AgentSession, AgentTurns, RowStreaming
 
 CLI = "codex"
 
 
-class Codex(AgentTurns, unittest.TestCase):
+class Codex(AgentTurns, RowStreaming, unittest.TestCase):
     CLI = "codex"
     CHROME = ("Worked for", "›", "esc to interrupt")
 
@@ -50,6 +50,25 @@ class Codex(AgentTurns, unittest.TestCase):
         self.assertEqual(self.ask_ok("still there?", "Yes."), "Yes.")
         self.assertFalse(os.path.exists(refused))
 
+    # Issue 13, item 4: with on_input "wait" the same question is reported
+    # with its choices, answered by number, and the ask goes on to its reply.
+    def test_answer_inside_a_turn(self):
+        d = self.s.daemon
+        target = os.path.join(self.s.cwd, "answered.txt")
+        self.api.script(self.run_command_call(target, "Create the answered file"), "Made it.")
+        d.send({"id": "q", "type": "ask", "prompt": "make the answered file", "timeout": 60,
+                "on_input": "wait"})
+        ev = d.wait_for(lambda m: m.get("id") == "q", 60)
+        self.assertEqual(ev["type"], "needs_input", ev)
+        self.assertTrue(ev["question"].startswith("Would you like to run the following command?"), ev)
+        self.assertIn("$ touch " + target, ev["question"])
+        self.assertEqual(ev["options"][0], {"index": 1, "label": "Yes, proceed (y)"})
+        self.assertTrue(ev["options"][-1]["label"].startswith("No, and tell Codex"), ev)
+        self.assertTrue(d.request("answer", target="q", option=1)["ok"])
+        reply = d.wait_for(lambda m: m.get("id") == "q", 60)
+        self.assertTrue(reply["ok"], reply)
+        self.assertEqual(reply["text"], "Made it.")
+        self.assertTrue(os.path.exists(target))
 
     # A command Codex runs without asking is a block of its own ("• Ran
     # ...", its output in a tree below): it is not part of the reply.

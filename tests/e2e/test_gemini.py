@@ -28,6 +28,26 @@ class Gemini(AgentTurns, unittest.TestCase):
                          "def add(a, b):\n    if a:\n        return a + b\n    return b")
 
     # 8. A question no rule answers ends the ask with needs_input.
+    # Issue 13, item 4: with on_input "wait" the permission box is reported
+    # with its choices, answered by number, and the ask goes on to its reply.
+    def test_answer_inside_a_turn(self):
+        d = self.s.daemon
+        target = os.path.join(self.s.cwd, "answered.txt")
+        self.api.script({"tool_call": {"name": "run_shell_command",
+                                       "input": {"command": "touch " + target,
+                                                 "description": "Create a file"}}})
+        d.send({"id": "q", "type": "ask", "prompt": "make the answered file", "timeout": 60,
+                "on_input": "wait"})
+        ev = d.wait_for(lambda m: m.get("id") == "q", 60)
+        self.assertEqual(ev["type"], "needs_input", ev)
+        self.assertIn("Allow execution of", ev["question"])
+        self.assertEqual([o["label"] for o in ev["options"]][:2], ["Allow once", "Allow for this session"], ev)
+        self.assertTrue(d.request("answer", target="q", option=1)["ok"])
+        reply = d.wait_for(lambda m: m.get("id") == "q", 60)
+        self.assertTrue(reply["ok"], reply)
+        self.assertEqual(reply["text"], "Done.")  # the fake's answer to a tool's result
+        self.assertTrue(os.path.exists(target))
+
     def test_needs_input(self):
         target = os.path.join(self.s.cwd, "made-by-tool.txt")
         self.api.script({"tool_call": {"name": "run_shell_command",

@@ -1,7 +1,7 @@
 export { Session } from './session';
 export type {
   SpawnOptions, AskOptions, ExitInfo, ScreenState, SessionStatus, ExpectResult, DialogEvent,
-  OutputDroppedEvent, SessionEvents,
+  OutputDroppedEvent, SessionEvents, NeedsInputEvent, StateExplanation, RuleMatch,
 } from './session';
 export { TuiDriverError } from './errors';
 export type { TuiDriverErrorKind, TuiDriverErrorDetails } from './errors';

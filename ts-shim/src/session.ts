@@ -32,6 +32,39 @@ export interface AskOptions {
   timeoutMs?: number;
   /** Aborting cancels the ask through the protocol's `cancel`; it then rejects with kind `cancelled`. */
   signal?: AbortSignal;
+  /**
+   * Answers questions the program asks inside the turn (a tool's permission dialog): the ask is
+   * sent with `on_input: "wait"`, and each question is passed here; return a choice's `index`
+   * (a number) or free text (a string). A rejection cancels the ask. Without it, a question
+   * ends the ask with kind `needs_input`.
+   */
+  onInput?: (question: NeedsInputEvent) => number | string | Promise<number | string>;
+}
+
+/** A question inside a turn (asks with `onInput`): the `needsInput` event, and `onInput`'s argument. */
+export interface NeedsInputEvent {
+  /** The ask's request id, for `answer`. */
+  askId: number;
+  question: string;
+  /** The choices, as the dialog numbers them; empty for a free-text question. */
+  options: { index: number; label: string }[];
+}
+
+/** status.explain: which engine rule decides the screen's state (see docs/protocol.md). */
+export interface StateExplanation {
+  verdict: 'dialog' | 'needs_input' | 'busy' | 'ready' | 'unknown';
+  rule: RuleMatch | null;
+  note: string;
+  also: RuleMatch[];
+}
+
+export interface RuleMatch {
+  rule: string;
+  index?: number;
+  name?: string;
+  pattern: string;
+  row: number | null;
+  text: string;
 }
 
 export interface ExitInfo {
@@ -62,6 +95,8 @@ export interface SessionStatus {
   queued: number;
   exitCode: number | null;
   signal: string | null;
+  /** Which engine rule decides what the screen shows now: the first thing to read when busy or done is judged wrong. */
+  explain: StateExplanation;
 }
 
 export interface ExpectResult {
@@ -80,11 +115,12 @@ export interface OutputDroppedEvent {
   reason?: string;
 }
 
-/** Events: `output` (raw program output, string), `exit` (ExitInfo, once), `dialog`, `outputDropped`, `close` (the daemon is gone). */
+/** Events: `output` (raw program output, string), `exit` (ExitInfo, once), `dialog`, `needsInput`, `outputDropped`, `close` (the daemon is gone). */
 export interface SessionEvents {
   output: [data: string];
   exit: [info: ExitInfo];
   dialog: [event: DialogEvent];
+  needsInput: [event: NeedsInputEvent];
   outputDropped: [event: OutputDroppedEvent];
   close: [];
 }
@@ -95,6 +131,7 @@ interface Pending {
   resolve(reply: Json): void;
   reject(err: TuiDriverError): void;
   onChunk?: (delta: string) => void;
+  onNeedsInput?: (event: NeedsInputEvent) => void;
   /** Runs while the reply line is handled, before any later line. */
   onReplySync?: () => void;
 }
@@ -389,7 +426,13 @@ export class Session extends EventEmitter<SessionEvents> {
       queued: Number(r.queued),
       exitCode: (r.exit_code as number | null) ?? null,
       signal: (r.signal as string | null) ?? null,
+      explain: r.explain as StateExplanation,
     };
+  }
+
+  /** Answers the question an ask reported (the `needsInput` event): a choice's index, or free text. */
+  async answer(askId: number, answer: number | string): Promise<void> {
+    await this.call({ type: 'answer', target: askId, ...(typeof answer === 'number' ? { option: answer } : { text: answer }) });
   }
 
   /** Asks the daemon for events (`output`). Adding an `output` listener does this for you. */
@@ -476,7 +519,17 @@ export class Session extends EventEmitter<SessionEvents> {
       const err = this.error('cancelled', 'the ask was aborted before it was sent', { cause: signal.reason });
       return { id: -1, promise: Promise.reject(err) };
     }
-    const handle = this.request({ type, prompt, ...timeoutField(opts.timeoutMs) }, onChunk ? { onChunk } : {});
+    const hooks: Pick<Pending, 'onChunk' | 'onNeedsInput'> = onChunk ? { onChunk } : {};
+    const { onInput } = opts;
+    if (onInput) {
+      hooks.onNeedsInput = (q) => {
+        Promise.resolve()
+          .then(() => onInput(q))
+          .then((a) => this.answer(q.askId, a))
+          .catch(() => this.cancelRequest(q.askId));
+      };
+    }
+    const handle = this.request({ type, prompt, ...timeoutField(opts.timeoutMs), ...(onInput ? { on_input: 'wait' } : {}) }, hooks);
     if (signal) {
       const onAbort = () => this.cancelRequest(handle.id);
       signal.addEventListener('abort', onAbort, { once: true });
@@ -496,7 +549,7 @@ export class Session extends EventEmitter<SessionEvents> {
     return this.request(req).promise;
   }
 
-  private request(req: Json, hooks: Pick<Pending, 'onChunk' | 'onReplySync'> = {}): RequestHandle {
+  private request(req: Json, hooks: Pick<Pending, 'onChunk' | 'onNeedsInput' | 'onReplySync'> = {}): RequestHandle {
     const id = this.nextId++;
     if (this.daemonGone_) {
       return { id, promise: Promise.reject(this.goneError()) };
@@ -514,6 +567,16 @@ export class Session extends EventEmitter<SessionEvents> {
       if (!p) return;
       if (msg.type === 'chunk') {
         p.onChunk?.(String(msg.delta ?? ''));
+        return;
+      }
+      if (msg.type === 'needs_input') {
+        const event: NeedsInputEvent = {
+          askId: msg.id as number,
+          question: String(msg.question ?? ''),
+          options: Array.isArray(msg.options) ? (msg.options as { index: number; label: string }[]) : [],
+        };
+        this.emit('needsInput', event);
+        p.onNeedsInput?.(event);
         return;
       }
       if (msg.type !== 'reply') return;

@@ -1,0 +1,42 @@
+// Questions inside a turn (an ask with "on_input":"wait"): the choices a
+// needs_input question lists, parsed by the engine's needs_input_options,
+// the keys that answer it, and the needs_input event. Pure functions over
+// text, so they are tested on captured screens.
+#ifndef TUIDRIVER_TURN_INPUT_H_
+#define TUIDRIVER_TURN_INPUT_H_
+
+#include <string>
+#include <vector>
+
+#include "engine_config.h"
+#include "request.h"
+
+namespace tuidriver {
+
+struct InputOption {
+  int index = 0;      // the number the dialog shows
+  std::string label;
+};
+
+struct InputQuestion {
+  std::string question;               // the rows above the first choice
+  std::vector<InputOption> options;   // empty: a free-text question
+  int selected = -1;                  // position in options of the highlight
+};
+
+// Parses the question text NeedsInput found (its matching row down to the
+// end of the screen).
+InputQuestion ParseInputQuestion(const std::string& text, const InputOptionsConfig& config);
+
+// The keys that answer `q` with choice number `option` (> 0); for free
+// text (option 0) the keys that confirm it, once the caller typed it.
+// False with *err when there is no such choice.
+bool AnswerKeys(const InputQuestion& q, const InputOptionsConfig& config, int option,
+                std::vector<std::string>* keys, std::string* err);
+
+// {"id":ID,"type":"needs_input","question":"...","options":[{"index":1,"label":"Yes"},...]}
+std::string NeedsInputEvent(const RequestId& id, const InputQuestion& q);
+
+}  // namespace tuidriver
+
+#endif  // TUIDRIVER_TURN_INPUT_H_

@@ -1,0 +1,48 @@
+"""A toy TUI that asks questions inside a turn, for the on_input tests
+(tests/integration/test_turn_input.py and the TypeScript shim's tests).
+
+`deploy` asks "Proceed to production?" with three choices (arrows move the
+highlight, Enter takes it); `name` asks for free text. Like a TUI's dialog,
+the question goes away once answered; the answer is printed, then the
+prompt again.
+"""
+import os, sys, termios, tty
+def out(s):
+    sys.stdout.write(s); sys.stdout.flush()
+def key():
+    b = os.read(0, 1)
+    if b == b"\x1b":
+        b += os.read(0, 2)
+    return b
+def choose(labels):
+    sel = 0
+    while True:
+        for i, l in enumerate(labels):
+            out(("\u276f " if i == sel else "  ") + "%d. %s\r\n" % (i + 1, l))
+        k = key()
+        out("\x1b[%dA\r\x1b[J" % len(labels))
+        if k == b"\x1b[B": sel = min(sel + 1, len(labels) - 1)
+        elif k == b"\x1b[A": sel = max(sel - 1, 0)
+        elif k in (b"\r", b"\n"): return labels[sel]
+fd = sys.stdin.fileno()
+cooked = termios.tcgetattr(fd)
+while True:
+    out("$ ")
+    line = sys.stdin.readline()
+    if not line:
+        break
+    cmd = line.strip()
+    tty.setraw(fd)
+    if cmd == "deploy":
+        out("\x1b7Proceed to production?\r\n")
+        answer = choose(["Yes", "Yes, and do not ask again", "No"])
+        out("\x1b8\x1b[Jchose %s\r\n" % answer)
+    elif cmd == "name":
+        out("\x1b7Your name?\r\n> ")
+        name = b""
+        while True:
+            k = key()
+            if k in (b"\r", b"\n"): break
+            name += k
+        out("\x1b8\x1b[Jhello %s\r\n" % name.decode())
+    termios.tcsetattr(fd, termios.TCSANOW, cooked)

@@ -1,0 +1,101 @@
+"""Questions inside a turn (on_input "wait", the needs_input event and the
+answer request), against a small real TUI that asks mid-turn: a numbered
+choice it selects with arrow keys, or a free-text question."""
+import json
+import os
+import sys
+import tempfile
+import time
+import unittest
+
+from tuiclient import Daemon
+
+ASKING_TUI = os.path.join(os.path.dirname(os.path.abspath(__file__)), "asking_tui.py")
+
+
+class TurnInput(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        fd, cls.path = tempfile.mkstemp(suffix=".json", prefix="turn-input-")
+        with os.fdopen(fd, "w") as f:
+            json.dump({"command": [sys.executable, ASKING_TUI],
+                       "prompt": {"pattern": "^\\$ $", "scope": "cursor_line"},
+                       "submit": {"mode": "type"},
+                       "needs_input": ["^Proceed to production\\?", "^Your name\\?"],
+                       "needs_input_options": {"option": "^(?:❯ |  )(\\d+)\\. (.+)$",
+                                               "selected": "^❯"}}, f)
+
+    @classmethod
+    def tearDownClass(cls):
+        os.unlink(cls.path)
+
+    def setUp(self):
+        self.d = Daemon("--engine-file", self.path)
+
+    def tearDown(self):
+        self.d.close()
+
+    def start(self, prompt, rid="a", timeout=20):
+        self.d.send({"id": rid, "type": "ask", "prompt": prompt, "timeout": timeout, "on_input": "wait"})
+        return self.d.wait_for(lambda m: m.get("id") == rid, timeout + 5)
+
+    def test_choice_by_number(self):
+        ev = self.start("deploy")
+        self.assertEqual(ev["type"], "needs_input", ev)
+        self.assertEqual(ev["question"], "Proceed to production?")
+        self.assertEqual(ev["options"], [{"index": 1, "label": "Yes"},
+                                         {"index": 2, "label": "Yes, and do not ask again"},
+                                         {"index": 3, "label": "No"}])
+        r = self.d.request("answer", target="a", option=3)
+        self.assertTrue(r["ok"], r)
+        reply = self.d.wait_for(lambda m: m.get("id") == "a", 20)
+        self.assertTrue(reply["ok"], reply)
+        self.assertIn("chose No", reply["text"])
+        # The session goes on; a second question in a later ask works too.
+        ev = self.start("deploy", rid="b")
+        self.assertEqual(ev["type"], "needs_input", ev)
+        self.assertTrue(self.d.request("answer", target="b", option=1)["ok"])
+        reply = self.d.wait_for(lambda m: m.get("id") == "b", 20)
+        self.assertIn("chose Yes", reply["text"])
+
+    def test_free_text(self):
+        ev = self.start("name")
+        self.assertEqual(ev["type"], "needs_input", ev)
+        self.assertEqual(ev["options"], [])
+        r = self.d.request("answer", target="a", option=1)
+        self.assertFalse(r["ok"])
+        self.assertIn("answer with 'text'", r["error"])
+        self.assertTrue(self.d.request("answer", target="a", text="Ada")["ok"])
+        reply = self.d.wait_for(lambda m: m.get("id") == "a", 20)
+        self.assertTrue(reply["ok"], reply)
+        self.assertIn("hello Ada", reply["text"])
+
+    def test_timeout_keeps_running(self):
+        t0 = time.monotonic()
+        ev = self.start("deploy", timeout=2)
+        self.assertEqual(ev["type"], "needs_input", ev)
+        reply = self.d.wait_for(lambda m: m.get("id") == "a", 10)
+        self.assertEqual(reply["kind"], "timeout", reply)
+        self.assertLess(time.monotonic() - t0, 8)
+
+    def test_answers_go_only_to_a_waiting_ask(self):
+        r = self.d.request("answer", target="nobody", option=1)
+        self.assertFalse(r["ok"])
+        self.assertIn("no ask with id \"nobody\"", r["error"])
+        ev = self.start("deploy")
+        self.assertTrue(self.d.request("answer", target="a", option=2)["ok"])
+        again = self.d.request("answer", target="a", option=1)
+        self.assertFalse(again["ok"], again)
+        self.assertIn("not waiting for an answer", again["error"])
+        reply = self.d.wait_for(lambda m: m.get("id") == "a", 20)
+        self.assertIn("chose Yes, and do not ask again", reply["text"])
+
+    def test_without_on_input_the_ask_ends(self):
+        r = self.d.ask("deploy", timeout=20)
+        self.assertEqual(r["kind"], "needs_input", r)
+        self.assertIn("Proceed to production?", r["question"])
+        self.assertFalse(any(m.get("type") == "needs_input" for m in self.d.events))
+
+
+if __name__ == "__main__":
+    unittest.main()
