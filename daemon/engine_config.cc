@@ -10,6 +10,8 @@
 #include <set>
 #include <sstream>
 
+#include "keys.h"
+
 namespace tuidriver {
 namespace {
 
@@ -114,6 +116,19 @@ class Reader {
     }
   }
 
+  // Key names (keys.h). A typo such as "Ctrl-C" would otherwise be typed as
+  // text when the key is needed, so it fails the load.
+  void Keys(const element& e, const std::string& path, std::vector<std::string>* out) {
+    Strings(e, path, out);
+    for (size_t i = 0; !failed() && i < out->size(); ++i) {
+      Key key;
+      if (!ParseKeyName((*out)[i], &key)) {
+        Fail(path + "[" + std::to_string(i) + "]", "unknown key name '" + (*out)[i] +
+             "' (tmux style: Enter, C-c, M-x, S-Tab, Up, PageDown, F5, or one character)");
+      }
+    }
+  }
+
   // A string or {"pattern": ..., "scope": "cursor_line"|"screen"}.
   void Pattern(const element& e, const std::string& path, ScreenPattern* out) {
     if (e.is_string()) {
@@ -172,7 +187,7 @@ void ReadSubmit(Reader* r, const element& e, const std::string& path, SubmitConf
       else if (mode == "type") s->mode = SubmitMode::kType;
       else if (!r->failed()) r->Fail(sub, "expected one of lines, paste, type; got '" + mode + "'");
     } else if (key == "enter") {
-      r->Strings(v, sub, &s->enter);
+      r->Keys(v, sub, &s->enter);
     } else if (key == "enter_delay_ms") {
       r->Int(v, sub, 0, 10000, &s->enter_delay_ms);
     } else if (key == "chunk_size") {
@@ -227,7 +242,7 @@ void ReadDialogs(Reader* r, const element& e, const std::string& path, std::vect
     r->Object(item, at, [&](const std::string& key, const element& v, const std::string& sub) {
       if (key == "name") r->String(v, sub, &d.name);
       else if (key == "pattern") r->Regex(v, sub, &d.pattern);
-      else if (key == "keys") r->Strings(v, sub, &d.keys);
+      else if (key == "keys") r->Keys(v, sub, &d.keys);
       else if (key == "modes") r->Strings(v, sub, &d.modes);
       else return false;
       return true;
@@ -248,9 +263,9 @@ void ReadInputOptions(Reader* r, const element& e, const std::string& path, Inpu
   r->Object(e, path, [&](const std::string& key, const element& v, const std::string& sub) {
     if (key == "option") r->Regex(v, sub, &c->option);
     else if (key == "selected") r->Regex(v, sub, &c->selected);
-    else if (key == "next") r->Strings(v, sub, &c->next);
-    else if (key == "previous") r->Strings(v, sub, &c->previous);
-    else if (key == "confirm") r->Strings(v, sub, &c->confirm);
+    else if (key == "next") r->Keys(v, sub, &c->next);
+    else if (key == "previous") r->Keys(v, sub, &c->previous);
+    else if (key == "confirm") r->Keys(v, sub, &c->confirm);
     else if (key == "select") {
       r->String(v, sub, &c->select);
       if (!r->failed() && c->select != "arrows" && c->select != "digits") {
@@ -313,9 +328,9 @@ bool ReadTopField(Reader* r, const std::string& key, const element& v, const std
   else if (key == "ready_after_da1") r->Bool(v, path, &c->ready_after_da1);
   else if (key == "busy_title") r->Regex(v, path, &c->busy_title);
   else if (key == "submit") ReadSubmit(r, v, path, &c->submit);
-  else if (key == "interrupt_keys") r->Strings(v, path, &c->interrupt_keys);
-  else if (key == "quit_keys") r->Strings(v, path, &c->quit_keys);
-  else if (key == "clear_input_keys") r->Strings(v, path, &c->clear_input_keys);
+  else if (key == "interrupt_keys") r->Keys(v, path, &c->interrupt_keys);
+  else if (key == "quit_keys") r->Keys(v, path, &c->quit_keys);
+  else if (key == "clear_input_keys") r->Keys(v, path, &c->clear_input_keys);
   else if (key == "reply") ReadReply(r, v, path, &c->reply);
   else if (key == "dialogs") ReadDialogs(r, v, path, &c->dialogs);
   else if (key == "needs_input") r->Patterns(v, path, MatchScope::kScreen, &c->needs_input);
