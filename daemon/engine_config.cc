@@ -7,10 +7,12 @@
 #include <algorithm>
 #include <fstream>
 #include <functional>
+#include <memory>
 #include <set>
 #include <sstream>
 
 #include "keys.h"
+#include "compile_regex.h"
 
 namespace tuidriver {
 namespace {
@@ -71,10 +73,8 @@ class Reader {
   void Regex(const element& e, const std::string& path, std::string* out) {
     String(e, path, out);
     if (failed() || out->empty()) return;
-    RE2::Options options;
-    options.set_log_errors(false);
-    RE2 re(*out, options);
-    if (!re.ok()) Fail(path, "invalid regular expression: " + re.error());
+    std::string err;
+    if (!CompileRegex(*out, &err)) Fail(path, "invalid regular expression: " + err);
   }
 
   void Int(const element& e, const std::string& path, int64_t min, int64_t max, int64_t* out) {
@@ -113,6 +113,16 @@ class Reader {
       out->emplace_back();
       String(item, path + "[" + std::to_string(i++) + "]", &out->back());
       if (failed()) return;
+    }
+  }
+
+  void Regexes(const element& e, const std::string& path, std::vector<std::string>* out) {
+    Strings(e, path, out);
+    std::string err;
+    for (size_t i = 0; !failed() && i < out->size(); ++i) {
+      if (!CompileRegex((*out)[i], &err)) {
+        Fail(path + "[" + std::to_string(i) + "]", "invalid regular expression: " + err);
+      }
     }
   }
 
@@ -215,13 +225,7 @@ void ReadReply(Reader* r, const element& e, const std::string& path, ReplyConfig
     else if (key == "tool_output") r->Regex(v, sub, &c->tool_output);
     else if (key == "unwrap") r->Bool(v, sub, &c->unwrap);
     else if (key == "chrome") {
-      r->Strings(v, sub, &c->chrome);
-      for (size_t i = 0; i < c->chrome.size() && !r->failed(); ++i) {
-        RE2::Options options;
-        options.set_log_errors(false);
-        RE2 re(c->chrome[i], options);
-        if (!re.ok()) r->Fail(sub + "[" + std::to_string(i) + "]", "invalid regular expression: " + re.error());
-      }
+      r->Regexes(v, sub, &c->chrome);
     } else {
       return false;
     }
@@ -277,8 +281,9 @@ void ReadInputOptions(Reader* r, const element& e, const std::string& path, Inpu
     return true;
   });
   if (r->failed() || c->option.empty()) return;
-  RE2 re(c->option);
-  if (re.NumberOfCapturingGroups() < 2) {
+  std::string err;
+  std::unique_ptr<RE2> re = CompileRegex(c->option, &err);  // valid: Regex checked it
+  if (re && re->NumberOfCapturingGroups() < 2) {
     r->Fail(path + ".option", "needs two groups: the choice's number and its label");
   }
 }

@@ -12,6 +12,7 @@
 
 #include "json_writer.h"
 #include "keys.h"
+#include "compile_regex.h"
 
 namespace tuidriver {
 namespace {
@@ -63,12 +64,6 @@ std::string JsonString(const std::string& s) {
   return out;
 }
 
-std::string RegexError(const std::string& pattern) {
-  RE2::Options o;
-  o.set_log_errors(false);
-  RE2 re(pattern, o);
-  return re.ok() ? "" : re.error();
-}
 
 }  // namespace
 
@@ -748,10 +743,7 @@ void Session::HandleInput(const Request& r) {
     WriteKeys(r.keys);
   } else {
     bool bracketed = term_.bracketed_paste();
-    // Inside a bracketed paste the end marker must not appear literally.
-    std::string text = r.text;
-    for (size_t p; (p = text.find("\x1b[201~")) != std::string::npos;) text.erase(p, 6);
-    pty_.Write(bracketed ? "\x1b[200~" + text + "\x1b[201~" : text);
+    pty_.Write(bracketed ? BracketedPaste(r.text) : r.text);
     extra = std::string("\"bracketed\":") + (bracketed ? "true" : "false");
   }
   ReplyOk(r.id, extra);
@@ -777,16 +769,14 @@ void Session::HandleScrollback(const Request& r) {
 }
 
 void Session::HandleExpect(Request& r) {
-  std::string err = RegexError(r.pattern);
-  if (!err.empty()) {
+  std::string err;
+  Waiter w;
+  w.pattern = CompileRegex(r.pattern, &err);
+  if (!w.pattern) {
     ReplyError(r.id, "protocol", "field 'pattern' is not a valid regular expression: " + err);
     return;
   }
   bool exited = state_ == State::kExited;
-  Waiter w;
-  RE2::Options o;
-  o.set_log_errors(false);
-  w.pattern = std::make_unique<RE2>(r.pattern, o);
   w.deadline = Clock::now() + Ms(r.timeout_s > 0 ? static_cast<long>(r.timeout_s * 1000) : 30000);
   w.request = std::move(r);
   RequestId id = w.request.id;
