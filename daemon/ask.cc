@@ -117,7 +117,7 @@ void Ask::QueueLine(const Terminal& term) {
   // Pasted, a line is taken literally: a TAB inserts a TAB instead of
   // completing, and auto-indenting REPLs do not indent it twice.
   if (term.bracketed_paste() && !line.empty()) {
-    outbox_.push_back({"\x1b[200~" + line + "\x1b[201~", 0});
+    outbox_.push_back({BracketedPaste(line), 0});
   } else {
     outbox_.push_back({line, 0});
   }

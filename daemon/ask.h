@@ -73,8 +73,8 @@ class Ask {
   // restarts the clock when the ask reaches the head of the queue, so time
   // spent behind other asks does not count.
   void RestartClock(TimePoint now) { deadline_ = now + std::chrono::milliseconds(timeout_ms_); }
-  // Fails a queued ask that never got to start.
-  void ExpireInQueue(const std::string& why) { Fail("timeout", why); }
+  // Fails a queued ask that never got to start (timeout, exited, not_ready).
+  void FailInQueue(const std::string& kind, const std::string& why) { Fail(kind, why); }
   TimePoint deadline() const { return deadline_; }
   // The earliest time Update must run even without output.
   TimePoint next_wakeup() const;

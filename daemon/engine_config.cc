@@ -7,8 +7,12 @@
 #include <algorithm>
 #include <fstream>
 #include <functional>
+#include <memory>
 #include <set>
 #include <sstream>
+
+#include "keys.h"
+#include "compile_regex.h"
 
 namespace tuidriver {
 namespace {
@@ -69,10 +73,8 @@ class Reader {
   void Regex(const element& e, const std::string& path, std::string* out) {
     String(e, path, out);
     if (failed() || out->empty()) return;
-    RE2::Options options;
-    options.set_log_errors(false);
-    RE2 re(*out, options);
-    if (!re.ok()) Fail(path, "invalid regular expression: " + re.error());
+    std::string err;
+    if (!CompileRegex(*out, &err)) Fail(path, "invalid regular expression: " + err);
   }
 
   void Int(const element& e, const std::string& path, int64_t min, int64_t max, int64_t* out) {
@@ -111,6 +113,29 @@ class Reader {
       out->emplace_back();
       String(item, path + "[" + std::to_string(i++) + "]", &out->back());
       if (failed()) return;
+    }
+  }
+
+  void Regexes(const element& e, const std::string& path, std::vector<std::string>* out) {
+    Strings(e, path, out);
+    std::string err;
+    for (size_t i = 0; !failed() && i < out->size(); ++i) {
+      if (!CompileRegex((*out)[i], &err)) {
+        Fail(path + "[" + std::to_string(i) + "]", "invalid regular expression: " + err);
+      }
+    }
+  }
+
+  // Key names (keys.h). A typo such as "Ctrl-C" would otherwise be typed as
+  // text when the key is needed, so it fails the load.
+  void Keys(const element& e, const std::string& path, std::vector<std::string>* out) {
+    Strings(e, path, out);
+    for (size_t i = 0; !failed() && i < out->size(); ++i) {
+      Key key;
+      if (!ParseKeyName((*out)[i], &key)) {
+        Fail(path + "[" + std::to_string(i) + "]", "unknown key name '" + (*out)[i] +
+             "' (tmux style: Enter, C-c, M-x, S-Tab, Up, PageDown, F5, or one character)");
+      }
     }
   }
 
@@ -172,7 +197,7 @@ void ReadSubmit(Reader* r, const element& e, const std::string& path, SubmitConf
       else if (mode == "type") s->mode = SubmitMode::kType;
       else if (!r->failed()) r->Fail(sub, "expected one of lines, paste, type; got '" + mode + "'");
     } else if (key == "enter") {
-      r->Strings(v, sub, &s->enter);
+      r->Keys(v, sub, &s->enter);
     } else if (key == "enter_delay_ms") {
       r->Int(v, sub, 0, 10000, &s->enter_delay_ms);
     } else if (key == "chunk_size") {
@@ -200,13 +225,7 @@ void ReadReply(Reader* r, const element& e, const std::string& path, ReplyConfig
     else if (key == "tool_output") r->Regex(v, sub, &c->tool_output);
     else if (key == "unwrap") r->Bool(v, sub, &c->unwrap);
     else if (key == "chrome") {
-      r->Strings(v, sub, &c->chrome);
-      for (size_t i = 0; i < c->chrome.size() && !r->failed(); ++i) {
-        RE2::Options options;
-        options.set_log_errors(false);
-        RE2 re(c->chrome[i], options);
-        if (!re.ok()) r->Fail(sub + "[" + std::to_string(i) + "]", "invalid regular expression: " + re.error());
-      }
+      r->Regexes(v, sub, &c->chrome);
     } else {
       return false;
     }
@@ -227,7 +246,7 @@ void ReadDialogs(Reader* r, const element& e, const std::string& path, std::vect
     r->Object(item, at, [&](const std::string& key, const element& v, const std::string& sub) {
       if (key == "name") r->String(v, sub, &d.name);
       else if (key == "pattern") r->Regex(v, sub, &d.pattern);
-      else if (key == "keys") r->Strings(v, sub, &d.keys);
+      else if (key == "keys") r->Keys(v, sub, &d.keys);
       else if (key == "modes") r->Strings(v, sub, &d.modes);
       else return false;
       return true;
@@ -248,9 +267,9 @@ void ReadInputOptions(Reader* r, const element& e, const std::string& path, Inpu
   r->Object(e, path, [&](const std::string& key, const element& v, const std::string& sub) {
     if (key == "option") r->Regex(v, sub, &c->option);
     else if (key == "selected") r->Regex(v, sub, &c->selected);
-    else if (key == "next") r->Strings(v, sub, &c->next);
-    else if (key == "previous") r->Strings(v, sub, &c->previous);
-    else if (key == "confirm") r->Strings(v, sub, &c->confirm);
+    else if (key == "next") r->Keys(v, sub, &c->next);
+    else if (key == "previous") r->Keys(v, sub, &c->previous);
+    else if (key == "confirm") r->Keys(v, sub, &c->confirm);
     else if (key == "select") {
       r->String(v, sub, &c->select);
       if (!r->failed() && c->select != "arrows" && c->select != "digits") {
@@ -262,8 +281,9 @@ void ReadInputOptions(Reader* r, const element& e, const std::string& path, Inpu
     return true;
   });
   if (r->failed() || c->option.empty()) return;
-  RE2 re(c->option);
-  if (re.NumberOfCapturingGroups() < 2) {
+  std::string err;
+  std::unique_ptr<RE2> re = CompileRegex(c->option, &err);  // valid: Regex checked it
+  if (re && re->NumberOfCapturingGroups() < 2) {
     r->Fail(path + ".option", "needs two groups: the choice's number and its label");
   }
 }
@@ -313,9 +333,9 @@ bool ReadTopField(Reader* r, const std::string& key, const element& v, const std
   else if (key == "ready_after_da1") r->Bool(v, path, &c->ready_after_da1);
   else if (key == "busy_title") r->Regex(v, path, &c->busy_title);
   else if (key == "submit") ReadSubmit(r, v, path, &c->submit);
-  else if (key == "interrupt_keys") r->Strings(v, path, &c->interrupt_keys);
-  else if (key == "quit_keys") r->Strings(v, path, &c->quit_keys);
-  else if (key == "clear_input_keys") r->Strings(v, path, &c->clear_input_keys);
+  else if (key == "interrupt_keys") r->Keys(v, path, &c->interrupt_keys);
+  else if (key == "quit_keys") r->Keys(v, path, &c->quit_keys);
+  else if (key == "clear_input_keys") r->Keys(v, path, &c->clear_input_keys);
   else if (key == "reply") ReadReply(r, v, path, &c->reply);
   else if (key == "dialogs") ReadDialogs(r, v, path, &c->dialogs);
   else if (key == "needs_input") r->Patterns(v, path, MatchScope::kScreen, &c->needs_input);

@@ -195,4 +195,10 @@ std::string KeysToBytes(const std::vector<std::string>& names, const KeyModes& m
   return out;
 }
 
+std::string BracketedPaste(std::string text) {
+  static const char kEnd[] = "\x1b[201~";
+  for (size_t p; (p = text.find(kEnd)) != std::string::npos;) text.erase(p, sizeof kEnd - 1);
+  return "\x1b[200~" + text + kEnd;
+}
+
 }  // namespace tuidriver

@@ -46,6 +46,11 @@ std::string KeyBytes(const Key& key, const KeyModes& modes);
 // name is typed as the text it is.
 std::string KeysToBytes(const std::vector<std::string>& names, const KeyModes& modes);
 
+// Text as a terminal pastes it in bracketed-paste mode (ESC [200~ ... ESC
+// [201~), so the program takes it literally: a TAB inserts a TAB. An end
+// marker inside the text is dropped, so the paste cannot end early.
+std::string BracketedPaste(std::string text);
+
 }  // namespace tuidriver
 
 #endif  // TUIDRIVER_KEYS_H_

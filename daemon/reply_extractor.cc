@@ -10,25 +10,6 @@
 namespace tuidriver {
 namespace {
 
-// Display columns of a UTF-8 string: East Asian wide ranges and emoji take
-// two columns, everything else one. Good enough to reason about wrapping.
-int Columns(const std::string& s) {
-  int cols = 0;
-  size_t pos = 0;
-  while (pos < s.size()) {
-    uint32_t cp;
-    DecodeUtf8(s, &pos, &cp);
-    bool wide = (cp >= 0x1100 && cp <= 0x115F) || (cp >= 0x2E80 && cp <= 0xA4CF) ||
-                (cp >= 0xAC00 && cp <= 0xD7A3) || (cp >= 0xF900 && cp <= 0xFAFF) ||
-                (cp >= 0xFE30 && cp <= 0xFE4F) || (cp >= 0xFF00 && cp <= 0xFF60) ||
-                (cp >= 0xFFE0 && cp <= 0xFFE6) || (cp >= 0x1F300 && cp <= 0x1F64F) ||
-                (cp >= 0x1F900 && cp <= 0x1F9FF) || (cp >= 0x20000 && cp <= 0x3FFFD);
-    bool zero = (cp >= 0x300 && cp <= 0x36F) || cp == 0x200D || (cp >= 0xFE00 && cp <= 0xFE0F);
-    cols += zero ? 0 : (wide ? 2 : 1);
-  }
-  return cols;
-}
-
 std::string TrimRight(const std::string& s) {
   size_t end = s.find_last_not_of(' ');
   return end == std::string::npos ? std::string() : s.substr(0, end + 1);
@@ -84,7 +65,7 @@ bool EchoedAfterMarker(const std::string& line, const std::string& needle) {
   size_t pos = line.find(needle);
   if (pos == std::string::npos) return false;
   std::string marker = TrimBoth(line.substr(0, pos));
-  if (marker.empty() || Columns(marker) > 4) return false;
+  if (marker.empty() || StringColumns(marker) > 4) return false;
   for (char ch : marker) {
     if (std::isalnum(static_cast<unsigned char>(ch))) return false;
   }
@@ -164,7 +145,7 @@ std::string JoinRows(const std::vector<Row>& rows) {
 
 int EchoRows(int prompt_cols, const std::string& text, int cols) {
   if (cols <= 0) return 1;
-  int width = prompt_cols + Columns(text);
+  int width = prompt_cols + StringColumns(text);
   return width <= cols ? 1 : (width + cols - 1) / cols;
 }
 
@@ -174,7 +155,7 @@ std::vector<std::string> UnwrapWordWrapped(const std::vector<std::string>& rows,
   // A TUI may wrap a little short of the edge (margins): when rows run close
   // to the edge, the longest one shows where it really wraps.
   int longest = 0;
-  for (const std::string& row : rows) longest = std::max(longest, Columns(row));
+  for (const std::string& row : rows) longest = std::max(longest, StringColumns(row));
   if (longest >= width - 8 && longest < width) width = longest;
   std::vector<std::string> out;
   for (size_t i = 0; i < rows.size(); ++i) {
@@ -185,7 +166,7 @@ std::vector<std::string> UnwrapWordWrapped(const std::vector<std::string>& rows,
       std::string first_word = row.substr(0, row.find(' '));
       // Wrappers differ by a column or two at the edge (a trailing space
       // kept, a margin): allow that much slack.
-      join = Columns(rows[i - 1]) + 1 + Columns(first_word) > width - kWrapSlack;
+      join = StringColumns(rows[i - 1]) + 1 + StringColumns(first_word) > width - kWrapSlack;
     }
     if (join) {
       out.back() += " " + row;

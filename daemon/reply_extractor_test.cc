@@ -151,6 +151,16 @@ TEST(ReplyExtractor, EchoRowsCountsWideCharacters) {
   EXPECT_EQ(1, EchoRows(4, "6*7", 80));
   EXPECT_EQ(2, EchoRows(4, std::string(80, 'x'), 80));
   EXPECT_EQ(2, EchoRows(0, "\xE4\xB8\xAD" + std::string(79, 'x'), 80));  // 中 is 2 columns
+  // Emoji outside the CJK ranges are wide too, as the terminal counts them:
+  // print("✅"*14) at 40 columns wraps (the echo leaked into the reply).
+  std::string check = "\xE2\x9C\x85";  // ✅
+  std::string rocket = "\xF0\x9F\x9A\x80";  // 🚀
+  std::string line = "print(\"";
+  for (int i = 0; i < 14; ++i) line += check;
+  line += "\")";
+  EXPECT_EQ(2, EchoRows(4, line, 40));
+  EXPECT_EQ(1, EchoRows(0, rocket + rocket, 4));
+  EXPECT_EQ(2, EchoRows(0, rocket + rocket + rocket, 4));
 }
 
 }  // namespace

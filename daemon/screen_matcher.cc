@@ -3,17 +3,15 @@
 #include <algorithm>
 
 #include "json_writer.h"
+#include "compile_regex.h"
 
 namespace tuidriver {
 namespace {
 
 std::unique_ptr<RE2> CompileOrNull(const std::string& pattern) {
   if (pattern.empty()) return nullptr;
-  RE2::Options options;
-  options.set_log_errors(false);
-  auto re = std::make_unique<RE2>(pattern, options);
-  if (!re->ok()) return nullptr;  // validated at load; never match if not
-  return re;
+  std::string err;
+  return CompileRegex(pattern, &err);  // validated at load; never match if not
 }
 
 }  // namespace

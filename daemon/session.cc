@@ -12,6 +12,7 @@
 
 #include "json_writer.h"
 #include "keys.h"
+#include "compile_regex.h"
 
 namespace tuidriver {
 namespace {
@@ -63,12 +64,6 @@ std::string JsonString(const std::string& s) {
   return out;
 }
 
-std::string RegexError(const std::string& pattern) {
-  RE2::Options o;
-  o.set_log_errors(false);
-  RE2 re(pattern, o);
-  return re.ok() ? "" : re.error();
-}
 
 }  // namespace
 
@@ -78,8 +73,11 @@ Session::Session(SessionOptions options, int in_fd, int out_fd)
       out_(out_fd),
       term_(options_.engine.cols, options_.engine.rows, options_.scrollback_lines),
       matcher_(options_.engine) {
+  // A TTY is left blocking: O_NONBLOCK would stay set on the terminal the
+  // user's shell shares. ReadRequests then reads it once per wake-up.
+  stdin_tty_ = isatty(in_fd_);
   int flags = fcntl(in_fd_, F_GETFL);
-  if (flags >= 0 && !isatty(in_fd_)) fcntl(in_fd_, F_SETFL, flags | O_NONBLOCK);
+  if (flags >= 0 && !stdin_tty_) fcntl(in_fd_, F_SETFL, flags | O_NONBLOCK);
 }
 
 Session::~Session() = default;
@@ -90,11 +88,13 @@ int Session::Run() {
   DieWithParent();
   BecomeSubreaper();
   if (!Spawn()) return 3;
-  last_output_ = Clock::now();
-  ready_deadline_ = last_output_ + Ms(options_.engine.timeouts.ready_ms);
-  if (options_.raw) CheckReady(Clock::now());
+  TimePoint now = Clock::now();
+  last_output_ = now;
+  ready_deadline_ = now + Ms(options_.engine.timeouts.ready_ms);
+  if (options_.raw) CheckReady(now);
   while (!quit_) {
-    TimePoint now = Clock::now();
+    // `now` is the time OnScreen last looked at everything: a wake-up time
+    // at or before it was due then, so PollTimeoutMs can ignore it.
     std::vector<struct pollfd> fds;
     bool want_stdin = stdin_open_ && !out_.congested();
     fds.push_back({want_stdin ? in_fd_ : -1, POLLIN, 0});
@@ -111,9 +111,9 @@ int Session::Run() {
     if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) ReadRequests();
     // No waitpid here: SIGCHLD is blocked outside ppoll, so an exit always
     // wakes ppoll and HandleSignals reaps it (one syscall less per read).
-    OnScreen(Clock::now());
+    now = Clock::now();
+    OnScreen(now);
     if (!out_.Flush() && state_ != State::kExited) BeginClose(nullptr);
-    if (exit_code_ != 0) break;
   }
   out_.Drain(2000);
   return exit_code_;
@@ -141,26 +141,29 @@ bool Session::Spawn() {
 
 int Session::PollTimeoutMs(TimePoint now) const {
   TimePoint wake = now + Ms(60000);
-  auto consider = [&wake](TimePoint t) { wake = std::min(wake, t); };
+  // Only times still ahead count. One already passed was handled when it
+  // came (OnScreen ran at `now`) or waits for something else, such as a
+  // resync that waits for the next ask: waking for it would spin the CPU.
+  auto consider = [&wake, now](TimePoint t) {
+    if (t > now) wake = std::min(wake, t);
+  };
   if (state_ == State::kStarting) consider(ready_deadline_);
   if (active_) consider(active_->next_wakeup());
   else if (!queue_.empty() && state_ == State::kReady) consider(queue_.front()->deadline());
   for (const Waiter& w : waiters_) {
     consider(w.deadline);
-    if (w.request.type == "wait_idle") consider(last_output_ + Ms(w.request.idle_ms));
+    if (w.request.type == "wait_idle") consider(IdleSince(w) + Ms(w.request.idle_ms));
   }
   if (interrupt_pending_) consider(interrupt_due_);
-  if (settle_wake_ > now) consider(settle_wake_);
+  consider(settle_wake_);
   if (resync_) {
     consider(resync_give_up_);
     consider(last_output_ + Ms(kResyncQuietMs));
   }
   if (close_phase_ != ClosePhase::kNone) consider(close_deadline_);
   if (close_phase_ == ClosePhase::kSettle) consider(last_output_ + Ms(kResyncQuietMs));
-  if (dialog_wake_ > now) consider(dialog_wake_);
-  if (term_.synchronized_update() && frame_started_ + Ms(kFrameLimitMs) > now) {
-    consider(frame_started_ + Ms(kFrameLimitMs));
-  }
+  consider(dialog_wake_);
+  if (term_.synchronized_update()) consider(frame_started_ + Ms(kFrameLimitMs));
   if (!dialog_keys_.empty()) consider(dialog_keys_.front().due);
   auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(wake - now).count();
   return static_cast<int>(std::max<long long>(0, ms + 1));
@@ -247,23 +250,28 @@ void Session::ReportExit() {
   std::string why = ExitDescription();
   if (active_ && !active_->finished()) active_->ChildExited(term_, why);
   FinishAsk();
-  for (auto& ask : queue_) {
-    ask->ChildExited(term_, why);
-    ReplyAsk(*ask);
-  }
-  queue_.clear();
-  for (Waiter& w : waiters_) ReplyError(w.request.id, "exited", why, ScreenFields());
-  waiters_.clear();
+  FailPending("exited", why);
   if (was_starting && !options_.raw && !closing_) {
+    // Nothing more can happen: the daemon ends with 3 (ReportNotReady).
     ReportNotReady(options_.engine.name + " exited before it showed its prompt: " + why);
+    BeginClose(nullptr);
   }
   if (closing_) FinishClose();
   else if (!stdin_open_) BeginClose(nullptr);
 }
 
+void Session::FailPending(const std::string& kind, const std::string& why) {
+  for (auto& ask : queue_) {
+    ask->FailInQueue(kind, why);
+    ReplyAsk(*ask);
+  }
+  queue_.clear();
+  for (Waiter& w : waiters_) ReplyError(w.request.id, kind, why, ScreenFields());
+  waiters_.clear();
+}
+
 void Session::OnScreen(TimePoint now) {
-  if (state_ == State::kExited) return;
-  if (!MidFrame(now)) {
+  if (state_ != State::kExited && !MidFrame(now)) {
     bool changed = term_.generation() != seen_generation_;
     seen_generation_ = term_.generation();
     if (changed || now >= dialog_wake_) AnswerDialogs(now);
@@ -271,8 +279,13 @@ void Session::OnScreen(TimePoint now) {
     if (state_ == State::kReady) RunAsks(now);
   }
   UpdateWaiters(now);
+  // After stdin's end, requests already received finish first (each within
+  // its own timeout); then the session closes.
+  if (!stdin_open_ && !closing_ && state_ != State::kStarting && NothingPending()) BeginClose(nullptr);
   AdvanceClose(now);
 }
+
+bool Session::NothingPending() const { return !active_ && queue_.empty() && waiters_.empty(); }
 
 // A read can end in the middle of a frame the program draws inside a
 // synchronized update (Codex draws every frame so). Its prompt, busy state
@@ -350,15 +363,20 @@ void Session::CheckReady(TimePoint now) {
     out_.Send(o.Finish());
     return;
   }
-  if (now >= ready_deadline_) {
+  if (now >= ready_deadline_ && !closing_) {
     // The prompt alone is not enough when the engine lists `started`
     // patterns: say which is missing.
     std::string missing = matcher_.Ready(term_) && !matcher_.Started(term_)
                               ? " showed its prompt but none of its `started` patterns"
                               : " did not show its prompt";
-    ReportNotReady(options_.engine.name + missing + " within " +
-                   std::to_string(options_.engine.timeouts.ready_ms) + " ms");
-    pty_.SignalGroup(SIGKILL);
+    std::string error = options_.engine.name + missing + " within " +
+                        std::to_string(options_.engine.timeouts.ready_ms) + " ms";
+    ReportNotReady(error);
+    FailPending("not_ready", error);
+    // Closed as `close` would, without the quit keys: its whole process
+    // group goes, and the daemon ends (with 3) once the child is reaped.
+    urgent_close_ = true;
+    BeginClose(nullptr);
   }
 }
 
@@ -396,7 +414,6 @@ void Session::RunAsks(TimePoint now) {
     if (active_->finished()) FinishAsk();
   }
   if (!active_ && !queue_.empty()) StartNextAsk(now);
-  if (!active_ && queue_.empty() && !stdin_open_ && !closing_) BeginClose(nullptr);
 }
 
 bool Session::ReadySettled(TimePoint now) {
@@ -425,7 +442,7 @@ void Session::StartNextAsk(TimePoint now) {
   if (now >= queue_.front()->deadline()) {
     // The program never became ready for it (busy, or lost after an
     // interrupt): fail it rather than wait forever.
-    queue_.front()->ExpireInQueue("the program did not become ready for this ask in time");
+    queue_.front()->FailInQueue("timeout", "the program did not become ready for this ask in time");
     ReplyAsk(*queue_.front());
     queue_.pop_front();
     if (!queue_.empty()) queue_.front()->RestartClock(now);
@@ -536,7 +553,7 @@ void Session::UpdateWaiters(TimePoint now) {
         ReplyOk(w.request.id, "\"match\":" + JsonString(std::string(m[0])) + ",\"groups\":" + JsonStringArray(g));
         done = true;
       }
-    } else if (now >= last_output_ + Ms(w.request.idle_ms)) {
+    } else if (now >= IdleSince(w) + Ms(w.request.idle_ms)) {
       ReplyOk(w.request.id, "\"idle_ms\":" + std::to_string(w.request.idle_ms));
       done = true;
     }
@@ -561,9 +578,8 @@ void Session::ReadRequests() {
       stdin_open_ = false;
       if (!in_buf_.empty() && !discarding_long_line_) HandleLine(in_buf_);
       in_buf_.clear();
-      // Before ready, RunAsks closes once the program is ready (or the
-      // ready timeout ends the session), so a bare EOF still shows `ready`.
-      if (state_ != State::kStarting && !active_ && queue_.empty() && !closing_) BeginClose(nullptr);
+      // OnScreen closes once nothing is pending. Before ready it waits for
+      // ready (or the ready timeout), so a bare EOF still shows `ready`.
       return;
     }
     size_t start = 0;
@@ -577,6 +593,7 @@ void Session::ReadRequests() {
       start = i + 1;
     }
     AppendRequestBytes(buf + start, static_cast<size_t>(n) - start);
+    if (stdin_tty_) return;  // a second read would block until the next line
   }
 }
 
@@ -726,10 +743,7 @@ void Session::HandleInput(const Request& r) {
     WriteKeys(r.keys);
   } else {
     bool bracketed = term_.bracketed_paste();
-    // Inside a bracketed paste the end marker must not appear literally.
-    std::string text = r.text;
-    for (size_t p; (p = text.find("\x1b[201~")) != std::string::npos;) text.erase(p, 6);
-    pty_.Write(bracketed ? "\x1b[200~" + text + "\x1b[201~" : text);
+    pty_.Write(bracketed ? BracketedPaste(r.text) : r.text);
     extra = std::string("\"bracketed\":") + (bracketed ? "true" : "false");
   }
   ReplyOk(r.id, extra);
@@ -755,23 +769,33 @@ void Session::HandleScrollback(const Request& r) {
 }
 
 void Session::HandleExpect(Request& r) {
-  std::string err = RegexError(r.pattern);
-  if (!err.empty()) {
+  std::string err;
+  Waiter w;
+  w.pattern = CompileRegex(r.pattern, &err);
+  if (!w.pattern) {
     ReplyError(r.id, "protocol", "field 'pattern' is not a valid regular expression: " + err);
     return;
   }
-  Waiter w;
-  RE2::Options o;
-  o.set_log_errors(false);
-  w.pattern = std::make_unique<RE2>(r.pattern, o);
+  bool exited = state_ == State::kExited;
   w.deadline = Clock::now() + Ms(r.timeout_s > 0 ? static_cast<long>(r.timeout_s * 1000) : 30000);
   w.request = std::move(r);
+  RequestId id = w.request.id;
   waiters_.push_back(std::move(w));
   UpdateWaiters(Clock::now());
+  // The program is gone: the final screen matches now or never.
+  if (exited && !waiters_.empty() && waiters_.back().request.id == id) {
+    waiters_.pop_back();
+    ReplyError(id, "exited", ExitDescription(), ScreenFields());
+  }
 }
 
 void Session::HandleWaitIdle(Request& r) {
+  if (state_ == State::kExited) {
+    ReplyError(r.id, "exited", ExitDescription(), ScreenFields());
+    return;
+  }
   Waiter w;
+  w.received = Clock::now();
   w.deadline = Clock::now() + Ms(r.timeout_s > 0 ? static_cast<long>(r.timeout_s * 1000) : 30000);
   w.request = std::move(r);
   waiters_.push_back(std::move(w));
@@ -805,7 +829,7 @@ void Session::HandleStatus(const Request& r) {
   o.AddRaw("explain", ScreenMatcher::ExplainJson(matcher_.Explain(term_, options_.mode)));
   std::string fields = o.Finish();
   fields = fields.substr(1, fields.size() - 2);  // the object's members only
-  fields += "," + (state_ == State::kExited ? ExitFields("exit_code") : "\"exit_code\":null,\"signal\":null");
+  fields += "," + (state_ == State::kExited ? ExitFields() : "\"exit_code\":null,\"signal\":null");
   ReplyOk(r.id, fields);
 }
 
@@ -817,6 +841,10 @@ void Session::HandleSubscribe(const Request& r) {
 // ---- close ----------------------------------------------------------------
 
 void Session::BeginClose(const RequestId* id) {
+  if (id && closed_) {
+    ReplyOk(*id, CloseFields());
+    return;
+  }
   if (id) close_ids_.push_back(*id);
   if (closing_) return;
   closing_ = true;
@@ -891,9 +919,9 @@ void Session::FinishClose() {
   // detached descendants that were re-parented to us.
   pty_.SignalGroup(SIGKILL);
   if (SignalOrphans(SIGKILL) > 0) ReapOrphans(1000);
-  for (const RequestId& id : close_ids_) {
-    ReplyOk(id, "\"text\":\"\"," + ExitFields("exit_code"));
-  }
+  for (const RequestId& id : close_ids_) ReplyOk(id, CloseFields());
+  close_ids_.clear();
+  closed_ = true;
   quit_ = true;
 }
 
@@ -940,16 +968,17 @@ std::string Session::ScreenFields() const {
   return s.substr(1, s.size() - 2);
 }
 
-// "code":N,"signal":null  or  "code":null,"signal":"SIGKILL"
 std::string Session::ExitDescription() const {
   const ExitStatus& s = pty_.exit_status();
   if (s.signal) return "the program was killed by SIG" + SignalName(s.signal);
   return "the program exited with code " + std::to_string(s.code);
 }
 
-std::string Session::ExitFields(const char* code_key) const {
+// "exit_code":N,"signal":null  or  "exit_code":null,"signal":"SIGKILL": one
+// spelling everywhere (exit event, close reply, status, exited errors).
+std::string Session::ExitFields() const {
   const ExitStatus& s = pty_.exit_status();
-  std::string code = std::string("\"") + code_key + "\":";
+  std::string code = "\"exit_code\":";
   if (s.signal) return code + "null,\"signal\":" + JsonString("SIG" + SignalName(s.signal));
   return code + std::to_string(s.code) + ",\"signal\":null";
 }

@@ -54,8 +54,11 @@ class Session {
     Request request;
     std::unique_ptr<RE2> pattern;  // expect
     std::string seen;              // expect: new output since the request
+    TimePoint received;            // wait_idle: quiet counts from here
     TimePoint deadline;
   };
+  // wait_idle: quiet since the later of the last output and the request.
+  TimePoint IdleSince(const Waiter& w) const { return std::max(last_output_, w.received); }
 
   // What asks type goes to the PTY; the time of the last write is kept.
   class PtyInput : public ChildInput {
@@ -93,6 +96,11 @@ class Session {
   void SendDialogKeys(TimePoint now);
   void CheckReady(TimePoint now);
   void ReportNotReady(const std::string& error);
+  // Every request still waiting (queued and active asks, expect, wait_idle,
+  // close) gets its one reply: the program is gone or never became ready.
+  void FailPending(const std::string& kind, const std::string& why);
+  // No more requests can come and none waits: close, as EOF implies.
+  bool NothingPending() const;
   void RunAsks(TimePoint now);
   void StartNextAsk(TimePoint now);
   void FinishAsk();
@@ -142,7 +150,9 @@ class Session {
   void ReplyAsk(const Ask& ask);
   std::string ScreenFields() const;
   // `"code":N,"signal":null` or `"code":null,"signal":"SIGKILL"`.
-  std::string ExitFields(const char* code_key = "code") const;
+  std::string ExitFields() const;
+  // A close's reply: `"text":"",` and the exit fields.
+  std::string CloseFields() const { return "\"text\":\"\"," + ExitFields(); }
   // The same for people: "the program exited with code 3".
   std::string ExitDescription() const;
 
@@ -159,6 +169,7 @@ class Session {
   State state_ = State::kStarting;
   TimePoint ready_deadline_;
   bool stdin_open_ = true;
+  bool stdin_tty_ = false;
   std::string in_buf_;
   bool discarding_long_line_ = false;
   bool subscribed_output_ = false;
@@ -215,6 +226,7 @@ class Session {
   TimePoint close_deadline_;
   std::vector<RequestId> close_ids_;
   bool closing_ = false;
+  bool closed_ = false;  // FinishClose ran: a later close is answered at once
   // Closing because we were signalled or our parent died: skip the quit
   // keys and keep the SIGTERM grace short, so nothing outlives us long.
   bool urgent_close_ = false;

@@ -1,7 +1,5 @@
 #include "terminal.h"
 
-#include <utf8proc.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -21,13 +19,6 @@ const char32_t kLineDrawing[32] = {
     0x23ba, 0x23bb, 0x2500, 0x23bc, 0x23bd, 0x251c, 0x2524, 0x2534,  // o p q r s t u v
     0x252c, 0x2502, 0x2264, 0x2265, 0x03c0, 0x2260, 0x00a3, 0x00b7,  // w x y z { | } ~
 };
-
-// Columns a character takes: 0 (combining), 1 or 2 (wide: CJK, emoji), by
-// Unicode 15's tables, as current terminals count.
-int CharWidth(char32_t cp) {
-  int w = utf8proc_charwidth(static_cast<utf8proc_int32_t>(cp));
-  return w > 2 ? 2 : w;
-}
 
 std::string CsiReply(const char* fmt, int a, int b = 0) {
   char buf[48];

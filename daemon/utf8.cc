@@ -1,5 +1,7 @@
 #include "utf8.h"
 
+#include <utf8proc.h>
+
 #include <cstring>
 
 namespace tuidriver {
@@ -198,6 +200,23 @@ std::string SanitizePrompt(const std::string& input) {
     }
   }
   return out;
+}
+
+int CharWidth(char32_t cp) {
+  if (cp < 0x80) return cp >= 0x20 && cp != 0x7f ? 1 : 0;
+  int w = utf8proc_charwidth(static_cast<utf8proc_int32_t>(cp));
+  return w > 2 ? 2 : w;
+}
+
+int StringColumns(const std::string& s) {
+  int cols = 0;
+  size_t pos = 0;
+  uint32_t cp;
+  while (pos < s.size()) {
+    DecodeUtf8(s, &pos, &cp);
+    cols += CharWidth(cp);
+  }
+  return cols;
 }
 
 }  // namespace tuidriver

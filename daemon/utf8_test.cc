@@ -105,5 +105,14 @@ TEST(Utf8, WriteUtf8MatchesAppendAndReplacesInvalid) {
   }
 }
 
+TEST(CharWidth, CountsAsTheTerminalDoes) {
+  EXPECT_EQ(1, CharWidth('a'));
+  EXPECT_EQ(0, CharWidth(0x0301));   // combining acute
+  EXPECT_EQ(2, CharWidth(0x4E2D));   // 中
+  EXPECT_EQ(2, CharWidth(0x2705));   // ✅
+  EXPECT_EQ(2, CharWidth(0x1F680));  // 🚀
+  EXPECT_EQ(5, StringColumns("a\xE4\xB8\xAD\xF0\x9F\x9A\x80"));
+}
+
 }  // namespace
 }  // namespace tuidriver

@@ -167,7 +167,7 @@ class ClientFaults(unittest.TestCase):
             r = d.wait_for(lambda m: m.get("id") == 1, 20)
             self.assertEqual((r["ok"], r["text"]), (True, "finished"), r)
             ex = d.wait_for(lambda m: m.get("type") == "exit", 20)
-            self.assertEqual((ex["code"], ex["signal"]), (0, None))  # Python quit on its quit keys
+            self.assertEqual((ex["exit_code"], ex["signal"]), (0, None))  # Python quit on its quit keys
             self.assertEqual(d.proc.wait(20), 0)
             with self.assertRaises(ProcessLookupError):
                 os.kill(d.ready["pid"], 0)

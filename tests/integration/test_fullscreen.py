@@ -40,7 +40,7 @@ class Vim(unittest.TestCase):
             self.assertEqual((s["cursor"]["row"], s["cursor"]["col"]), (2, 12))
             d.request("keys", keys=[":wq", "Enter"])
             ex = d.wait_for(lambda m: m.get("type") == "exit", 10)
-            self.assertEqual(ex["code"], 0)
+            self.assertEqual(ex["exit_code"], 0)
             s = d.request("screen")
             self.assertFalse(s["alt_screen"])
         with open(path) as f:

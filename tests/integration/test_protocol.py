@@ -262,7 +262,7 @@ class RawSession(unittest.TestCase):
     def test_exit_event_and_exited_errors(self):
         with Daemon("--", "sh", "-c", "printf 'bye\\n'; exit 7") as d:
             ex = d.wait_for(lambda m: m.get("type") == "exit", 10)
-            self.assertEqual((ex["code"], ex["signal"]), (7, None))
+            self.assertEqual((ex["exit_code"], ex["signal"]), (7, None))
             r = d.request("send", data="x")
             self.assertEqual(r["kind"], "exited")
             s = d.request("screen")

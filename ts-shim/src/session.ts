@@ -249,7 +249,9 @@ export class Session extends EventEmitter<SessionEvents> {
           resolve(session);
         } else if (msg.type === 'error' && msg.id === undefined) {
           startupError = msg;
-        } else if (msg.type === 'exit') {
+        } else if (msg.type === 'exit' && !startupError) {
+          // (After a not_ready timeout the daemon ends the program: that exit
+          // comes after the error and does not make it an `exited` failure.)
           exitedBeforeReady = true;
         }
       };
@@ -598,7 +600,7 @@ export class Session extends EventEmitter<SessionEvents> {
         this.emit('output', String(msg.data ?? ''));
         break;
       case 'exit':
-        this.setExit({ exitCode: (msg.code as number | null) ?? null, signal: (msg.signal as string | null) ?? null });
+        this.setExit({ exitCode: (msg.exit_code as number | null) ?? null, signal: (msg.signal as string | null) ?? null });
         break;
       case 'dialog':
         this.emit('dialog', { name: String(msg.name), keys: (msg.keys as string[]) ?? [] });

@@ -61,6 +61,14 @@ test('npm pack, installed in a fresh project, used from ESM and CommonJS; the ex
       console.log(JSON.stringify({ answer, exit, binary: findBinary() }));
     })().catch((e) => { console.error(e); process.exit(1); });
   `);
+  // README's JavaScript example, run as it is on this Node (the oldest the package claims, in CI).
+  const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  const example = /```js\n(import \{ Session, TuiDriverError \} from 'tuidriver';[\s\S]*?)```/.exec(readme);
+  assert.ok(example, 'README has its JavaScript example');
+  fs.writeFileSync(path.join(app, 'readme-example.mjs'), example[1]!);
+  const exampleOut = execFileSync(process.execPath, ['readme-example.mjs'], { cwd: app, env: CLEAN_ENV, encoding: 'utf8' });
+  assert.equal(exampleOut, '42\n0\n1\n2\ncancelled\n');
+
   const bundled = path.join(installed, 'bin', 'linux-x64', 'tuidriver');
   for (const script of ['esm.mjs', 'cjs.cjs']) {
     const out = JSON.parse(execFileSync(process.execPath, [script], { cwd: app, env: CLEAN_ENV, encoding: 'utf8' })) as Record<string, unknown>;
