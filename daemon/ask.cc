@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "json_writer.h"
 #include "keys.h"
 #include "reply_extractor.h"
 #include "screen_matcher.h"
@@ -74,7 +75,7 @@ void Ask::Start(const Terminal& term, ChildInput* child, TimePoint now) {
   start_row_ = config_.submit.mode == SubmitMode::kLines ? CursorRow(term)
                                                          : term.lines_scrolled();
   if (config_.submit.mode == SubmitMode::kLines) {
-    lines_ = SplitLines(prompt_);
+    lines_ = config_.submit.wrap.empty() ? SplitLines(prompt_) : std::vector<std::string>{WrapPrompt()};
     QueueLine(term);
   } else {
     stale_reply_ = config_.reply.start.empty() ? std::string() : CurrentReply(term, true);
@@ -105,6 +106,16 @@ void Ask::Requeue() {
   question_pending_ = question_seen_ever_ = false;
   question_reported_ = answered_ = input_event_pending_ = false;
   stream_.Reset();
+}
+
+// The whole prompt as one line: submit.wrap with {json} replaced by the
+// prompt as a JSON string literal (no newline or TAB left to type).
+std::string Ask::WrapPrompt() const {
+  std::string literal;
+  AppendJsonString(prompt_, &literal);
+  std::string line = config_.submit.wrap;
+  size_t at = line.find("{json}");
+  return line.replace(at, 6, literal);
 }
 
 void Ask::QueueLine(const Terminal& term) {
@@ -324,7 +335,11 @@ void Ask::CloseLineSegment(const Terminal& term) {
   uint64_t prompt_row = CursorRow(term);
   uint64_t first = output_start_;
   if (prompt_row <= sent_row_) first = term.lines_scrolled();  // screen was cleared
-  AppendSegment(RowsBetween(term, first, prompt_row), &finished_output_, &has_output_);
+  std::vector<Row> rows = RowsBetween(term, first, prompt_row);
+  // Output without a final newline ends on the prompt's own row.
+  std::string before = prompt_row > sent_row_ ? matcher_.TextBeforePrompt(term) : "";
+  if (!before.empty()) rows.push_back({before, false});
+  AppendSegment(rows, &finished_output_, &has_output_);
 }
 
 void Ask::AppendSegment(const std::vector<Row>& rows, std::string* text, bool* has) const {

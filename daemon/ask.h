@@ -105,6 +105,7 @@ class Ask {
     bool after_echo = false;
   };
 
+  std::string WrapPrompt() const;
   void QueueLine(const Terminal& term);
   void QueueWhole(const Terminal& term);
   void Flush(const Terminal& term, ChildInput* child, TimePoint now);

@@ -5,9 +5,11 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <fstream>
 #include <functional>
 #include <memory>
+#include <random>
 #include <set>
 #include <sstream>
 
@@ -210,6 +212,9 @@ void ReadSubmit(Reader* r, const element& e, const std::string& path, SubmitConf
       r->Bool(v, sub, &s->enter_after_echo);
     } else if (key == "close_blocks") {
       r->Bool(v, sub, &s->close_blocks);
+    } else if (key == "wrap") {
+      r->String(v, sub, &s->wrap);
+      if (!r->failed() && s->wrap.find("{json}") == std::string::npos) r->Fail(sub, "must contain {json}");
     } else {
       return false;
     }
@@ -295,6 +300,7 @@ void ReadTimeouts(Reader* r, const element& e, const std::string& path, Timeouts
     else if (key == "settle_ms") r->Int(v, sub, 0, 10000, &t->settle_ms);
     else if (key == "reply_settle_ms") r->Int(v, sub, 0, 10000, &t->reply_settle_ms);
     else if (key == "ask_ms") r->Int(v, sub, 1, kMax, &t->ask_ms);
+    else if (key == "question_ms") r->Int(v, sub, 0, 60000, &t->question_ms);
     else if (key == "quit_grace_ms") r->Int(v, sub, 0, 60000, &t->quit_grace_ms);
     else if (key == "term_grace_ms") r->Int(v, sub, 0, 60000, &t->term_grace_ms);
     else return false;
@@ -398,6 +404,35 @@ bool LoadEngineFile(const std::string& path, EngineConfig* config, std::string* 
   std::stringstream text;
   text << in.rdbuf();
   return ParseEngineConfig(path, text.str(), config, err);
+}
+
+namespace {
+
+void ReplaceAll(const std::string& from, const std::string& to, std::string* s) {
+  for (size_t p = 0; (p = s->find(from, p)) != std::string::npos; p += to.size()) s->replace(p, from.size(), to);
+}
+
+}  // namespace
+
+void ExpandPlaceholders(const std::string& token, EngineConfig* c) {
+  size_t slash = c->file.rfind('/');
+  std::string dir = slash == std::string::npos ? "." : c->file.substr(0, slash);
+  auto expand = [&](std::string* s) {
+    ReplaceAll("{token}", token, s);
+    ReplaceAll("{engine_dir}", dir, s);
+  };
+  for (std::string& arg : c->command) expand(&arg);
+  for (auto& kv : c->env) expand(&kv.second);
+  expand(&c->prompt.pattern);
+  expand(&c->continuation_prompt.pattern);
+  expand(&c->submit.wrap);
+}
+
+std::string NewSessionToken() {
+  std::random_device rd;
+  char buf[8];
+  snprintf(buf, sizeof buf, "%06x", static_cast<unsigned>(rd()) & 0xffffff);
+  return buf;
 }
 
 std::vector<std::string> ListEngines(const std::string& dir) {

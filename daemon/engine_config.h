@@ -68,6 +68,10 @@ struct SubmitConfig {
   // kLines: when the continuation prompt is still showing after the last
   // line, send Enter once more (closes a Python block).
   bool close_blocks = false;
+  // kLines: the whole prompt is submitted as this one line, `{json}` replaced
+  // by the prompt as a JSON string literal (also a valid Python or JavaScript
+  // string): the engine's helper runs it as one program. Empty: line by line.
+  std::string wrap;
 };
 
 struct ReplyConfig {
@@ -96,6 +100,9 @@ struct ReplyConfig {
 
 struct Timeouts {
   int ready_ms = 15000;      // spawn until the input prompt shows
+  // A needs_input pattern counts only once the screen has been quiet this
+  // long (REPLs: a program's own question, such as input("Name? ")).
+  int question_ms = 0;
   // The prompt counts as shown only after the screen was quiet this long
   // (a TUI may draw its prompt and then a dialog over it).
   int settle_ms = 0;
@@ -159,6 +166,15 @@ struct EngineConfig {
 // Loads and validates one engine file. On failure returns false and sets
 // *err to a message naming the file and the offending field, for example
 // "engines/x.json: field 'submit.mode': expected one of lines, paste, type".
+// Fills the placeholders an engine file may use in its command, env values,
+// prompt patterns and submit.wrap: `{token}`, a random string unique to this
+// session (a prompt that program output cannot fake, as pexpect's replwrap
+// does), and `{engine_dir}`, the folder of the engine file (helpers shipped
+// beside it).
+void ExpandPlaceholders(const std::string& token, EngineConfig* config);
+// A fresh random `{token}`: 6 hex digits.
+std::string NewSessionToken();
+
 bool LoadEngineFile(const std::string& path, EngineConfig* config,
                     std::string* err);
 

@@ -84,6 +84,7 @@ int main(int argc, char** argv) {
     return Fail(2, "engine", err);
   }
   if (!o.engine.empty() && !o.engine_file.empty()) session.engine.name = o.engine;
+  if (!session.raw) tuidriver::ExpandPlaceholders(tuidriver::NewSessionToken(), &session.engine);
   std::vector<std::string>& argv_out = session.engine.command;
   if (o.mode == "agent") {
     argv_out.insert(argv_out.end(), session.engine.agent_args.begin(), session.engine.agent_args.end());

@@ -69,6 +69,18 @@ bool ScreenMatcher::PromptVisible(const Terminal& term) const {
   return Matches(prompt_, term, &row);
 }
 
+std::string ScreenMatcher::TextBeforePrompt(const Terminal& term) const {
+  std::string line = CursorLineText(term);
+  for (const Compiled* c : {&prompt_, &continuation_}) {
+    if (!c->re || c->scope != MatchScope::kCursorLine) continue;
+    re2::StringPiece match;
+    if (c->re->Match(line, 0, line.size(), RE2::UNANCHORED, &match, 1)) {
+      return line.substr(0, static_cast<size_t>(match.data() - line.data()));
+    }
+  }
+  return "";
+}
+
 bool ScreenMatcher::ContinuationVisible(const Terminal& term) const {
   int row;
   return Matches(continuation_, term, &row);

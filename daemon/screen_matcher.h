@@ -38,6 +38,10 @@ class ScreenMatcher {
   explicit ScreenMatcher(const EngineConfig& config);
 
   bool PromptVisible(const Terminal& term) const;
+  // Text on the cursor line before the input (or continuation) prompt: the
+  // end of output that had no final newline ("hello>>> "). Empty when no
+  // cursor-line prompt shows.
+  std::string TextBeforePrompt(const Terminal& term) const;
   bool ContinuationVisible(const Terminal& term) const;
   // One of the engine's `started` patterns is on screen (true if none).
   bool Started(const Terminal& term) const;
