@@ -179,6 +179,10 @@ void Ask::Flush(const Terminal& term, ChildInput* child, TimePoint now) {
 
 void Ask::Update(const Terminal& term, ChildInput* child, TimePoint now) {
   if (phase_ == Phase::kQueued || phase_ == Phase::kDone) return;
+  if (term.generation() != seen_generation_) {
+    seen_generation_ = term.generation();
+    last_change_ = now;
+  }
   if (phase_ == Phase::kSending) Flush(term, child, now);
   if (phase_ == Phase::kWaiting) {
     std::string question;
@@ -203,7 +207,7 @@ void Ask::Update(const Terminal& term, ChildInput* child, TimePoint now) {
     }
   }
   if (phase_ != Phase::kDone && now >= deadline_) {
-    result_.text = CurrentReply(term, false);
+    result_.text = UnfinishedReply(term);
     Interrupt(term, child);
     Fail("timeout", "no reply within " + std::to_string(timeout_ms_) + " ms");
     return;
@@ -241,12 +245,16 @@ bool Ask::QuestionSettled(const std::string& question, TimePoint now) {
     question_since_ = now;
   }
   question_due_ = std::min(question_since_ + Ms(kStableMs), question_first_ + Ms(kMaxWaitMs));
+  // A REPL's program asks on its cursor line, which ordinary output passes
+  // through too ("Result: " before the value): it counts once quiet a while.
+  int quiet = config_.timeouts.question_ms;
+  if (quiet > 0) question_due_ = std::max(question_due_, last_change_ + Ms(quiet));
   return now >= question_due_;
 }
 
 void Ask::OnQuestion(const Terminal& term, const std::string& question, TimePoint now) {
   if (!wait_input_) {
-    result_.text = CurrentReply(term, false);
+    result_.text = UnfinishedReply(term);
     Fail("needs_input", "the program is asking a question no dialog rule answers");
     result_.question = question;
     return;
@@ -349,6 +357,19 @@ void Ask::AppendSegment(const std::vector<Row>& rows, std::string* text, bool* h
   *has = true;
 }
 
+// A failed ask's text: what it printed so far, with the unfinished last
+// line (a question, a partial line) for line-by-line engines.
+std::string Ask::UnfinishedReply(const Terminal& term) const {
+  std::string text = CurrentReply(term, false);
+  if (config_.submit.mode != SubmitMode::kLines || phase_ != Phase::kWaiting) return text;
+  if (CursorRow(term) < output_start_) return text;
+  std::string tail = CursorLineText(term);
+  size_t end = tail.find_last_not_of(' ');
+  if (end == std::string::npos) return text;
+  if (!text.empty() && text.back() != '\n') text += '\n';
+  return text + tail;
+}
+
 std::string Ask::CurrentReply(const Terminal& term, bool final) const {
   if (config_.submit.mode != SubmitMode::kLines) {
     // Everything from the ask's first row down to the input prompt, which
@@ -397,10 +418,6 @@ std::string Ask::ExtractMarkedOrPlain(const Terminal& term, const std::vector<Ro
 }
 
 void Ask::UpdateWhole(const Terminal& term, TimePoint now) {
-  if (term.generation() != seen_generation_) {
-    seen_generation_ = term.generation();
-    last_change_ = now;
-  }
   bool busy = matcher_.Busy(term);
   bool prompt = matcher_.PromptVisible(term);
   saw_busy_ |= busy;

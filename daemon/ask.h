@@ -118,6 +118,7 @@ class Ask {
   void CloseLineSegment(const Terminal& term);
   void AppendSegment(const std::vector<Row>& rows, std::string* text, bool* has) const;
   std::string CurrentReply(const Terminal& term, bool final) const;
+  std::string UnfinishedReply(const Terminal& term) const;
   std::string ExtractMarkedOrPlain(const Terminal& term, const std::vector<Row>& rows) const;
   // True while the screen still gives the reply it gave at Start and the
   // turn has shown nothing yet: an earlier ask of the same prompt, whose

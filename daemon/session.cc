@@ -470,6 +470,7 @@ void Session::StartNextAsk(TimePoint now) {
     resync_cleared_ = true;
     return;
   }
+  if (BackToPrompt(now)) return;
   if (!ReadySettled(now)) return;
   if (resync_) {
     // Wait for the program to react to the interrupt, but not forever, and
@@ -504,6 +505,35 @@ void Session::StartNextAsk(TimePoint now) {
   if (active_->finished()) FinishAsk();
 }
 
+// A REPL left at a question or continuation prompt (needs_input) is
+// interrupted before the next ask, as after a timeout. One left at its
+// prompt that has printed since (a thread, a timer, a background job) has
+// pushed the prompt off the cursor line: an empty line brings it back.
+// Returns true when it sent keys.
+bool Session::BackToPrompt(TimePoint now) {
+  if (options_.engine.submit.mode != SubmitMode::kLines || dialog_keys_.size()) return false;
+  if (interrupt_before_next_) {
+    interrupt_before_next_ = false;
+    if (matcher_.PromptVisible(term_)) return false;
+    WriteKeys(options_.engine.interrupt_keys);
+    resync_ = true;
+    resync_nudged_ = resync_cleared_ = false;
+    resync_generation_ = term_.generation();
+    resync_give_up_ = now + Ms(1000);
+    return true;
+  }
+  if (!idle_at_prompt_ || resync_ || matcher_.Ready(term_) || matcher_.ContinuationVisible(term_)) return false;
+  TimePoint quiet = last_output_ + Ms(kBackgroundQuietMs);
+  if (now < quiet) {
+    settle_wake_ = quiet;
+    return false;
+  }
+  if (nudged_generation_ == term_.generation()) return false;  // once per screen
+  nudged_generation_ = term_.generation();
+  WriteKeys(options_.engine.submit.enter);
+  return true;
+}
+
 void Session::FinishAsk() {
   if (!active_ || !active_->finished()) return;
   if (active_->streaming()) {
@@ -515,6 +545,8 @@ void Session::FinishAsk() {
     }
   }
   const AskResult& r = active_->result();
+  idle_at_prompt_ = r.ok;
+  interrupt_before_next_ = !r.ok && r.kind == "needs_input";
   if (!r.ok && (r.kind == "timeout" || r.kind == "cancelled")) {
     resync_ = true;
     resync_nudged_ = false;
@@ -736,6 +768,7 @@ void Session::HandleInput(const Request& r) {
                " bytes sent to it earlier; nothing was sent");
     return;
   }
+  idle_at_prompt_ = false;  // what the program does with input is unknown
   std::string extra;
   if (r.type == "send" || r.type == "send_secret") {
     pty_.Write(r.data);

@@ -104,6 +104,7 @@ class Session {
   void RunAsks(TimePoint now);
   void StartNextAsk(TimePoint now);
   void FinishAsk();
+  bool BackToPrompt(TimePoint now);
   void SendPendingInterrupt(TimePoint now);
   // The prompt shows, no dialog does, and the screen has been quiet for
   // the engine's settle time.
@@ -191,6 +192,12 @@ class Session {
   // is gone, whatever reached the input box is cleared before the retry.
   bool clear_after_dialog_ = false;
   bool resync_nudged_ = false;
+  // BackToPrompt: the last ask ended at the prompt and no input was sent
+  // since; the last one ended in needs_input; the screen last nudged.
+  bool idle_at_prompt_ = true;
+  bool interrupt_before_next_ = false;
+  uint64_t nudged_generation_ = ~0ull;
+  static constexpr int kBackgroundQuietMs = 300;
   bool resync_cleared_ = false;
   static constexpr int kResyncQuietMs = 150;
   // Program output read before requests are looked at again: about 4 ms of

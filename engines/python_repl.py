@@ -17,7 +17,7 @@ import builtins
 import sys
 
 
-def _setup(token, launcher):
+def _setup(token):
     # Everything lives in this closure: the user's namespace (__main__)
     # keeps only what an interactive interpreter has.
     import ast
@@ -27,7 +27,8 @@ def _setup(token, launcher):
     def print_error(exc):
         """A traceback as a script would print it: without this file's frames."""
         tb = exc.__traceback__
-        while tb is not None and tb.tb_frame.f_code.co_filename == launcher:
+        # Frames before the submission's own (this file, ast's compile).
+        while tb is not None and tb.tb_frame.f_code.co_filename != "<tuidriver>":
             tb = tb.tb_next
         traceback.print_exception(type(exc), exc, tb)
 
@@ -51,6 +52,6 @@ def _setup(token, launcher):
     builtins.__td_run = run
 
 
-_setup(sys.argv[1] if len(sys.argv) > 1 else "td", __file__)
+_setup(sys.argv[1] if len(sys.argv) > 1 else "td")
 sys.argv = [""]
 del _setup, builtins, sys, __file__

@@ -26,11 +26,11 @@ class NodeEngine(unittest.TestCase):
         self.assertEqual(self.ask_ok("'ab'.repeat(3)"), "'ababab'")
 
     def test_multi_line_function(self):
-        self.assertEqual(self.ask_ok("function f(x) {\n  return x + 1;\n}"), "undefined")
+        self.assertEqual(self.ask_ok("function f(x) {\n  return x + 1;\n}"), "")  # no `undefined`
         self.assertEqual(self.ask_ok("f(41)"), "42")
 
     def test_console_log_lines(self):
-        self.assertEqual(self.ask_ok("for (let i = 0; i < 3; i++) console.log('n' + i)"), "n0\nn1\nn2\nundefined")
+        self.assertEqual(self.ask_ok("for (let i = 0; i < 3; i++) console.log('n' + i)"), "n0\nn1\nn2")
 
     def test_error(self):
         text = self.ask_ok("null.x")
