@@ -106,4 +106,11 @@ JsonObject& JsonObject::AddStringArray(const char* key, const std::vector<std::s
   return *this;
 }
 
+JsonObject& JsonObject::Merge(const JsonObject& other) {
+  if (other.text_.size() <= 1) return *this;
+  if (text_.size() > 1) text_ += ',';
+  text_.append(other.text_, 1, std::string::npos);
+  return *this;
+}
+
 }  // namespace tuidriver

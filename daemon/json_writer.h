@@ -27,6 +27,8 @@ class JsonObject {
   // `json` must already be valid JSON (an object, an array, a number...).
   JsonObject& AddRaw(const char* key, const std::string& json);
   JsonObject& AddStringArray(const char* key, const std::vector<std::string>& items);
+  // Appends another object's fields (a message's common part plus its own).
+  JsonObject& Merge(const JsonObject& other);
   // The object's text, "{...}", without a newline.
   std::string Finish() const { return text_ + "}"; }
   // The fields so far, without braces: "\"a\":1,\"b\":2" (to splice into

@@ -11,6 +11,7 @@
 #include <cstdio>
 
 #include "json_writer.h"
+#include "messages.h"
 #include "keys.h"
 #include "compile_regex.h"
 
@@ -49,20 +50,6 @@ void InstallSignals(sigset_t* wait_mask) {
 
 std::chrono::milliseconds Ms(long ms) { return std::chrono::milliseconds(ms); }
 
-std::string JsonStringArray(const std::vector<std::string>& items) {
-  std::string out = "[";
-  for (size_t i = 0; i < items.size(); ++i) {
-    if (i) out += ',';
-    AppendJsonString(items[i], &out);
-  }
-  return out + "]";
-}
-
-std::string JsonString(const std::string& s) {
-  std::string out;
-  AppendJsonString(s, &out);
-  return out;
-}
 
 
 }  // namespace
@@ -131,9 +118,7 @@ bool Session::Spawn() {
   spawn.rows = options_.engine.rows;
   std::string err;
   if (pty_.Spawn(spawn, &err)) return true;
-  JsonObject o;
-  o.Add("type", "error").Add("kind", "spawn").Add("error", err);
-  out_.Send(o.Finish());
+  out_.Send(SessionErrorMessage("spawn", err));
   out_.Drain(1000);
   fprintf(stderr, "tuidriver: %s\n", err.c_str());
   return false;
@@ -237,16 +222,12 @@ void Session::ReportExit() {
   if (subscribed_output_) {
     std::string tail;
     output_utf8_.Flush(&tail);
-    if (!tail.empty()) {
-      JsonObject o;
-      o.Add("type", "output").Add("data", tail);
-      out_.Send(o.Finish());
-    }
+    if (!tail.empty()) out_.Send(OutputEvent(tail));
   }
   UpdateWaiters(now);
   bool was_starting = state_ == State::kStarting;
   state_ = State::kExited;
-  out_.Send("{\"type\":\"exit\"," + ExitFields() + "}");
+  out_.Send(ExitEvent(ExitFields()));
   std::string why = ExitDescription();
   if (active_ && !active_->finished()) active_->ChildExited(term_, why);
   FinishAsk();
@@ -337,9 +318,7 @@ void Session::AnswerDialogs(TimePoint now) {
     due += Ms(kDialogKeyGapMs);
   }
   SendDialogKeys(now);
-  JsonObject o;
-  o.Add("type", "dialog").Add("name", d.name).AddStringArray("keys", d.keys);
-  out_.Send(o.Finish());
+  out_.Send(DialogEvent(d.name, d.keys));
 }
 
 void Session::SendDialogKeys(TimePoint now) {
@@ -385,9 +364,9 @@ void Session::CheckReady(TimePoint now) {
 // the daemon exit with 3.
 void Session::ReportNotReady(const std::string& error) {
   std::vector<std::string> screen = term_.ScreenLines();
-  JsonObject o;
-  o.Add("type", "error").Add("kind", "not_ready").Add("error", error).AddStringArray("screen", screen);
-  out_.Send(o.Finish());
+  JsonObject fields;
+  fields.AddStringArray("screen", screen);
+  out_.Send(SessionErrorMessage("not_ready", error, fields));
   while (!screen.empty() && screen.back().empty()) screen.pop_back();
   size_t first = screen.size() > 8 ? screen.size() - 8 : 0;
   std::string tail;
@@ -405,11 +384,7 @@ void Session::RunAsks(TimePoint now) {
     if (active_->TakeInputEvent(&input_event)) out_.Send(input_event);
     if (active_->streaming()) {
       std::string delta = active_->TakeDelta();
-      if (!delta.empty()) {
-        std::string line = "{\"id\":" + active_->id().json + ",\"type\":\"chunk\",\"delta\":";
-        AppendJsonString(delta, &line);
-        out_.Send(line + "}");
-      }
+      if (!delta.empty()) out_.Send(ChunkMessage(active_->id(), delta));
     }
     if (active_->finished()) FinishAsk();
   }
@@ -538,11 +513,7 @@ void Session::FinishAsk() {
   if (!active_ || !active_->finished()) return;
   if (active_->streaming()) {
     std::string delta = active_->TakeDelta();
-    if (!delta.empty()) {
-      std::string line = "{\"id\":" + active_->id().json + ",\"type\":\"chunk\",\"delta\":";
-      AppendJsonString(delta, &line);
-      out_.Send(line + "}");
-    }
+    if (!delta.empty()) out_.Send(ChunkMessage(active_->id(), delta));
   }
   const AskResult& r = active_->result();
   idle_at_prompt_ = r.ok;
@@ -582,11 +553,15 @@ void Session::UpdateWaiters(TimePoint now) {
       if (hit) {
         std::vector<std::string> g;
         for (int k = 1; k <= groups; ++k) g.emplace_back(m[static_cast<size_t>(k)].data() ? std::string(m[static_cast<size_t>(k)]) : "");
-        ReplyOk(w.request.id, "\"match\":" + JsonString(std::string(m[0])) + ",\"groups\":" + JsonStringArray(g));
+        JsonObject fields;
+        fields.Add("match", std::string(m[0])).AddStringArray("groups", g);
+        ReplyOk(w.request.id, fields);
         done = true;
       }
     } else if (now >= IdleSince(w) + Ms(w.request.idle_ms)) {
-      ReplyOk(w.request.id, "\"idle_ms\":" + std::to_string(w.request.idle_ms));
+      JsonObject fields;
+      fields.Add("idle_ms", static_cast<int64_t>(w.request.idle_ms));
+      ReplyOk(w.request.id, fields);
       done = true;
     }
     if (!done && now >= w.deadline) {
@@ -691,7 +666,9 @@ void Session::Dispatch(Request& r) {
   else if (t == "resize") {
     if (state_ != State::kExited) pty_.Resize(r.cols, r.rows);
     term_.Resize(r.cols, r.rows);
-    ReplyOk(r.id, "\"cols\":" + std::to_string(r.cols) + ",\"rows\":" + std::to_string(r.rows));
+    JsonObject fields;
+    fields.Add("cols", r.cols).Add("rows", r.rows);
+    ReplyOk(r.id, fields);
   } else if (t == "screen") HandleScreen(r);
   else if (t == "scrollback") HandleScrollback(r);
   else if (t == "expect") HandleExpect(r);
@@ -769,7 +746,7 @@ void Session::HandleInput(const Request& r) {
     return;
   }
   idle_at_prompt_ = false;  // what the program does with input is unknown
-  std::string extra;
+  JsonObject extra;
   if (r.type == "send" || r.type == "send_secret") {
     pty_.Write(r.data);
   } else if (r.type == "keys") {
@@ -777,7 +754,7 @@ void Session::HandleInput(const Request& r) {
   } else {
     bool bracketed = term_.bracketed_paste();
     pty_.Write(bracketed ? BracketedPaste(r.text) : r.text);
-    extra = std::string("\"bracketed\":") + (bracketed ? "true" : "false");
+    extra.Add("bracketed", bracketed);
   }
   ReplyOk(r.id, extra);
 }
@@ -798,7 +775,9 @@ void Session::HandleScrollback(const Request& r) {
     bool wrapped;
     if (term_.LineAt(row, &text, &wrapped)) lines.push_back(std::move(text));
   }
-  ReplyOk(r.id, "\"lines\":" + JsonStringArray(lines));
+  JsonObject fields;
+  fields.AddStringArray("lines", lines);
+  ReplyOk(r.id, fields);
 }
 
 void Session::HandleExpect(Request& r) {
@@ -843,7 +822,9 @@ void Session::HandleSignal(const Request& r) {
   } else if (!pty_.SignalForeground(sig)) {
     ReplyError(r.id, "error", std::string("could not send the signal: ") + strerror(errno));
   } else {
-    ReplyOk(r.id, "\"signal\":" + JsonString("SIG" + SignalName(sig)));
+    JsonObject fields;
+    fields.Add("signal", "SIG" + SignalName(sig));
+    ReplyOk(r.id, fields);
   }
 }
 
@@ -860,15 +841,16 @@ void Session::HandleStatus(const Request& r) {
   else o.Add("engine", options_.engine.name);
   o.Add("mode", options_.mode).Add("queued", static_cast<int64_t>(queue_.size()));
   o.AddRaw("explain", ScreenMatcher::ExplainJson(matcher_.Explain(term_, options_.mode)));
-  std::string fields = o.Finish();
-  fields = fields.substr(1, fields.size() - 2);  // the object's members only
-  fields += "," + (state_ == State::kExited ? ExitFields() : "\"exit_code\":null,\"signal\":null");
-  ReplyOk(r.id, fields);
+  if (state_ == State::kExited) o.Merge(ExitFields());
+  else o.AddNull("exit_code").AddNull("signal");
+  ReplyOk(r.id, o);
 }
 
 void Session::HandleSubscribe(const Request& r) {
   subscribed_output_ = r.type == "subscribe";
-  ReplyOk(r.id, "\"events\":" + JsonStringArray(subscribed_output_ ? r.events : std::vector<std::string>()));
+  JsonObject fields;
+  fields.AddStringArray("events", subscribed_output_ ? r.events : std::vector<std::string>());
+  ReplyOk(r.id, fields);
 }
 
 // ---- close ----------------------------------------------------------------
@@ -960,45 +942,37 @@ void Session::FinishClose() {
 
 // ---- replies --------------------------------------------------------------
 
-void Session::ReplyOk(const RequestId& id, const std::string& extra_fields) {
-  std::string line = "{\"id\":" + id.json + ",\"type\":\"reply\",\"ok\":true";
-  if (!extra_fields.empty()) line += "," + extra_fields;
-  out_.Send(line + "}");
+void Session::ReplyOk(const RequestId& id, const JsonObject& fields) {
+  out_.Send(ReplyOkMessage(id, fields));
 }
 
 void Session::ReplyError(const RequestId& id, const std::string& kind,
-                         const std::string& error, const std::string& extra_fields) {
-  std::string line = "{\"id\":" + id.json + ",\"type\":\"reply\",\"ok\":false,\"kind\":";
-  AppendJsonString(kind, &line);
-  line += ",\"error\":";
-  AppendJsonString(error, &line);
-  if (!extra_fields.empty()) line += "," + extra_fields;
-  out_.Send(line + "}");
+                         const std::string& error, const JsonObject& fields) {
+  out_.Send(ReplyErrorMessage(id, kind, error, fields));
 }
 
 void Session::ReplyAsk(const Ask& ask) {
   const AskResult& r = ask.result();
+  JsonObject fields;
+  fields.Add("text", r.text);
   if (r.ok) {
-    std::string fields = "\"text\":" + JsonString(r.text);
-    if (ask.revised()) fields += ",\"revised\":true";
+    if (ask.revised()) fields.Add("revised", true);
     ReplyOk(ask.id(), fields);
     return;
   }
-  std::string extra = "\"text\":" + JsonString(r.text);
-  if (!r.question.empty()) extra += ",\"question\":" + JsonString(r.question);
-  ReplyError(ask.id(), r.kind, r.error, extra);
+  if (!r.question.empty()) fields.Add("question", r.question);
+  ReplyError(ask.id(), r.kind, r.error, fields);
 }
 
-std::string Session::ScreenFields() const {
+JsonObject Session::ScreenFields() const {
   Cursor c = term_.cursor();
+  JsonObject cursor;
+  cursor.Add("row", c.row).Add("col", c.col).Add("visible", c.visible);
   JsonObject o;
   o.AddStringArray("lines", term_.ScreenLines());
-  std::string cursor = "{\"row\":" + std::to_string(c.row) + ",\"col\":" + std::to_string(c.col) +
-                       ",\"visible\":" + (c.visible ? "true" : "false") + "}";
-  o.AddRaw("cursor", cursor).Add("cols", term_.cols()).Add("rows", term_.rows())
+  o.AddRaw("cursor", cursor.Finish()).Add("cols", term_.cols()).Add("rows", term_.rows())
       .Add("alt_screen", term_.alt_screen()).Add("title", term_.title());
-  std::string s = o.Finish();
-  return s.substr(1, s.size() - 2);
+  return o;
 }
 
 std::string Session::ExitDescription() const {
@@ -1009,11 +983,12 @@ std::string Session::ExitDescription() const {
 
 // "exit_code":N,"signal":null  or  "exit_code":null,"signal":"SIGKILL": one
 // spelling everywhere (exit event, close reply, status, exited errors).
-std::string Session::ExitFields() const {
+JsonObject Session::ExitFields() const {
   const ExitStatus& s = pty_.exit_status();
-  std::string code = "\"exit_code\":";
-  if (s.signal) return code + "null,\"signal\":" + JsonString("SIG" + SignalName(s.signal));
-  return code + std::to_string(s.code) + ",\"signal\":null";
+  JsonObject o;
+  if (s.signal) o.AddNull("exit_code").Add("signal", "SIG" + SignalName(s.signal));
+  else o.Add("exit_code", s.code).AddNull("signal");
+  return o;
 }
 
 }  // namespace tuidriver

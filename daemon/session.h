@@ -16,6 +16,7 @@
 
 #include "ask.h"
 #include "engine_config.h"
+#include "json_writer.h"
 #include "output.h"
 #include "pty_process.h"
 #include "request.h"
@@ -145,15 +146,20 @@ class Session {
   void FinishClose();
 
   // Replies.
-  void ReplyOk(const RequestId& id, const std::string& extra_fields = "");
+  // Every reply goes through these (messages.h builds the lines).
+  void ReplyOk(const RequestId& id, const JsonObject& fields = JsonObject());
   void ReplyError(const RequestId& id, const std::string& kind,
-                  const std::string& error, const std::string& extra_fields = "");
+                  const std::string& error, const JsonObject& fields = JsonObject());
   void ReplyAsk(const Ask& ask);
-  std::string ScreenFields() const;
+  JsonObject ScreenFields() const;
   // `"code":N,"signal":null` or `"code":null,"signal":"SIGKILL"`.
-  std::string ExitFields() const;
+  JsonObject ExitFields() const;
   // A close's reply: `"text":"",` and the exit fields.
-  std::string CloseFields() const { return "\"text\":\"\"," + ExitFields(); }
+  JsonObject CloseFields() const {
+    JsonObject o;
+    o.Add("text", "");
+    return o.Merge(ExitFields());
+  }
   // The same for people: "the program exited with code 3".
   std::string ExitDescription() const;
 

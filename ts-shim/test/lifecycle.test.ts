@@ -57,7 +57,7 @@ test('startup errors: unknown engine, bad option, program that cannot start, rea
   await rejectsWith(Session.spawn('python', { cwd: '/nonexistent/dir' }), 'spawn');
   // A program that never shows the engine's prompt.
   const t0 = Date.now();
-  await rejectsWith(Session.spawn('python', { extraArgs: ['-c', 'import time; time.sleep(60)'], readyTimeoutMs: 300 }), 'timeout');
+  await rejectsWith(Session.spawn('bash', { extraArgs: ['-c', 'sleep 60'], readyTimeoutMs: 300 }), 'timeout');
   assert.ok(Date.now() - t0 < 20_000);
   // A program that exits before its prompt: the error says how, and shows its last words.
   const x = await rejectsWith(Session.spawn('bash', { extraArgs: ['-c', 'echo no tty for me; exit 5'] }), 'exited');

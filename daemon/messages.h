@@ -1,0 +1,35 @@
+// Every line the daemon writes to stdout is built here, with the JSON
+// writer: replies, chunks and events (docs/protocol.md lists them). No
+// message is spliced from strings anywhere else.
+#ifndef TUIDRIVER_MESSAGES_H_
+#define TUIDRIVER_MESSAGES_H_
+
+#include <string>
+#include <vector>
+
+#include "json_writer.h"
+#include "request.h"
+
+namespace tuidriver {
+
+// {"id":…,"type":"reply","ok":true, …fields}
+std::string ReplyOkMessage(const RequestId& id, const JsonObject& fields = JsonObject());
+// {"id":…,"type":"reply","ok":false,"kind":…,"error":…, …fields}
+std::string ReplyErrorMessage(const RequestId& id, const std::string& kind, const std::string& error,
+                              const JsonObject& fields = JsonObject());
+// {"id":…,"type":"chunk","delta":…}: ask_stream's text as it grows.
+std::string ChunkMessage(const RequestId& id, const std::string& delta);
+// {"type":"output","data":…}: raw program output, for subscribers.
+std::string OutputEvent(const std::string& data);
+// {"type":"exit", …exit fields}: the program ended (after EOF and waitpid).
+std::string ExitEvent(const JsonObject& exit_fields);
+// {"type":"dialog","name":…,"keys":[…]}: a dialog rule answered.
+std::string DialogEvent(const std::string& name, const std::vector<std::string>& keys);
+// {"type":"error","kind":…,"error":…, …fields}: a failure no request caused
+// (spawn, not_ready).
+std::string SessionErrorMessage(const std::string& kind, const std::string& error,
+                                const JsonObject& fields = JsonObject());
+
+}  // namespace tuidriver
+
+#endif  // TUIDRIVER_MESSAGES_H_
