@@ -308,7 +308,9 @@ bool Ask::PromptAfterSend(const Terminal& term, bool* continuation) {
     saw_echo_ = true;
     return false;
   }
-  if (!saw_echo_ && CursorRow(term) <= sent_row_) return false;
+  // The prompt that was there when the line was typed is not the next one,
+  // unless the screen was cleared since (`clear`), wiping the echo.
+  if (!saw_echo_ && CursorRow(term) <= sent_row_ && !EchoWiped(term)) return false;
   if (matcher_.Busy(term)) return false;
   *continuation = cont;
   return true;
@@ -339,10 +341,22 @@ void Ask::UpdateLines(const Terminal& term, ChildInput* child, TimePoint now) {
 
 // The current line's output: rows from after its echo up to the prompt
 // the cursor now sits on.
+// True once the screen changed after the line was typed and the row it was
+// typed on no longer shows it: the program cleared the screen.
+bool Ask::EchoWiped(const Terminal& term) const {
+  // The line's start as the screen shows it: up to a TAB (drawn as spaces).
+  std::string start = sent_line_.substr(0, std::min<size_t>(8, sent_line_.find('\t')));
+  if (term.generation() == written_generation_ || start.empty()) return false;
+  std::string row;
+  bool wrapped;
+  if (!term.LineAt(sent_row_, &row, &wrapped)) return false;  // long gone into history
+  return row.find(start) == std::string::npos;
+}
+
 void Ask::CloseLineSegment(const Terminal& term) {
   uint64_t prompt_row = CursorRow(term);
   uint64_t first = output_start_;
-  if (prompt_row <= sent_row_) first = term.lines_scrolled();  // screen was cleared
+  if (prompt_row <= sent_row_ || EchoWiped(term)) first = term.lines_scrolled();  // screen was cleared
   std::vector<Row> rows = RowsBetween(term, first, prompt_row);
   // Output without a final newline ends on the prompt's own row.
   std::string before = prompt_row > sent_row_ ? matcher_.TextBeforePrompt(term) : "";

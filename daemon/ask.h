@@ -112,6 +112,7 @@ class Ask {
   void UpdateLines(const Terminal& term, ChildInput* child, TimePoint now);
   void UpdateWhole(const Terminal& term, TimePoint now);
   bool PromptAfterSend(const Terminal& term, bool* continuation);
+  bool EchoWiped(const Terminal& term) const;
   bool QuestionSettled(const std::string& question, TimePoint now);
   // A settled question: fails the ask, or (on_input "wait") reports it.
   void OnQuestion(const Terminal& term, const std::string& question, TimePoint now);

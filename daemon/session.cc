@@ -135,10 +135,7 @@ int Session::PollTimeoutMs(TimePoint now) const {
   if (state_ == State::kStarting) consider(ready_deadline_);
   if (active_) consider(active_->next_wakeup());
   else if (!queue_.empty() && state_ == State::kReady) consider(queue_.front()->deadline());
-  for (const Waiter& w : waiters_) {
-    consider(w.deadline);
-    if (w.request.type == "wait_idle") consider(IdleSince(w) + Ms(w.request.idle_ms));
-  }
+  consider(waiters_.next_wakeup());
   if (interrupt_pending_) consider(interrupt_due_);
   consider(settle_wake_);
   if (resync_) {
@@ -193,17 +190,9 @@ void Session::FeedChild(const char* data, size_t len) {
   if (subscribed_output_) {
     std::string text;
     output_utf8_.Append(data, len, &text);
-    if (!text.empty()) {
-      JsonObject o;
-      o.Add("type", "output").Add("data", text);
-      out_.SendDroppable(o.Finish(), len);
-    }
+    if (!text.empty()) out_.SendDroppable(OutputEvent(text), len);
   }
-  for (Waiter& w : waiters_) {
-    if (!w.pattern) continue;
-    w.seen += SanitizePrompt(std::string(data, len));
-    if (w.seen.size() > (1u << 20)) w.seen.erase(0, w.seen.size() - (1u << 20));
-  }
+  if (!waiters_.empty()) waiters_.OnOutput(SanitizePrompt(std::string(data, len)), last_output_);
 }
 
 void Session::CheckChildExit() {
@@ -247,8 +236,7 @@ void Session::FailPending(const std::string& kind, const std::string& why) {
     ReplyAsk(*ask);
   }
   queue_.clear();
-  for (Waiter& w : waiters_) ReplyError(w.request.id, kind, why, ScreenFields());
-  waiters_.clear();
+  for (const RequestId& id : waiters_.TakeAll()) ReplyError(id, kind, why, ScreenFields());
 }
 
 void Session::OnScreen(TimePoint now) {
@@ -532,44 +520,14 @@ void Session::FinishAsk() {
 }
 
 void Session::UpdateWaiters(TimePoint now) {
-  std::string screen;
-  bool have_screen = false;
-  for (size_t i = 0; i < waiters_.size();) {
-    Waiter& w = waiters_[i];
-    bool done = false;
-    if (w.pattern) {
-      if (!have_screen) {
-        for (const std::string& l : term_.ScreenLines()) screen += l + "\n";
-        have_screen = true;
-      }
-      int groups = w.pattern->NumberOfCapturingGroups();
-      std::vector<re2::StringPiece> m(static_cast<size_t>(groups) + 1);
-      const std::string* hay = &screen;
-      bool hit = w.pattern->Match(*hay, 0, hay->size(), RE2::UNANCHORED, m.data(), groups + 1);
-      if (!hit) {
-        hay = &w.seen;
-        hit = w.pattern->Match(*hay, 0, hay->size(), RE2::UNANCHORED, m.data(), groups + 1);
-      }
-      if (hit) {
-        std::vector<std::string> g;
-        for (int k = 1; k <= groups; ++k) g.emplace_back(m[static_cast<size_t>(k)].data() ? std::string(m[static_cast<size_t>(k)]) : "");
-        JsonObject fields;
-        fields.Add("match", std::string(m[0])).AddStringArray("groups", g);
-        ReplyOk(w.request.id, fields);
-        done = true;
-      }
-    } else if (now >= IdleSince(w) + Ms(w.request.idle_ms)) {
-      JsonObject fields;
-      fields.Add("idle_ms", static_cast<int64_t>(w.request.idle_ms));
-      ReplyOk(w.request.id, fields);
-      done = true;
-    }
-    if (!done && now >= w.deadline) {
-      ReplyError(w.request.id, "timeout", "condition not met before the timeout", ScreenFields());
-      done = true;
-    }
-    if (done) waiters_.erase(waiters_.begin() + static_cast<long>(i));
-    else ++i;
+  auto screen = [this] {
+    std::string text;
+    for (const std::string& l : term_.ScreenLines()) text += l + "\n";
+    return text;
+  };
+  for (Waiters::Outcome& o : waiters_.Update(screen, now)) {
+    if (o.met) ReplyOk(o.id, o.fields);
+    else ReplyError(o.id, "timeout", "condition not met before the timeout", ScreenFields());
   }
 }
 
@@ -648,9 +606,7 @@ bool Session::IdInUse(const RequestId& id) const {
   for (const auto& a : queue_) {
     if (a->id() == id) return true;
   }
-  for (const Waiter& w : waiters_) {
-    if (w.request.id == id) return true;
-  }
+  if (waiters_.Has(id)) return true;
   for (const RequestId& c : close_ids_) {
     if (c == id) return true;
   }
@@ -782,22 +738,14 @@ void Session::HandleScrollback(const Request& r) {
 
 void Session::HandleExpect(Request& r) {
   std::string err;
-  Waiter w;
-  w.pattern = CompileRegex(r.pattern, &err);
-  if (!w.pattern) {
+  if (!waiters_.AddExpect(r, Clock::now(), &err)) {
     ReplyError(r.id, "protocol", "field 'pattern' is not a valid regular expression: " + err);
     return;
   }
-  bool exited = state_ == State::kExited;
-  w.deadline = Clock::now() + Ms(r.timeout_s > 0 ? static_cast<long>(r.timeout_s * 1000) : 30000);
-  w.request = std::move(r);
-  RequestId id = w.request.id;
-  waiters_.push_back(std::move(w));
   UpdateWaiters(Clock::now());
   // The program is gone: the final screen matches now or never.
-  if (exited && !waiters_.empty() && waiters_.back().request.id == id) {
-    waiters_.pop_back();
-    ReplyError(id, "exited", ExitDescription(), ScreenFields());
+  if (state_ == State::kExited && waiters_.Has(r.id)) {
+    FailPending("exited", ExitDescription());
   }
 }
 
@@ -806,11 +754,7 @@ void Session::HandleWaitIdle(Request& r) {
     ReplyError(r.id, "exited", ExitDescription(), ScreenFields());
     return;
   }
-  Waiter w;
-  w.received = Clock::now();
-  w.deadline = Clock::now() + Ms(r.timeout_s > 0 ? static_cast<long>(r.timeout_s * 1000) : 30000);
-  w.request = std::move(r);
-  waiters_.push_back(std::move(w));
+  waiters_.AddWaitIdle(r, Clock::now());
 }
 
 void Session::HandleSignal(const Request& r) {

@@ -23,6 +23,7 @@
 #include "screen_matcher.h"
 #include "terminal.h"
 #include "utf8.h"
+#include "waiters.h"
 
 namespace tuidriver {
 
@@ -50,16 +51,6 @@ class Session {
   // kSettle: an interrupted program gets back to its prompt before the quit keys.
   enum class ClosePhase { kNone, kSettle, kQuitKeys, kTerm, kKill };
 
-  // A request that replies later: expect or wait_idle.
-  struct Waiter {
-    Request request;
-    std::unique_ptr<RE2> pattern;  // expect
-    std::string seen;              // expect: new output since the request
-    TimePoint received;            // wait_idle: quiet counts from here
-    TimePoint deadline;
-  };
-  // wait_idle: quiet since the later of the last output and the request.
-  TimePoint IdleSince(const Waiter& w) const { return std::max(last_output_, w.received); }
 
   // What asks type goes to the PTY; the time of the last write is kept.
   class PtyInput : public ChildInput {
@@ -211,7 +202,7 @@ class Session {
   static constexpr size_t kReadBudget = 256 << 10;
   uint64_t resync_generation_ = 0;
   TimePoint resync_give_up_;
-  std::vector<Waiter> waiters_;
+  Waiters waiters_;  // expect and wait_idle
   TimePoint last_output_;
   uint64_t seen_generation_ = ~0ull;
   // The synchronized update (frame) the screen was last seen inside, and

@@ -1,0 +1,71 @@
+// Requests that reply once a condition holds: `expect` (a pattern on the
+// screen, or in the output since the request) and `wait_idle` (no output
+// for idle_ms after the request), each until its own deadline. Pure: the
+// session passes in the screen, the output and the time, and turns each
+// Outcome into a reply, so this is tested with a fake clock.
+#ifndef TUIDRIVER_WAITERS_H_
+#define TUIDRIVER_WAITERS_H_
+
+#include <re2/re2.h>
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "json_writer.h"
+#include "request.h"
+
+namespace tuidriver {
+
+using WaitClock = std::chrono::steady_clock;
+using WaitTime = WaitClock::time_point;
+
+class Waiters {
+ public:
+  struct Outcome {
+    RequestId id;
+    bool met = false;   // false: the deadline passed first
+    JsonObject fields;  // met: expect's match and groups, or wait_idle's idle_ms
+  };
+
+  // False, with *err, when the pattern is not a valid regular expression.
+  bool AddExpect(const Request& r, WaitTime now, std::string* err);
+  void AddWaitIdle(const Request& r, WaitTime now);
+  // Program output (already sanitised text), for expect's "since the request".
+  void OnOutput(const std::string& text, WaitTime now);
+
+  // The waiters whose condition holds or whose deadline passed, removed.
+  // `screen` gives the screen's text (rows joined by \n), asked for at most
+  // once, and only when an expect is waiting.
+  std::vector<Outcome> Update(const std::function<std::string()>& screen, WaitTime now);
+  // The earliest time Update must run without new output; max() if none.
+  WaitTime next_wakeup() const;
+
+  // Every waiter's id, removed (the program is gone, or never became ready).
+  std::vector<RequestId> TakeAll();
+  bool empty() const { return waiters_.empty(); }
+  bool Has(const RequestId& id) const;
+
+ private:
+  struct Waiter {
+    RequestId id;
+    std::unique_ptr<RE2> pattern;  // expect; null for wait_idle
+    std::string seen;              // expect: output since the request
+    long idle_ms = 0;              // wait_idle
+    WaitTime received;
+    WaitTime deadline;
+  };
+  static WaitTime Deadline(const Request& r, WaitTime now);
+  bool Match(const Waiter& w, const std::string& screen, JsonObject* fields) const;
+  // wait_idle: quiet since the later of the last output and the request.
+  WaitTime IdleDue(const Waiter& w) const;
+
+  std::vector<Waiter> waiters_;
+  WaitTime last_output_;
+};
+
+}  // namespace tuidriver
+
+#endif  // TUIDRIVER_WAITERS_H_
