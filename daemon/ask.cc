@@ -123,6 +123,8 @@ void Ask::QueueLine(const Terminal& term) {
   sent_row_ = CursorRow(term);
   sent_prompt_cols_ = term.cursor().col;
   sent_line_ = line;
+  bool wrapped;
+  if (!term.LineAt(sent_row_, &sent_row_text_, &wrapped)) sent_row_text_.clear();
   saw_echo_ = false;
   output_start_ = sent_row_ + static_cast<uint64_t>(EchoRows(sent_prompt_cols_, line, term.cols()));
   // Pasted, a line is taken literally: a TAB inserts a TAB instead of
@@ -341,8 +343,9 @@ void Ask::UpdateLines(const Terminal& term, ChildInput* child, TimePoint now) {
 
 // The current line's output: rows from after its echo up to the prompt
 // the cursor now sits on.
-// True once the screen changed after the line was typed and the row it was
-// typed on no longer shows it: the program cleared the screen.
+// True once the row the line was typed on shows neither what it showed then
+// (the prompt: the echo may not be drawn yet) nor the line: the program
+// cleared the screen.
 bool Ask::EchoWiped(const Terminal& term) const {
   // The line's start as the screen shows it: up to a TAB (drawn as spaces).
   std::string start = sent_line_.substr(0, std::min<size_t>(8, sent_line_.find('\t')));
@@ -350,7 +353,7 @@ bool Ask::EchoWiped(const Terminal& term) const {
   std::string row;
   bool wrapped;
   if (!term.LineAt(sent_row_, &row, &wrapped)) return false;  // long gone into history
-  return row.find(start) == std::string::npos;
+  return row != sent_row_text_ && row.find(start) == std::string::npos;
 }
 
 void Ask::CloseLineSegment(const Terminal& term) {

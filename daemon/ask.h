@@ -162,6 +162,7 @@ class Ask {
   uint64_t sent_row_ = 0;
   int sent_prompt_cols_ = 0;
   std::string sent_line_;
+  std::string sent_row_text_;  // that row as it was (the prompt), for EchoWiped
   bool saw_echo_ = false;
   bool saw_busy_ = false;
   // kLines: output of the lines already answered, and where the current
