@@ -46,6 +46,7 @@ BASH = [
     ("printf 'a\\tb\\n' | cut -f2", None),
     ("case foo in\n  f*) echo matched ;;\n  *) echo other ;;\nesac", None),
     ("printf 'no newline either'", None),
+    ("x='a\tb'\necho \"${#x}\"", None),  # a TAB is typed, never completed
 ]
 NODE = [
     ("console.log('hello')", None),
