@@ -293,6 +293,20 @@ void ReadInputOptions(Reader* r, const element& e, const std::string& path, Inpu
   }
 }
 
+void ReadTranscript(Reader* r, const element& e, const std::string& path, TranscriptConfig* t) {
+  r->Object(e, path, [&](const std::string& key, const element& v, const std::string& sub) {
+    if (key == "format") {
+      r->String(v, sub, &t->format);
+      if (!r->failed() && t->format != "claude") r->Fail(sub, "expected claude; got '" + t->format + "'");
+    } else if (key == "path") r->String(v, sub, &t->path);
+    else if (key == "session_args") r->Strings(v, sub, &t->session_args);
+    else if (key == "resume_args") r->Strings(v, sub, &t->resume_args);
+    else return false;
+    return true;
+  });
+  if (!r->failed() && (t->format.empty() || t->path.empty())) r->Fail(path, "needs format and path");
+}
+
 void ReadTimeouts(Reader* r, const element& e, const std::string& path, Timeouts* t) {
   const int64_t kMax = 24 * 3600 * 1000;
   r->Object(e, path, [&](const std::string& key, const element& v, const std::string& sub) {
@@ -346,6 +360,7 @@ bool ReadTopField(Reader* r, const std::string& key, const element& v, const std
   else if (key == "dialogs") ReadDialogs(r, v, path, &c->dialogs);
   else if (key == "needs_input") r->Patterns(v, path, MatchScope::kScreen, &c->needs_input);
   else if (key == "needs_input_options") ReadInputOptions(r, v, path, &c->needs_input_options);
+  else if (key == "transcript") ReadTranscript(r, v, path, &c->transcript);
   else if (key == "timeouts") ReadTimeouts(r, v, path, &c->timeouts);
   else return false;
   return true;

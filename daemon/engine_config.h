@@ -98,6 +98,17 @@ struct ReplyConfig {
   bool unwrap = false;
 };
 
+// Where the CLI writes each turn, byte-exact, and how this session's file
+// is found (docs/engines.md, "Transcripts").
+struct TranscriptConfig {
+  std::string format;  // parser: "claude"; empty: no transcript
+  // A path with {home}, {cwd_slug} (the absolute cwd, every character but
+  // letters and digits made '-') and {session_id}.
+  std::string path;
+  std::vector<std::string> session_args;  // a new session's id ({session_id})
+  std::vector<std::string> resume_args;   // --resume ID
+};
+
 struct Timeouts {
   int ready_ms = 15000;      // spawn until the input prompt shows
   // A needs_input pattern counts only once the screen has been quiet this
@@ -160,6 +171,7 @@ struct EngineConfig {
   // kind "needs_input" and the matched screen text.
   std::vector<ScreenPattern> needs_input;
   InputOptionsConfig needs_input_options;
+  TranscriptConfig transcript;
   Timeouts timeouts;
 };
 

@@ -1,5 +1,7 @@
 // tuidriver: drive one interactive terminal program over NDJSON.
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -57,6 +59,28 @@ bool LoadEngine(const tuidriver::Options& o, tuidriver::EngineConfig* config, st
   return tuidriver::LoadEngineFile(path, config, err);
 }
 
+std::string ChildHome(const tuidriver::EngineConfig& engine) {
+  auto it = engine.env.find("HOME");
+  if (it != engine.env.end()) return it->second;
+  const char* home = getenv("HOME");
+  return home ? home : "";
+}
+
+// The session id (new, or --resume's), its arguments on the command line,
+// and the transcript file the CLI will write for it.
+void AddTranscript(const tuidriver::Options& o, tuidriver::SessionOptions* s) {
+  const tuidriver::TranscriptConfig& t = s->engine.transcript;
+  s->session_id = o.resume.empty() ? tuidriver::NewSessionId() : o.resume;
+  for (std::string arg : o.resume.empty() ? t.session_args : t.resume_args) {
+    for (size_t p; (p = arg.find("{session_id}")) != std::string::npos;) arg.replace(p, 12, s->session_id);
+    s->engine.command.push_back(arg);
+  }
+  char buf[PATH_MAX];
+  std::string cwd = o.cwd.empty() ? (getcwd(buf, sizeof buf) ? buf : ".") : o.cwd;
+  if (realpath(cwd.c_str(), buf)) cwd = buf;
+  s->transcript_path = tuidriver::TranscriptPath(t.path, ChildHome(s->engine), cwd, s->session_id);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -85,6 +109,11 @@ int main(int argc, char** argv) {
   }
   if (!o.engine.empty() && !o.engine_file.empty()) session.engine.name = o.engine;
   if (!session.raw) tuidriver::ExpandPlaceholders(tuidriver::NewSessionToken(), &session.engine);
+  if (!o.resume.empty() && session.engine.transcript.resume_args.empty()) {
+    return Fail(2, "usage", "--resume needs an engine that declares transcript.resume_args (" +
+                                session.engine.name + " does not)");
+  }
+  if (!session.engine.transcript.format.empty()) AddTranscript(o, &session);
   std::vector<std::string>& argv_out = session.engine.command;
   if (o.mode == "agent") {
     argv_out.insert(argv_out.end(), session.engine.agent_args.begin(), session.engine.agent_args.end());

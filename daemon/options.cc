@@ -75,6 +75,8 @@ bool ParseOne(const std::string& arg, int argc, char** argv, int* i, Options* o,
   } else if (Matches(arg, "--extra-arg")) {
     if (!TakeValue(arg, "--extra-arg", argc, argv, i, &v, err)) return false;
     o->extra_args.push_back(v);
+  } else if (Matches(arg, "--resume")) {
+    if (!TakeValue(arg, "--resume", argc, argv, i, &o->resume, err)) return false;
   } else if (Matches(arg, "--cwd")) {
     if (!TakeValue(arg, "--cwd", argc, argv, i, &o->cwd, err)) return false;
   } else if (Matches(arg, "--engine-file")) {
@@ -129,6 +131,7 @@ const char* UsageText() {
          "                         answers its agent-mode dialogs (default exec)\n"
          "  --extra-arg=VAL        append VAL to the program's arguments (repeatable)\n"
          "  --cwd DIR              start the program in DIR\n"
+         "  --resume SESSION_ID    continue an earlier conversation (engines with a transcript)\n"
          "  --engine-file PATH     load the engine from PATH instead of engines/\n"
          "  --scrollback N         lines of history kept (default 10000)\n"
          "\n"

@@ -16,6 +16,7 @@ struct Options {
   std::string mode = "exec";
   std::vector<std::string> extra_args;
   std::string cwd;
+  std::string resume;                  // --resume SESSION_ID
   long scrollback = 10000;
 };
 

@@ -162,7 +162,9 @@ void RunProperty(bool terminal_wraps) {
       at_least.resize(at_least.find_last_not_of(" \n") == std::string::npos ? 0 : at_least.find_last_not_of(" \n") + 1);
       ASSERT_EQ(at_least, before_end.substr(0, at_least.size())) << "run " << run;
       size_t reply_rows = rows.size() - 5;  // echo, blank, and three rows of chrome
-      if (reply_rows >= 4) ASSERT_GE(deltas, 2) << "run " << run;
+      if (reply_rows >= 4) {
+        ASSERT_GE(deltas, 2) << "run " << run;
+      }
     }
   }
 }

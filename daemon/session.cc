@@ -59,7 +59,8 @@ Session::Session(SessionOptions options, int in_fd, int out_fd)
       in_fd_(in_fd),
       out_(out_fd),
       term_(options_.engine.cols, options_.engine.rows, options_.scrollback_lines),
-      matcher_(options_.engine) {
+      matcher_(options_.engine),
+      transcript_(options_.engine.transcript.format, options_.transcript_path) {
   // A TTY is left blocking: O_NONBLOCK would stay set on the terminal the
   // user's shell shares. ReadRequests then reads it once per wake-up.
   stdin_tty_ = isatty(in_fd_);
@@ -134,6 +135,7 @@ int Session::PollTimeoutMs(TimePoint now) const {
   };
   if (state_ == State::kStarting) consider(ready_deadline_);
   if (active_) consider(active_->next_wakeup());
+  if (held_) consider(held_poll_);
   else if (!queue_.empty() && state_ == State::kReady) consider(queue_.front()->deadline());
   consider(waiters_.next_wakeup());
   if (interrupt_pending_) consider(interrupt_due_);
@@ -220,6 +222,7 @@ void Session::ReportExit() {
   std::string why = ExitDescription();
   if (active_ && !active_->finished()) active_->ChildExited(term_, why);
   FinishAsk();
+  ReleaseHeldReply(now, true);
   FailPending("exited", why);
   if (was_starting && !options_.raw && !closing_) {
     // Nothing more can happen: the daemon ends with 3 (ReportNotReady).
@@ -254,7 +257,7 @@ void Session::OnScreen(TimePoint now) {
   AdvanceClose(now);
 }
 
-bool Session::NothingPending() const { return !active_ && queue_.empty() && waiters_.empty(); }
+bool Session::NothingPending() const { return !active_ && !held_ && queue_.empty() && waiters_.empty(); }
 
 // A read can end in the middle of a frame the program draws inside a
 // synchronized update (Codex draws every frame so). Its prompt, busy state
@@ -327,6 +330,7 @@ void Session::CheckReady(TimePoint now) {
     o.Add("pid", static_cast<int64_t>(pty_.pid()))
         .Add("cols", term_.cols())
         .Add("rows", term_.rows());
+    if (!options_.session_id.empty()) o.Add("session_id", options_.session_id);
     out_.Send(o.Finish());
     return;
   }
@@ -376,7 +380,9 @@ void Session::RunAsks(TimePoint now) {
     }
     if (active_->finished()) FinishAsk();
   }
-  if (!active_ && !queue_.empty()) StartNextAsk(now);
+  if (held_ && now >= held_poll_) ReleaseHeldReply(now, false);
+  // Replies go out in order: the next ask starts once the held one is sent.
+  if (!active_ && !held_ && !queue_.empty()) StartNextAsk(now);
 }
 
 bool Session::ReadySettled(TimePoint now) {
@@ -462,6 +468,7 @@ void Session::StartNextAsk(TimePoint now) {
   }
   active_ = std::move(queue_.front());
   queue_.pop_front();
+  if (transcript_.enabled()) transcript_.StartTurn();
   active_->Start(term_, &pty_input_, now);
   term_.PinHistory(active_->start_row());
   active_->Update(term_, &pty_input_, now);
@@ -497,6 +504,26 @@ bool Session::BackToPrompt(TimePoint now) {
   return true;
 }
 
+void Session::ReleaseHeldReply(TimePoint now, bool final) {
+  if (!held_) return;
+  Turn turn;
+  std::string err;
+  TranscriptReader::Result got = transcript_.ReadTurn(&turn, &err);
+  if (got == TranscriptReader::Result::kNotYet && !final && now < held_until_) {
+    held_poll_ = now + Ms(kTranscriptPollMs);
+    return;
+  }
+  JsonObject extra;
+  if (got == TranscriptReader::Result::kDone) {
+    extra.Add("markdown", turn.markdown).AddRaw("turn", TurnJson(turn, options_.session_id).Finish());
+  } else {
+    // Never a silent wrong answer: the screen's text, and why there is no more.
+    extra.AddNull("markdown").Add("transcript_error", err);
+  }
+  ReplyAsk(*held_, extra);
+  held_.reset();
+}
+
 void Session::FinishAsk() {
   if (!active_ || !active_->finished()) return;
   if (active_->streaming()) {
@@ -513,8 +540,14 @@ void Session::FinishAsk() {
     resync_generation_ = term_.generation();
     resync_give_up_ = Clock::now() + Ms(1000);
   }
-  ReplyAsk(*active_);
-  active_.reset();
+  if (transcript_.enabled() && r.ok) {
+    held_ = std::move(active_);
+    held_until_ = Clock::now() + Ms(kTranscriptWaitMs);
+    ReleaseHeldReply(Clock::now(), false);
+  } else {
+    ReplyAsk(*active_);
+    active_.reset();
+  }
   term_.UnpinHistory();
   if (!queue_.empty()) queue_.front()->RestartClock(Clock::now());
 }
@@ -603,6 +636,7 @@ void Session::HandleLine(const std::string& line) {
 
 bool Session::IdInUse(const RequestId& id) const {
   if (active_ && active_->id() == id) return true;
+  if (held_ && held_->id() == id) return true;
   for (const auto& a : queue_) {
     if (a->id() == id) return true;
   }
@@ -784,6 +818,8 @@ void Session::HandleStatus(const Request& r) {
   if (options_.raw) o.AddNull("engine");
   else o.Add("engine", options_.engine.name);
   o.Add("mode", options_.mode).Add("queued", static_cast<int64_t>(queue_.size()));
+  if (options_.session_id.empty()) o.AddNull("session_id");
+  else o.Add("session_id", options_.session_id);
   o.AddRaw("explain", ScreenMatcher::ExplainJson(matcher_.Explain(term_, options_.mode)));
   if (state_ == State::kExited) o.Merge(ExitFields());
   else o.AddNull("exit_code").AddNull("signal");
@@ -807,6 +843,7 @@ void Session::BeginClose(const RequestId* id) {
   if (id) close_ids_.push_back(*id);
   if (closing_) return;
   closing_ = true;
+  ReleaseHeldReply(Clock::now(), true);
   if (active_ && !active_->finished() && id) CancelActive("the session is closing");
   if (id) {
     for (auto& ask : queue_) {
@@ -895,13 +932,13 @@ void Session::ReplyError(const RequestId& id, const std::string& kind,
   out_.Send(ReplyErrorMessage(id, kind, error, fields));
 }
 
-void Session::ReplyAsk(const Ask& ask) {
+void Session::ReplyAsk(const Ask& ask, const JsonObject& extra) {
   const AskResult& r = ask.result();
   JsonObject fields;
   fields.Add("text", r.text);
   if (r.ok) {
     if (ask.revised()) fields.Add("revised", true);
-    ReplyOk(ask.id(), fields);
+    ReplyOk(ask.id(), fields.Merge(extra));
     return;
   }
   if (!r.question.empty()) fields.Add("question", r.question);

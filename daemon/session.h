@@ -22,6 +22,7 @@
 #include "request.h"
 #include "screen_matcher.h"
 #include "terminal.h"
+#include "transcript.h"
 #include "utf8.h"
 #include "waiters.h"
 
@@ -35,6 +36,9 @@ struct SessionOptions {
   std::string mode = "exec";  // "exec" or "agent": selects dialog rules
   std::string cwd;
   size_t scrollback_lines = 10000;
+  // Engines with a transcript: this session's id and its file.
+  std::string session_id;
+  std::string transcript_path;
 };
 
 class Session {
@@ -96,6 +100,9 @@ class Session {
   void RunAsks(TimePoint now);
   void StartNextAsk(TimePoint now);
   void FinishAsk();
+  // A finished agent ask waits for its turn in the transcript, up to
+  // kTranscriptWaitMs, so the reply carries the exact markdown.
+  void ReleaseHeldReply(TimePoint now, bool final);
   bool BackToPrompt(TimePoint now);
   void SendPendingInterrupt(TimePoint now);
   // The prompt shows, no dialog does, and the screen has been quiet for
@@ -141,7 +148,7 @@ class Session {
   void ReplyOk(const RequestId& id, const JsonObject& fields = JsonObject());
   void ReplyError(const RequestId& id, const std::string& kind,
                   const std::string& error, const JsonObject& fields = JsonObject());
-  void ReplyAsk(const Ask& ask);
+  void ReplyAsk(const Ask& ask, const JsonObject& extra = JsonObject());
   JsonObject ScreenFields() const;
   // `"code":N,"signal":null` or `"code":null,"signal":"SIGKILL"`.
   JsonObject ExitFields() const;
@@ -176,6 +183,12 @@ class Session {
   int exit_code_ = 0;
 
   std::unique_ptr<Ask> active_;
+  TranscriptReader transcript_;
+  std::unique_ptr<Ask> held_;  // finished, its reply waiting for the transcript
+  TimePoint held_until_;
+  TimePoint held_poll_;
+  static constexpr int kTranscriptWaitMs = 200;
+  static constexpr int kTranscriptPollMs = 10;
   std::deque<std::unique_ptr<Ask>> queue_;
   // After a cancelled or timed-out ask: the next ask waits until the
   // program has shown its prompt again, so leftovers are not attributed.
