@@ -60,10 +60,14 @@ void DropRowBeingDrawn(std::vector<std::string>* body, const std::vector<size_t>
 }
 
 // True when `line` shows `needle` right after an input-prompt marker: a few
-// columns holding a symbol but no letter or digit ("› ", "❯ ", " > ").
-bool EchoedAfterMarker(const std::string& line, const std::string& needle) {
+// columns holding a symbol but no letter or digit ("› ", "❯ ", " > "), and
+// nothing but the prompt's first line (or the start of it, when wrapped)
+// after it: "  - second item" in a reply is no echo of the prompt "second".
+bool EchoedAfterMarker(const std::string& line, const std::string& needle, const std::string& first_line) {
   size_t pos = line.find(needle);
   if (pos == std::string::npos) return false;
+  std::string rest = TrimBoth(line.substr(pos));
+  if (first_line.compare(0, rest.size(), rest) != 0) return false;
   std::string marker = TrimBoth(line.substr(0, pos));
   if (marker.empty() || StringColumns(marker) > 4) return false;
   for (char ch : marker) {
@@ -79,13 +83,13 @@ bool EchoedAfterMarker(const std::string& line, const std::string& needle) {
 // prompt "hi") is not its echo, nor is a reply's first line ("● hi there").
 int FindEcho(const std::vector<std::string>& lines, int from, int end,
              const std::string& prompt, const ScreenMatcher& matcher) {
-  std::string needle = TrimBoth(FirstLine(prompt));
-  if (needle.size() > 40) needle.resize(40);
+  std::string first_line = TrimBoth(FirstLine(prompt));
+  std::string needle = first_line.substr(0, 40);
   if (needle.empty()) return -1;
   size_t prefix;
   for (int i = end - 1; i >= from; --i) {
     const std::string& line = lines[static_cast<size_t>(i)];
-    if (EchoedAfterMarker(line, needle) && !matcher.IsReplyStart(line, &prefix)) return i;
+    if (EchoedAfterMarker(line, needle, first_line) && !matcher.IsReplyStart(line, &prefix)) return i;
   }
   for (int i = end - 1; i >= from; --i) {
     if (TrimBoth(lines[static_cast<size_t>(i)]).compare(0, needle.size(), needle) == 0) return i;

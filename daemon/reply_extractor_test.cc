@@ -73,6 +73,11 @@ TEST(ReplyExtractor, PromptTextInsideTheReplyIsNotTheEcho) {
                                "what is 6*7?", m, c.reply, 120));
   // Codex's marker, and an echo with no marker at all still found.
   EXPECT_EQ("ok", ExtractMarkedReply(Rows({"› hi there", "● ok"}), "hi there", m, c.reply, 120));
+  // A list item that contains the prompt is not its echo (the reply was cut
+  // there, and came back empty).
+  EXPECT_EQ("Plan\nUse bold.\n- first item\n- second item",
+            ExtractMarkedReply(Rows({"❯ second", "● Plan", "  Use bold.", "  - first item", "  - second item"}),
+                               "second", m, c.reply, 120));
   EXPECT_EQ("ok", ExtractMarkedReply(Rows({"hi there", "● ok"}), "hi there", m, c.reply, 120));
   // A reply that starts with the prompt's text is not its echo.
   EXPECT_EQ("hi to you", ExtractMarkedReply(Rows({"❯ hi", "● hi to you"}), "hi", m, c.reply, 120));
