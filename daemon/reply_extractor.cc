@@ -70,6 +70,11 @@ bool EchoedAfterMarker(const std::string& line, const std::string& needle, const
   if (first_line.compare(0, rest.size(), rest) != 0) return false;
   std::string marker = TrimBoth(line.substr(0, pos));
   if (marker.empty() || StringColumns(marker) > 4) return false;
+  // A list bullet in a reply ("- the prompt", "• the prompt") is no input marker.
+  static const char* const kBullets[] = {"-", "*", "+", "\u2022", "\u00b7", "\u2013"};
+  for (const char* bullet : kBullets) {
+    if (marker == bullet) return false;
+  }
   for (char ch : marker) {
     if (std::isalnum(static_cast<unsigned char>(ch))) return false;
   }

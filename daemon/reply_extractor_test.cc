@@ -78,6 +78,9 @@ TEST(ReplyExtractor, PromptTextInsideTheReplyIsNotTheEcho) {
   EXPECT_EQ("Plan\nUse bold.\n- first item\n- second item",
             ExtractMarkedReply(Rows({"❯ second", "● Plan", "  Use bold.", "  - first item", "  - second item"}),
                                "second", m, c.reply, 120));
+  // Nor is a list item that quotes the prompt exactly.
+  EXPECT_EQ("It was:\n- turn 0",
+            ExtractMarkedReply(Rows({"❯ turn 0", "● It was:", "  - turn 0"}), "turn 0", m, c.reply, 120));
   EXPECT_EQ("ok", ExtractMarkedReply(Rows({"hi there", "● ok"}), "hi there", m, c.reply, 120));
   // A reply that starts with the prompt's text is not its echo.
   EXPECT_EQ("hi to you", ExtractMarkedReply(Rows({"❯ hi", "● hi to you"}), "hi", m, c.reply, 120));

@@ -1,9 +1,13 @@
 """Claude Code, the genuine CLI, driven through tuidriver against the fake
 Anthropic API. Each numbered section of the agent-engines issue has a test."""
+import json
 import os
+import shutil
 import unittest
 
+import homes
 from agent_harness import AgentLifecycle, AgentSession, AgentTurns, RowStreaming
+from tuiclient import Daemon, run_once
 
 CLI = "claude"
 
@@ -25,6 +29,124 @@ class Claude(AgentTurns, RowStreaming, unittest.TestCase):
         self.s.daemon.request("wait_idle", idle_ms=500, timeout=10)
         self.assertFalse(os.path.exists(target))
         self.assertEqual(self.ask_ok("still there?", "Yes."), "Yes.")
+
+
+MARKDOWN = """## Plan
+Use **bold** and `code`.
+
+- first item
+- second item
+
+```python
+def f(x):
+    return x * 2
+```
+
+| a | b |
+|---|---|
+| 1 | 2 |
+
+See [docs](https://example.com)."""
+
+
+class ClaudeTranscript(AgentLifecycle, unittest.TestCase):
+    """Issue 10: exact turns from Claude's own transcript."""
+    CLI = CLI
+
+    def setUp(self):
+        self.api.reset()
+        self.s = AgentSession(CLI, self.api)
+        self.sid = self.s.daemon.ready["session_id"]
+
+    def tearDown(self):
+        self.s.close()
+
+    def test_markdown_is_exact_and_the_turn_is_described(self):
+        self.assertRegex(self.sid, r"^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$")
+        self.api.script(MARKDOWN)
+        r = self.s.ask("make a plan", timeout=60)
+        self.assertTrue(r["ok"], r)
+        self.assertEqual(r["markdown"], MARKDOWN)
+        self.assertIn("first item", r["text"])  # the screen's rendering, not empty
+        turn = r["turn"]
+        self.assertEqual((turn["session_id"], turn["tools"]), (self.sid, []))
+        self.assertTrue(turn["model"])
+        self.assertGreater(turn["usage"]["output_tokens"], 0)
+        self.assertEqual(self.s.daemon.request("status")["session_id"], self.sid)
+
+    def test_a_tool_call_and_its_output(self):
+        self.api.script({"tool_call": {"name": "Bash", "input": {"command": "echo tool said hi",
+                                                                 "description": "Say hi"}}})
+        r = self.s.ask("run the tool", timeout=60)
+        self.assertTrue(r["ok"], r)
+        tools = r["turn"]["tools"]
+        self.assertEqual(len(tools), 1, r)
+        self.assertEqual((tools[0]["name"], tools[0]["input"]["command"], tools[0]["output"], tools[0]["ok"]),
+                         ("Bash", "echo tool said hi", "tool said hi", True))
+        # The answer after the tool call, on screen and in the transcript.
+        self.assertEqual(r["markdown"], "Done.")
+        self.assertEqual(r["text"], "Done.")
+
+    def test_five_turns_in_a_row_all_exact(self):
+        answers = ["**%d** is `n`, and the prompt was turn %d:\n\n- turn %d" % (i, i, i) for i in range(5)]
+        self.api.script(*answers)
+        for i, answer in enumerate(answers):
+            r = self.s.ask("turn %d" % i, timeout=60)
+            self.assertEqual(r["markdown"], answer, r)
+            self.assertIn("turn %d" % i, r["text"])
+
+    def test_a_transcript_that_cannot_be_read_is_reported(self):
+        self.api.script("first")
+        self.assertEqual(self.s.ask("one", timeout=60)["markdown"], "first")
+        path = self.s.daemon.request("status")["session_id"]
+        files = [os.path.join(dp, f) for dp, _, fs in os.walk(os.path.join(self.s.home, ".claude", "projects"))
+                 for f in fs if f == self.sid + ".jsonl"]
+        self.assertEqual(len(files), 1, files)
+        os.unlink(files[0])
+        os.symlink("/dev/null", files[0])  # whatever Claude writes now is lost
+        self.api.script("second")
+        r = self.s.ask("two", timeout=60)
+        self.assertTrue(r["ok"], r)
+        self.assertEqual(r["text"], "second")  # the screen still answers
+        self.assertIsNone(r["markdown"])
+        self.assertIn(self.sid + ".jsonl", r["transcript_error"])
+
+
+class ClaudeResume(AgentLifecycle, unittest.TestCase):
+    CLI = CLI
+
+    def test_resume_across_two_daemons(self):
+        s = AgentSession(CLI, self.api)
+        try:
+            sid = s.daemon.ready["session_id"]
+            self.api.script("remembered")
+            self.assertEqual(s.ask("remember the word kiwi", timeout=60)["markdown"], "remembered")
+            s.daemon.close(timeout=20)
+            s.daemon.__exit__()
+            env = homes.make_env(CLI, s.home, s.cwd, self.api.port)
+            with Daemon(CLI, "--cwd", s.cwd, "--resume", sid, env=env, timeout=60) as d:
+                self.assertEqual(d.ready["session_id"], sid)
+                self.api.script("kiwi")
+                r = d.ask("which word?", timeout=60)
+                self.assertEqual((r["markdown"], r["turn"]["session_id"]), ("kiwi", sid))
+                # The model saw the first daemon's turn.
+                last = self.api.turns()[-1]
+                self.assertIn("remember the word kiwi", json.dumps(last))
+                d.close()
+        finally:
+            shutil.rmtree(s.tmp, ignore_errors=True)
+
+    def test_an_unknown_session_id_ends_with_3_and_the_clis_message(self):
+        s = AgentSession(CLI, self.api)
+        try:
+            env = homes.make_env(CLI, s.home, s.cwd, self.api.port)
+            code, msgs, stderr = run_once([CLI, "--cwd", s.cwd, "--resume", "00000000-0000-4000-8000-000000000000"],
+                                          "", env=env, timeout=60)
+            self.assertEqual(code, 3, msgs)
+            self.assertIn("not_ready", [m.get("kind") for m in msgs])
+            self.assertIn("00000000-0000-4000-8000-000000000000", stderr)
+        finally:
+            s.close()
 
 
 class ClaudeLifecycle(AgentLifecycle, unittest.TestCase):
