@@ -2,6 +2,7 @@ export { Session } from './session';
 export type {
   SpawnOptions, AskOptions, ExitInfo, ScreenState, SessionStatus, ExpectResult, DialogEvent,
   OutputDroppedEvent, SessionEvents, NeedsInputEvent, StateExplanation, RuleMatch,
+  Turn, TurnTool, TurnResult,
 } from './session';
 export { TuiDriverError } from './errors';
 export type { TuiDriverErrorKind, TuiDriverErrorDetails } from './errors';

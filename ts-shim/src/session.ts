@@ -25,6 +25,8 @@ export interface SpawnOptions {
   engineFile?: string;
   /** Lines of history to keep (daemon default: 10000). */
   scrollback?: number;
+  /** Continue an earlier conversation by its session id (`sessionId`; engines with a transcript, e.g. `claude`). */
+  resume?: string;
 }
 
 export interface AskOptions {
@@ -67,6 +69,35 @@ export interface RuleMatch {
   text: string;
 }
 
+/** One tool call of an agent's turn, as the CLI recorded it. */
+export interface TurnTool {
+  name: string;
+  /** The tool's input, as the model sent it. */
+  input: unknown;
+  output: string;
+  ok: boolean;
+}
+
+/** An agent turn as the CLI recorded it in its transcript. */
+export interface Turn {
+  sessionId: string;
+  tools: TurnTool[];
+  usage: { inputTokens: number; outputTokens: number };
+  model: string | null;
+}
+
+/** `askTurn`'s result: the screen's text, and the model's own answer when the transcript had it. */
+export interface TurnResult {
+  /** The reply as the screen shows it (what `ask` resolves with). */
+  text: string;
+  /** The model's final answer of the turn, byte-exact markdown; null when the transcript could not be read. */
+  markdown: string | null;
+  /** Tool calls, usage, model and session id; null without a transcript. */
+  turn: Turn | null;
+  /** Why `markdown` is null, when the engine has a transcript. */
+  transcriptError?: string;
+}
+
 export interface ExitInfo {
   /** The program's exit code, or null when a signal ended it. */
   exitCode: number | null;
@@ -97,6 +128,8 @@ export interface SessionStatus {
   signal: string | null;
   /** Which engine rule decides what the screen shows now: the first thing to read when busy or done is judged wrong. */
   explain: StateExplanation;
+  /** The agent CLI's session id (engines with a transcript), for `resume`. */
+  sessionId: string | null;
 }
 
 export interface ExpectResult {
@@ -156,6 +189,8 @@ export class Session extends EventEmitter<SessionEvents> {
   readonly pid: number;
   /** The daemon's pid. */
   readonly daemonPid: number;
+  /** The agent CLI's session id, when the engine has a transcript (pass it as `resume` to continue later). */
+  readonly sessionId: string | null;
 
   private readonly child: ChildProcessWithoutNullStreams;
   private readonly pending = new Map<number, Pending>();
@@ -173,6 +208,7 @@ export class Session extends EventEmitter<SessionEvents> {
     this.engine = typeof ready.engine === 'string' ? ready.engine : null;
     this.pid = Number(ready.pid);
     this.daemonPid = child.pid ?? -1;
+    this.sessionId = typeof ready.session_id === 'string' ? ready.session_id : null;
     this.stderrTail_ = stderrTail;
     (this as EventEmitter).on('newListener', (event: string | symbol) => {
       if (event === 'output') this.ensureSubscribed();
@@ -185,6 +221,7 @@ export class Session extends EventEmitter<SessionEvents> {
     if (opts.mode !== undefined) args.push('--mode', opts.mode);
     for (const a of opts.extraArgs ?? []) args.push(`--extra-arg=${a}`);
     if (opts.engineFile !== undefined) args.push('--engine-file', opts.engineFile);
+    if (opts.resume !== undefined) args.push('--resume', opts.resume);
     return Session.start(args, opts);
   }
 
@@ -313,6 +350,28 @@ export class Session extends EventEmitter<SessionEvents> {
   }
 
   /**
+   * Like `ask`, and also the model's own markdown, its tool calls, usage, model and the
+   * session id, read from the agent CLI's transcript (engines that declare one, e.g. `claude`).
+   */
+  async askTurn(prompt: string, opts: AskOptions = {}): Promise<TurnResult> {
+    const reply = await this.askRequest('ask', prompt, opts).promise;
+    const t = reply.turn as Record<string, unknown> | undefined;
+    const usage = (t?.usage ?? {}) as Record<string, number>;
+    const result: TurnResult = {
+      text: String(reply.text ?? ''),
+      markdown: typeof reply.markdown === 'string' ? reply.markdown : null,
+      turn: t ? {
+        sessionId: String(t.session_id),
+        tools: (t.tools as TurnTool[] | undefined) ?? [],
+        usage: { inputTokens: Number(usage.input_tokens ?? 0), outputTokens: Number(usage.output_tokens ?? 0) },
+        model: (t.model as string | null) ?? null,
+      } : null,
+    };
+    if (typeof reply.transcript_error === 'string') result.transcriptError = reply.transcript_error;
+    return result;
+  }
+
+  /**
    * Like `ask`, but yields the reply in deltas as it arrives; the generator's return value is
    * the final text (authoritative should the program have rewritten streamed lines). Leaving
    * a `for await` loop early cancels the ask.
@@ -429,6 +488,7 @@ export class Session extends EventEmitter<SessionEvents> {
       exitCode: (r.exit_code as number | null) ?? null,
       signal: (r.signal as string | null) ?? null,
       explain: r.explain as StateExplanation,
+      sessionId: (r.session_id as string | null) ?? null,
     };
   }
 
