@@ -17,6 +17,8 @@ PACKAGES=(build-essential cmake pkg-config libutf8proc-dev libre2-dev libsimdjso
 # linux-arm64 cross build (scripts/build-platforms.sh): Debian's aarch64
 # toolchain, the arm64 static libraries (dpkg multiarch) and qemu-user.
 PACKAGES+=(g++-aarch64-linux-gnu qemu-user libre2-dev:arm64 libutf8proc-dev:arm64)
+# darwin builds: RE2's Unicode tables are generated from unicode-data.
+PACKAGES+=(unicode-data)
 if ! dpkg --print-foreign-architectures | grep -qx arm64; then
   dpkg --add-architecture arm64
 fi
