@@ -6,9 +6,7 @@
 
 #include <climits>
 
-#ifdef __APPLE__
-#include <mach-o/dyld.h>
-#endif
+#include "platform.h"
 
 namespace tuidriver {
 namespace {
@@ -144,20 +142,6 @@ const char* UsageText() {
          "\n"
          "exit codes: 0 normal, 2 usage error or unknown engine, 3 the program\n"
          "could not be spawned or never became ready.\n";
-}
-
-std::string SelfExePath() {
-#ifdef __linux__
-  char buf[PATH_MAX];
-  ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
-  if (n > 0) return std::string(buf, static_cast<size_t>(n));
-#elif defined(__APPLE__)
-  char buf[PATH_MAX];
-  uint32_t size = sizeof buf;
-  char real[PATH_MAX];
-  if (_NSGetExecutablePath(buf, &size) == 0 && realpath(buf, real)) return real;
-#endif
-  return "";
 }
 
 std::string FindEnginesDir() {

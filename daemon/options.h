@@ -30,9 +30,6 @@ const char* UsageText();
 // <dir>/../share/tuidriver/engines that exists.
 std::string FindEnginesDir();
 
-// The running binary's own path (Linux: /proc/self/exe); empty if unknown.
-std::string SelfExePath();
-
 }  // namespace tuidriver
 
 #endif  // TUIDRIVER_OPTIONS_H_

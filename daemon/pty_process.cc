@@ -14,12 +14,7 @@
 #include <cctype>
 #include <cstdio>
 
-#include <dirent.h>
-
-#ifdef __linux__
-#include <sys/prctl.h>
-#include <sys/syscall.h>
-#endif
+#include "platform.h"
 
 extern char** environ;
 
@@ -87,23 +82,6 @@ bool ResolveCommand(const std::string& argv0, const std::string& path_env,
   return false;
 }
 
-// Closes every fd above stderr except `keep`, which is close-on-exec. One
-// close_range call where the kernel has it: a loop over every possible fd
-// costs one syscall each, tens of milliseconds at startup.
-void CloseInheritedFds(int keep) {
-#if defined(__linux__) && defined(SYS_close_range)
-  if (keep > 3 && syscall(SYS_close_range, 3, keep - 1, 0) == 0 &&
-      syscall(SYS_close_range, keep + 1, ~0U, 0) == 0) {
-    return;
-  }
-#endif
-  long max_fd = sysconf(_SC_OPEN_MAX);
-  if (max_fd < 0 || max_fd > 65536) max_fd = 65536;
-  for (int fd = 3; fd < max_fd; ++fd) {
-    if (fd != keep) close(fd);
-  }
-}
-
 // Runs in the child between fork and exec: only async-signal-safe calls.
 [[noreturn]] void ExecChild(int slave, int error_pipe, const char* path,
                             char* const* argv, char* const* envp,
@@ -119,7 +97,7 @@ void CloseInheritedFds(int keep) {
   dup2(slave, 0);
   dup2(slave, 1);
   dup2(slave, 2);
-  CloseInheritedFds(error_pipe);
+  CloseFdsExcept(error_pipe);  // error_pipe is close-on-exec
   if (cwd[0] != '\0' && chdir(cwd) != 0) {
     int e = errno;
     ssize_t unused = write(error_pipe, "C", 1);
@@ -342,13 +320,7 @@ pid_t PtyProcess::ForegroundPid() const {
 std::string PtyProcess::Cwd() const {
   pid_t pid = ForegroundPid();
   if (pid <= 0) return "";
-#ifdef __linux__
-  char buf[4096];
-  std::string link = "/proc/" + std::to_string(pid) + "/cwd";
-  ssize_t n = readlink(link.c_str(), buf, sizeof buf - 1);
-  if (n > 0) return std::string(buf, static_cast<size_t>(n));
-#endif
-  return "";
+  return ProcessCwd(pid);
 }
 
 ssize_t ReadAvailable(int fd, char* buf, size_t len) {
@@ -397,41 +369,11 @@ std::string SignalName(int sig) {
   return std::to_string(sig);
 }
 
-bool BecomeSubreaper() {
-#if defined(__linux__) && defined(PR_SET_CHILD_SUBREAPER)
-  return prctl(PR_SET_CHILD_SUBREAPER, 1) == 0;
-#else
-  return false;
-#endif
-}
-
 int SignalOrphans(int sig) {
   int count = 0;
-#ifdef __linux__
-  DIR* proc = opendir("/proc");
-  if (!proc) return 0;
-  pid_t self = getpid();
-  while (struct dirent* e = readdir(proc)) {
-    if (!isdigit(static_cast<unsigned char>(e->d_name[0]))) continue;
-    char path[300];
-    snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
-    FILE* f = fopen(path, "r");
-    if (!f) continue;
-    char buf[512];
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[n] = 0;
-    // "pid (comm) state ppid ...": comm may hold spaces and parentheses.
-    const char* close_paren = strrchr(buf, ')');
-    int ppid = 0;
-    char state = 0;
-    if (!close_paren || sscanf(close_paren + 1, " %c %d", &state, &ppid) != 2) continue;
-    if (ppid == self && kill(atoi(e->d_name), sig) == 0) ++count;
+  for (pid_t pid : ChildPids(getpid())) {
+    if (kill(pid, sig) == 0) ++count;
   }
-  closedir(proc);
-#else
-  (void)sig;
-#endif
   return count;
 }
 
@@ -442,14 +384,6 @@ void ReapOrphans(int max_ms) {
     if (r < 0 && errno == ECHILD) return;
     usleep(5000);
   }
-}
-
-bool DieWithParent() {
-#ifdef __linux__
-  return prctl(PR_SET_PDEATHSIG, SIGTERM) == 0;
-#else
-  return false;
-#endif
 }
 
 }  // namespace tuidriver

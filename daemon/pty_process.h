@@ -71,7 +71,7 @@ class PtyProcess {
   bool SignalGroup(int sig);
 
   // Reaps children without blocking: the program, and any orphans of its
-  // that were handed to us (see BecomeSubreaper). Returns true once the
+  // that were handed to us (see BecomeSubreaper in platform.h). Returns true once the
   // program has exited.
   bool TryReap();
   const ExitStatus& exit_status() const { return status_; }
@@ -99,15 +99,6 @@ ssize_t ReadAvailable(int fd, char* buf, size_t len);
 int SignalFromName(const std::string& name);
 // "INT" for SIGINT; the number as text if unknown.
 std::string SignalName(int sig);
-
-// Asks the kernel to send SIGTERM to this process when its parent dies
-// (Linux prctl). A no-op returning false elsewhere.
-bool DieWithParent();
-
-// Makes orphaned descendants (daemons a program detached with setsid, such
-// as an agent's background server) become our children instead of init's,
-// so close can find and end them (Linux prctl). Returns false elsewhere.
-bool BecomeSubreaper();
 
 // Sends sig to every process whose parent is this process: after the
 // program is reaped, those are the orphans it left. Returns how many.

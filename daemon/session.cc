@@ -14,6 +14,7 @@
 #include "messages.h"
 #include "keys.h"
 #include "compile_regex.h"
+#include "platform.h"
 
 namespace tuidriver {
 namespace {
@@ -90,8 +91,7 @@ int Session::Run() {
     fds.push_back({child_reaped_ ? -1 : pty_.master_fd(), child_events, 0});
     fds.push_back({out_.pending() ? out_.fd() : -1, POLLOUT, 0});
     int timeout = PollTimeoutMs(now);
-    struct timespec ts = {timeout / 1000, (timeout % 1000) * 1000000L};
-    int n = ppoll(fds.data(), fds.size(), timeout < 0 ? nullptr : &ts, &wait_mask);
+    int n = PollWithSignalMask(fds.data(), fds.size(), timeout, &wait_mask);
     if (n < 0 && errno != EINTR) break;
     HandleSignals();
     if (fds[1].revents & (POLLIN | POLLHUP | POLLERR)) ReadChild(kReadBudget);

@@ -14,6 +14,14 @@ cd "$(dirname "$0")/.."
 PACKAGES=(build-essential cmake pkg-config libutf8proc-dev libre2-dev libsimdjson-dev
           libgtest-dev googletest python3 vim less tmux procps git clang libclang-rt-14-dev
           dpkg-dev ca-certificates)
+# linux-arm64 cross build (scripts/build-platforms.sh): Debian's aarch64
+# toolchain, the arm64 static libraries (dpkg multiarch) and qemu-user.
+PACKAGES+=(g++-aarch64-linux-gnu qemu-user libre2-dev:arm64 libutf8proc-dev:arm64)
+# darwin builds: RE2's Unicode tables are generated from unicode-data.
+PACKAGES+=(unicode-data)
+if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+  dpkg --add-architecture arm64
+fi
 if [ "${1:-}" = "--bench" ]; then
   PACKAGES+=(valgrind linux-perf)
 fi

@@ -16,6 +16,9 @@ bash scripts/build.sh build
 echo "== unit, integration and end-to-end tests"
 ctest --test-dir build -j"$jobs" --output-on-failure --timeout 900
 
+echo "== linux-arm64 cross build: static but glibc, under 3 MB, --version under qemu-user (docs/platforms.md)"
+bash scripts/build-platforms.sh linux-arm64
+
 echo "== the TypeScript shim: npm package, ESM/CommonJS consumers, example .vsix (node --test)"
 npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
 npm run build    # tsc to dist/, build/tuidriver to bin/<platform>-<arch>/ (the prepack step)

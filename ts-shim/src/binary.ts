@@ -30,6 +30,21 @@ export function bundledCandidates(moduleDir: string = __dirname): string[] {
   ];
 }
 
+/** The npm package that carries this platform's binary: `tuidriver-linux-arm64`, ... */
+export function platformPackage(): string {
+  return `tuidriver-${platformKey()}`;
+}
+
+/** The binary inside the installed platform package, or why there is none. */
+function platformPackageBinary(): { file?: string; why: string } {
+  try {
+    const pkgJson = require.resolve(`${platformPackage()}/package.json`);
+    return { file: path.join(path.dirname(pkgJson), 'bin', EXE), why: '' };
+  } catch {
+    return { why: 'not installed' };
+  }
+}
+
 type Check = { ok: true } | { ok: false; why: string };
 
 function checkExecutable(file: string, fixMode: boolean): Check {
@@ -60,7 +75,8 @@ function checkExecutable(file: string, fixMode: boolean): Check {
 
 /**
  * Finds the tuidriver binary: the `binaryPath` option, then `TUIDRIVER_BIN`, then the
- * binary bundled with this package, then `tuidriver` on `PATH`. Throws a `spawn`
+ * binary bundled with this package (the platform package `tuidriver-<platform>-<arch>`,
+ * then `bin/<platform>-<arch>/` inside this one), then `tuidriver` on `PATH`. Throws a `spawn`
  * TuiDriverError that lists every place it looked.
  */
 export function findBinary(opts: FindBinaryOptions = {}): string {
@@ -78,6 +94,14 @@ export function findBinary(opts: FindBinaryOptions = {}): string {
     throw new TuiDriverError('spawn', `tuidriver binary not usable: TUIDRIVER_BIN=${file}: ${c.why}`);
   }
   const looked: string[] = ['binaryPath option: not set', 'TUIDRIVER_BIN: not set'];
+  const fromPackage = platformPackageBinary();
+  if (fromPackage.file) {
+    const c = checkExecutable(fromPackage.file, true);
+    if (c.ok) return fromPackage.file;
+    looked.push(`${fromPackage.file} (${platformPackage()}): ${c.why}`);
+  } else {
+    looked.push(`${platformPackage()} (platform package): ${fromPackage.why}`);
+  }
   for (const file of bundledCandidates()) {
     const c = checkExecutable(file, true);
     if (c.ok) return file;

