@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs everything tuidriver needs to build and test on Debian bookworm,
 # as root. Safe to run again: it only installs what is missing.
-#   scripts/deps.sh          the build, the demo and every test (scripts/test.sh)
+#   scripts/deps.sh          the build, the demo and every test
 #   scripts/deps.sh --bench  also what bench/run.sh uses (valgrind, perf)
+#   scripts/deps.sh --platforms  also the linux-arm64 cross toolchain (scripts/test.sh uses it)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,17 +15,20 @@ cd "$(dirname "$0")/.."
 PACKAGES=(build-essential cmake pkg-config libutf8proc-dev libre2-dev libsimdjson-dev
           libgtest-dev googletest python3 vim less tmux procps git clang libclang-rt-14-dev
           dpkg-dev ca-certificates)
-# linux-arm64 cross build (scripts/build-platforms.sh): Debian's aarch64
-# toolchain, the arm64 static libraries (dpkg multiarch) and qemu-user.
-PACKAGES+=(g++-aarch64-linux-gnu qemu-user libre2-dev:arm64 libutf8proc-dev:arm64)
-# darwin builds: RE2's Unicode tables are generated from unicode-data.
-PACKAGES+=(unicode-data)
-if ! dpkg --print-foreign-architectures | grep -qx arm64; then
-  dpkg --add-architecture arm64
-fi
-if [ "${1:-}" = "--bench" ]; then
-  PACKAGES+=(valgrind linux-perf)
-fi
+for arg in "$@"; do
+  case "$arg" in
+    --bench) PACKAGES+=(valgrind linux-perf) ;;
+    --platforms)
+      # linux-arm64 cross build (scripts/build-platforms.sh): Debian's aarch64
+      # toolchain, the arm64 static libraries (dpkg multiarch) and qemu-user;
+      # darwin builds: RE2's Unicode tables are generated from unicode-data.
+      PACKAGES+=(g++-aarch64-linux-gnu qemu-user libre2-dev:arm64 libutf8proc-dev:arm64 unicode-data)
+      if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+        dpkg --add-architecture arm64
+      fi ;;
+    *) echo "deps.sh: unknown option $arg (--bench, --platforms)" >&2; exit 2 ;;
+  esac
+done
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
