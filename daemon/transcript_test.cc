@@ -1,0 +1,108 @@
+#include "transcript.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+namespace tuidriver {
+namespace {
+
+// Recorded from the genuine Claude Code 2.1.330 against the fake API (the
+// largest records, request bodies and attachments, left out): a turn with a
+// Bash tool call, then a turn answering in markdown.
+std::string Sample() {
+  std::ifstream in(TUIDRIVER_SOURCE_DIR "/tests/transcripts/claude-2.1.330.jsonl");
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string Lines(const std::string& text, size_t from, size_t to) {
+  std::istringstream in(text);
+  std::string line, out;
+  for (size_t i = 0; std::getline(in, line); ++i) {
+    if (i >= from && i < to) out += line + "\n";
+  }
+  return out;
+}
+
+TEST(ClaudeTranscript, ATurnWithAToolCall) {
+  std::string sample = Sample();
+  ASSERT_FALSE(sample.empty());
+  Turn turn;
+  std::string err;
+  ASSERT_TRUE(ParseClaudeTurn(Lines(sample, 0, 19), &turn, &err)) << err;  // up to the first turn_duration
+  EXPECT_TRUE(turn.finished);
+  EXPECT_EQ("Done.", turn.markdown);
+  ASSERT_EQ(1u, turn.tools.size());
+  EXPECT_EQ("Bash", turn.tools[0].name);
+  EXPECT_EQ(R"({"command":"echo tool said hi","description":"say hi"})", turn.tools[0].input_json);
+  EXPECT_EQ("tool said hi", turn.tools[0].output);
+  EXPECT_TRUE(turn.tools[0].ok);
+  EXPECT_EQ("claude-opus-5-5", turn.model);
+  EXPECT_EQ(24, turn.input_tokens);  // two model calls, 12 each
+  EXPECT_EQ(40, turn.output_tokens);
+}
+
+TEST(ClaudeTranscript, TheLastTurnIsTheOneAfterTheLastPrompt) {
+  Turn turn;
+  std::string err;
+  ASSERT_TRUE(ParseClaudeTurn(Sample(), &turn, &err)) << err;
+  EXPECT_TRUE(turn.finished);
+  EXPECT_EQ("## Plan\nUse **bold** and `code`.\n\n- first item\n- second item", turn.markdown);
+  EXPECT_TRUE(turn.tools.empty());
+}
+
+TEST(ClaudeTranscript, AnUnfinishedTurnIsNotDone) {
+  Turn turn;
+  std::string err;
+  std::string sample = Sample();
+  ASSERT_TRUE(ParseClaudeTurn(Lines(sample, 0, 15), &turn, &err)) << err;
+  EXPECT_TRUE(turn.prompt_seen);
+  EXPECT_FALSE(turn.finished);
+  // A line cut by a write in progress is waited for, not an error.
+  std::string cut = Lines(sample, 0, 17);
+  cut.resize(cut.size() - 10);
+  EXPECT_TRUE(ParseClaudeTurn(cut, &turn, &err)) << err;
+  EXPECT_FALSE(turn.finished);
+}
+
+TEST(ClaudeTranscript, UnknownRecordTypesAreSkippedUnknownShapesFailLoudly) {
+  std::string prompt = R"({"type":"user","message":{"role":"user","content":"hi"}})" "\n";
+  std::string answer = R"({"type":"assistant","message":{"id":"m1","content":[{"type":"text","text":"hello"}]}})" "\n";
+  std::string end = R"({"type":"system","subtype":"turn_duration"})" "\n";
+  Turn turn;
+  std::string err;
+  ASSERT_TRUE(ParseClaudeTurn(prompt + R"({"type":"brand-new-record","x":[1]})" "\n" + answer + end, &turn, &err));
+  EXPECT_EQ("hello", turn.markdown);
+  EXPECT_TRUE(turn.finished);
+  // An assistant record whose message has changed shape: never a crash, never a guess.
+  EXPECT_FALSE(ParseClaudeTurn(prompt + R"({"type":"assistant","message":{"id":"m1","content":"hello"}})" "\n" + end,
+                               &turn, &err));
+  EXPECT_NE(std::string::npos, err.find("message.content")) << err;
+  EXPECT_FALSE(ParseClaudeTurn(prompt + "not json\n" + answer, &turn, &err));
+  EXPECT_NE(std::string::npos, err.find("not JSON")) << err;
+}
+
+TEST(ClaudeTranscript, TurnJsonHasTheWireNames) {
+  Turn turn;
+  turn.tools.push_back({"t1", "Bash", R"({"command":"ls"})", "a.txt", false});
+  turn.input_tokens = 3;
+  turn.output_tokens = 4;
+  EXPECT_EQ(R"({"session_id":"s","tools":[{"name":"Bash","input":{"command":"ls"},"output":"a.txt","ok":false}],)"
+            R"("usage":{"input_tokens":3,"output_tokens":4},"model":null})",
+            TurnJson(turn, "s").Finish());
+}
+
+TEST(TranscriptPath, AsClaudeCodeNamesIt) {
+  EXPECT_EQ("/root/.claude/projects/-tmp-a-b-c/id.jsonl",
+            TranscriptPath("{home}/.claude/projects/{cwd_slug}/{session_id}.jsonl", "/root", "/tmp/a_b.c", "id"));
+  std::string id = NewSessionId();
+  EXPECT_EQ(36u, id.size());
+  EXPECT_EQ('4', id[14]);
+  EXPECT_NE(id, NewSessionId());
+}
+
+}  // namespace
+}  // namespace tuidriver
