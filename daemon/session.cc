@@ -481,7 +481,7 @@ void Session::StartNextAsk(TimePoint now) {
 // pushed the prompt off the cursor line: an empty line brings it back.
 // Returns true when it sent keys.
 bool Session::BackToPrompt(TimePoint now) {
-  if (options_.engine.submit.mode != SubmitMode::kLines || dialog_keys_.size()) return false;
+  if (options_.engine.submit.mode != SubmitMode::kLines || !dialog_keys_.empty()) return false;
   if (interrupt_before_next_) {
     interrupt_before_next_ = false;
     if (matcher_.PromptVisible(term_)) return false;
