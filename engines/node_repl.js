@@ -18,6 +18,17 @@ const server = repl.start({
   breakEvalOnSigint: true,
 });
 
+// Whether the program's output so far ends a line: the REPL redraws its prompt
+// line from column 0, which would erase output with no final newline
+// (process.stdout.write('x')), so such output gets its newline first.
+let atLineStart = true;
+const write = process.stdout.write.bind(process.stdout);
+process.stdout.write = (chunk, ...rest) => {
+  const text = String(chunk);
+  if (text.length > 0) atLineStart = text.endsWith('\n');
+  return write(chunk, ...rest);
+};
+
 server.defineCommand('td', {
   help: 'Evaluate a JSON string literal of source code as one input (tuidriver)',
   action(literal) {
@@ -29,7 +40,9 @@ server.defineCommand('td', {
       this.displayPrompt();
       return;
     }
+    atLineStart = true;
     this.eval(source, this.context, 'REPL', (err, value) => {
+      if (!atLineStart) process.stdout.write('\n');
       // A syntax error comes wrapped as "Recoverable" (the REPL would wait for more lines).
       const e = err && err.err instanceof Error ? err.err : err;
       if (err) console.log(`Uncaught ${e instanceof Error ? `${e.name}: ${e.message}` : this.writer(e)}`);

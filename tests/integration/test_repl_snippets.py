@@ -106,6 +106,11 @@ class Snippets(unittest.TestCase):
 
 
 class NeverStuck(unittest.TestCase):
+    def test_node_output_without_a_final_newline(self):
+        with Daemon("node") as d:
+            self.assertEqual(d.ask("process.stdout.write('no newline'); undefined")["text"], "no newline")
+            self.assertEqual(d.ask("1+1")["text"], "2")
+
     def test_node_top_level_await(self):
         with Daemon("node") as d:
             self.assertEqual(d.ask("await new Promise((r) => setTimeout(() => r(5), 100))")["text"], "5")
