@@ -31,9 +31,6 @@ class JsonObject {
   JsonObject& Merge(const JsonObject& other);
   // The object's text, "{...}", without a newline.
   std::string Finish() const { return text_ + "}"; }
-  // The fields so far, without braces: "\"a\":1,\"b\":2" (to splice into
-  // another object).
-  std::string Fields() const { return text_.size() > 1 ? text_.substr(1) : std::string(); }
 
  private:
   void Key(const char* key);
