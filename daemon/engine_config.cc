@@ -13,6 +13,7 @@
 #include <set>
 #include <sstream>
 
+#include "json_type_name.h"
 #include "keys.h"
 #include "compile_regex.h"
 
@@ -20,18 +21,6 @@ namespace tuidriver {
 namespace {
 
 using simdjson::dom::element;
-using simdjson::dom::element_type;
-
-const char* TypeName(element_type t) {
-  switch (t) {
-    case element_type::ARRAY: return "an array";
-    case element_type::OBJECT: return "an object";
-    case element_type::STRING: return "a string";
-    case element_type::BOOL: return "a boolean";
-    case element_type::NULL_VALUE: return "null";
-    default: return "a number";
-  }
-}
 
 // Walks one JSON object strictly: every field must be known, every value of
 // the right type. The first problem is kept in `error`, with the field's
@@ -184,7 +173,7 @@ class Reader {
 
  private:
   static std::string Want(const char* want, const element& e) {
-    return std::string("expected ") + want + ", got " + TypeName(e.type());
+    return std::string("expected ") + want + ", got " + JsonTypeName(e.type());
   }
   std::string* error_;
 };

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "json_type_name.h"
 #include "json_writer.h"
 
 namespace tuidriver {
@@ -9,17 +10,6 @@ namespace {
 
 using simdjson::dom::element;
 using simdjson::dom::object;
-
-const char* TypeName(simdjson::dom::element_type t) {
-  switch (t) {
-    case simdjson::dom::element_type::ARRAY: return "an array";
-    case simdjson::dom::element_type::OBJECT: return "an object";
-    case simdjson::dom::element_type::STRING: return "a string";
-    case simdjson::dom::element_type::BOOL: return "a boolean";
-    case simdjson::dom::element_type::NULL_VALUE: return "null";
-    default: return "a number";
-  }
-}
 
 bool IsNumber(const element& e) {
   return e.is_int64() || e.is_uint64() || e.is_double();
@@ -129,7 +119,7 @@ class Fields {
     return false;
   }
   bool Wrong(const char* name, const char* want, const element& e) {
-    *err_ = std::string("field '") + name + "' must be " + want + ", got " + TypeName(e.type());
+    *err_ = std::string("field '") + name + "' must be " + want + ", got " + JsonTypeName(e.type());
     failed_ = true;
     return false;
   }
@@ -242,12 +232,12 @@ bool RequestParser::Parse(const std::string& line, Request* request,
   }
   object obj;
   if (doc.get(obj)) {
-    *err = std::string("a request must be a JSON object, got ") + TypeName(doc.type());
+    *err = std::string("a request must be a JSON object, got ") + JsonTypeName(doc.type());
     return false;
   }
   element id;
   if (obj["id"].get(id) == simdjson::SUCCESS && !ReadId(id, &request->id)) {
-    *err = std::string("field 'id' must be a number or a string, got ") + TypeName(id.type());
+    *err = std::string("field 'id' must be a number or a string, got ") + JsonTypeName(id.type());
     return false;
   }
   element type;
@@ -257,7 +247,7 @@ bool RequestParser::Parse(const std::string& line, Request* request,
     return false;
   }
   if (type.get(type_name)) {
-    *err = std::string("field 'type' must be a string, got ") + TypeName(type.type());
+    *err = std::string("field 'type' must be a string, got ") + JsonTypeName(type.type());
     return false;
   }
   request->type.assign(type_name.data(), type_name.size());
