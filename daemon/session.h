@@ -7,8 +7,6 @@
 #ifndef TUIDRIVER_SESSION_H_
 #define TUIDRIVER_SESSION_H_
 
-#include <re2/re2.h>
-
 #include <deque>
 #include <memory>
 #include <string>
