@@ -70,7 +70,9 @@ std::string ChildHome(const tuidriver::EngineConfig& engine) {
 // and the transcript file the CLI will write for it.
 void AddTranscript(const tuidriver::Options& o, tuidriver::SessionOptions* s) {
   const tuidriver::TranscriptConfig& t = s->engine.transcript;
-  s->session_id = o.resume.empty() ? tuidriver::NewSessionId() : o.resume;
+  // A CLI that takes no id for a new session (Codex) names its file itself.
+  if (!o.resume.empty()) s->session_id = o.resume;
+  else if (!t.session_args.empty()) s->session_id = tuidriver::NewSessionId();
   for (std::string arg : o.resume.empty() ? t.session_args : t.resume_args) {
     for (size_t p; (p = arg.find("{session_id}")) != std::string::npos;) arg.replace(p, 12, s->session_id);
     s->engine.command.push_back(arg);
@@ -78,6 +80,7 @@ void AddTranscript(const tuidriver::Options& o, tuidriver::SessionOptions* s) {
   char buf[PATH_MAX];
   std::string cwd = o.cwd.empty() ? (getcwd(buf, sizeof buf) ? buf : ".") : o.cwd;
   if (realpath(cwd.c_str(), buf)) cwd = buf;
+  s->transcript_cwd = cwd;
   s->transcript_path = tuidriver::TranscriptPath(t.path, ChildHome(s->engine), cwd, s->session_id);
 }
 

@@ -61,7 +61,8 @@ Session::Session(SessionOptions options, int in_fd, int out_fd)
       out_(out_fd),
       term_(options_.engine.cols, options_.engine.rows, options_.scrollback_lines),
       matcher_(options_.engine),
-      transcript_(options_.engine.transcript.format, options_.transcript_path) {
+      transcript_(options_.engine.transcript.format, options_.transcript_path, options_.transcript_cwd,
+                  options_.session_id) {
   // A TTY is left blocking: O_NONBLOCK would stay set on the terminal the
   // user's shell shares. ReadRequests then reads it once per wake-up.
   stdin_tty_ = isatty(in_fd_);
@@ -330,7 +331,7 @@ void Session::CheckReady(TimePoint now) {
     o.Add("pid", static_cast<int64_t>(pty_.pid()))
         .Add("cols", term_.cols())
         .Add("rows", term_.rows());
-    if (!options_.session_id.empty()) o.Add("session_id", options_.session_id);
+    if (!transcript_.session_id().empty()) o.Add("session_id", transcript_.session_id());
     out_.Send(o.Finish());
     return;
   }
@@ -515,7 +516,7 @@ void Session::ReleaseHeldReply(TimePoint now, bool final) {
   }
   JsonObject extra;
   if (got == TranscriptReader::Result::kDone) {
-    extra.Add("markdown", turn.markdown).AddRaw("turn", TurnJson(turn, options_.session_id).Finish());
+    extra.Add("markdown", turn.markdown).AddRaw("turn", TurnJson(turn, transcript_.session_id()).Finish());
   } else {
     // Never a silent wrong answer: the screen's text, and why there is no more.
     extra.AddNull("markdown").Add("transcript_error", err);
@@ -818,8 +819,8 @@ void Session::HandleStatus(const Request& r) {
   if (options_.raw) o.AddNull("engine");
   else o.Add("engine", options_.engine.name);
   o.Add("mode", options_.mode).Add("queued", static_cast<int64_t>(queue_.size()));
-  if (options_.session_id.empty()) o.AddNull("session_id");
-  else o.Add("session_id", options_.session_id);
+  if (transcript_.session_id().empty()) o.AddNull("session_id");
+  else o.Add("session_id", transcript_.session_id());
   o.AddRaw("explain", ScreenMatcher::ExplainJson(matcher_.Explain(term_, options_.mode)));
   if (state_ == State::kExited) o.Merge(ExitFields());
   else o.AddNull("exit_code").AddNull("signal");

@@ -35,8 +35,9 @@ struct SessionOptions {
   std::string cwd;
   size_t scrollback_lines = 10000;
   // Engines with a transcript: this session's id and its file.
-  std::string session_id;
-  std::string transcript_path;
+  std::string session_id;       // empty: the CLI names it (read from its file)
+  std::string transcript_path;  // the file, or a glob (docs/engines.md)
+  std::string transcript_cwd;   // absolute: how a glob's match names its session
 };
 
 class Session {

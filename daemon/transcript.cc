@@ -1,10 +1,13 @@
 #include "transcript.h"
 
+#include <glob.h>
 #include <simdjson.h>
 #include <sys/stat.h>
 
 #include <cctype>
+#include <climits>
 #include <cstdio>
+#include <ctime>
 #include <fstream>
 #include <random>
 #include <set>
@@ -145,6 +148,93 @@ bool ParseClaudeTurn(const std::string& jsonl, Turn* turn, std::string* err) {
   return true;
 }
 
+namespace {
+
+// A Codex response_item: the assistant's messages, tool calls and outputs.
+bool OnCodexItem(const element& item, Turn* turn, std::string* last_text_id, std::string* err) {
+  std::string type = Str(item, "type");
+  if (type == "message" && Str(item, "role") == "assistant") {
+    simdjson::dom::array blocks;
+    if (item["content"].get(blocks)) {
+      *err = "an assistant message without a content array";
+      return false;
+    }
+    std::string id = Str(item, "id");
+    if (*last_text_id != id) turn->markdown.clear();
+    for (element b : blocks) {
+      if (Str(b, "type") == "output_text") turn->markdown += Str(b, "text");
+    }
+    *last_text_id = id;
+  } else if (type == "function_call" || type == "custom_tool_call" || type == "local_shell_call") {
+    ToolCall t;
+    t.id = Str(item, "call_id");
+    t.name = Str(item, "name");
+    std::string args = Str(item, "arguments");
+    simdjson::dom::parser p;
+    element parsed;
+    if (!args.empty() && !p.parse(args).get(parsed)) t.input_json = simdjson::minify(parsed);
+    else if (!args.empty()) AppendJsonString(args, &t.input_json);
+    else t.input_json = "{}";
+    turn->tools.push_back(std::move(t));
+    last_text_id->clear();
+  } else if (type == "function_call_output" || type == "custom_tool_call_output") {
+    std::string id = Str(item, "call_id");
+    for (ToolCall& t : turn->tools) {
+      if (t.id == id) t.output = Str(item, "output");
+    }
+  }
+  return true;
+}
+
+// A Codex event_msg: the turn's start and end, and token counts.
+void OnCodexEvent(const element& event, Turn* turn) {
+  std::string type = Str(event, "type");
+  if (type == "task_started") {
+    *turn = Turn();
+    turn->prompt_seen = true;
+  } else if (type == "task_complete") {
+    turn->finished = turn->prompt_seen;
+  } else if (type == "token_count") {
+    element last;
+    int64_t n = 0;
+    if (event["info"]["last_token_usage"].get(last)) return;
+    if (!last["input_tokens"].get(n)) turn->input_tokens += n;
+    if (!last["output_tokens"].get(n)) turn->output_tokens += n;
+  }
+}
+
+}  // namespace
+
+bool ParseCodexTurn(const std::string& jsonl, Turn* turn, std::string* err) {
+  simdjson::dom::parser parser;
+  std::string last_text_id;
+  std::istringstream in(jsonl);
+  std::string line;
+  for (size_t number = 1; std::getline(in, line); ++number) {
+    if (line.empty()) continue;
+    element record;
+    if (parser.parse(line).get(record)) {
+      if (in.peek() == EOF && jsonl.back() != '\n') return true;  // still being written
+      *err = "line " + std::to_string(number) + " of the turn is not JSON";
+      return false;
+    }
+    std::string type = Str(record, "type");
+    if (type != "response_item" && type != "event_msg" && type != "turn_context") continue;
+    element payload;
+    if (record["payload"].get(payload) || !payload.is_object()) {
+      *err = "a " + type + " record without a payload object (line " + std::to_string(number) + " of the turn)";
+      return false;
+    }
+    if (type == "event_msg") OnCodexEvent(payload, turn);
+    else if (type == "turn_context" && !Str(payload, "model").empty()) turn->model = Str(payload, "model");
+    else if (turn->prompt_seen && !OnCodexItem(payload, turn, &last_text_id, err)) {
+      *err += " (line " + std::to_string(number) + " of the turn)";
+      return false;
+    }
+  }
+  return true;
+}
+
 JsonObject TurnJson(const Turn& turn, const std::string& session_id) {
   std::string tools = "[";
   for (size_t i = 0; i < turn.tools.size(); ++i) {
@@ -163,28 +253,69 @@ JsonObject TurnJson(const Turn& turn, const std::string& session_id) {
   return o;
 }
 
-void TranscriptReader::StartTurn() {
-  struct stat st;
-  offset_ = stat(path_.c_str(), &st) == 0 ? static_cast<uint64_t>(st.st_size) : 0;
+TranscriptReader::TranscriptReader(std::string format, std::string path, std::string cwd, std::string session_id)
+    : format_(std::move(format)), pattern_(std::move(path)), cwd_(std::move(cwd)),
+      session_id_(std::move(session_id)), spawned_(static_cast<int64_t>(time(nullptr))) {}
+
+// The file: the pattern itself, or the glob match whose first record (a
+// Codex session_meta) names this session.
+bool TranscriptReader::Locate() {
+  if (!file_.empty()) return true;
+  if (pattern_.find('*') == std::string::npos) {
+    file_ = pattern_;
+    return true;
+  }
+  glob_t g;
+  if (glob(pattern_.c_str(), 0, nullptr, &g) != 0) return false;
+  int64_t best = INT64_MAX;
+  simdjson::dom::parser parser;
+  for (size_t i = 0; i < g.gl_pathc; ++i) {
+    struct stat st;
+    std::ifstream in(g.gl_pathv[i]);
+    std::string first;
+    element meta;
+    if (stat(g.gl_pathv[i], &st) != 0 || !std::getline(in, first) || parser.parse(first).get(meta)) continue;
+    std::string id = Str(meta["payload"].value_unsafe(), "id");
+    bool ours = session_id_.empty() ? Str(meta["payload"].value_unsafe(), "cwd") == cwd_ && st.st_mtime >= spawned_ - 1
+                                    : id == session_id_;
+    // A new session's file is the first one started after the spawn.
+    if (ours && static_cast<int64_t>(st.st_ctime) < best) {
+      best = static_cast<int64_t>(st.st_ctime);
+      file_ = g.gl_pathv[i];
+      if (session_id_.empty()) session_id_ = id;
+    }
+  }
+  globfree(&g);
+  return !file_.empty();
 }
 
-TranscriptReader::Result TranscriptReader::ReadTurn(Turn* turn, std::string* err) const {
-  std::ifstream in(path_, std::ios::binary);
+void TranscriptReader::StartTurn() {
+  struct stat st;
+  offset_ = Locate() && stat(file_.c_str(), &st) == 0 ? static_cast<uint64_t>(st.st_size) : 0;
+}
+
+TranscriptReader::Result TranscriptReader::ReadTurn(Turn* turn, std::string* err) {
+  if (!Locate()) {
+    *err = "no transcript matches " + pattern_ + " for this session";
+    return Result::kNotYet;
+  }
+  std::ifstream in(file_, std::ios::binary);
   if (!in) {
-    *err = "no transcript at " + path_;
+    *err = "no transcript at " + file_;
     return Result::kNotYet;
   }
   in.seekg(static_cast<std::streamoff>(offset_));
   std::stringstream text;
   text << in.rdbuf();
   *turn = Turn();
-  if (!ParseClaudeTurn(text.str(), turn, err)) {
-    *err = path_ + ": " + *err;
+  bool parsed = format_ == "codex" ? ParseCodexTurn(text.str(), turn, err) : ParseClaudeTurn(text.str(), turn, err);
+  if (!parsed) {
+    *err = file_ + ": " + *err;
     return Result::kFailed;
   }
   if (turn->finished) return Result::kDone;
-  *err = turn->prompt_seen ? path_ + ": the turn's end is not recorded"
-                           : path_ + ": no prompt recorded after the ask began";
+  *err = turn->prompt_seen ? file_ + ": the turn's end is not recorded"
+                           : file_ + ": no prompt recorded after the ask began";
   return Result::kNotYet;
 }
 

@@ -37,26 +37,40 @@ struct Turn {
 // Parses the JSONL records a turn appended to a Claude Code transcript.
 // False with *err when a record is not what the format promises.
 bool ParseClaudeTurn(const std::string& jsonl, Turn* turn, std::string* err);
+// The same for a Codex rollout file (~/.codex/sessions/Y/M/D/rollout-*.jsonl):
+// response_item, event_msg and turn_context records.
+bool ParseCodexTurn(const std::string& jsonl, Turn* turn, std::string* err);
 
 // The reply's `turn` object: session_id, tools, usage, model.
 JsonObject TurnJson(const Turn& turn, const std::string& session_id);
 
 // One session's transcript file, read from where the current turn began.
+// `path` is the file itself (Claude: named by the session id the daemon
+// chose), or a glob (Codex: the CLI names the file); a glob matches this
+// session's file by its first record: the session id when it is known
+// (--resume), else the working directory and a start after the spawn.
 class TranscriptReader {
  public:
   enum class Result { kDone, kNotYet, kFailed };
-  TranscriptReader(std::string format, std::string path) : format_(std::move(format)), path_(std::move(path)) {}
+  TranscriptReader(std::string format, std::string path, std::string cwd, std::string session_id);
   bool enabled() const { return !format_.empty(); }
-  const std::string& path() const { return path_; }
+  // The session id: chosen by the daemon, given by --resume, or read from
+  // the file once found. Empty until known.
+  const std::string& session_id() const { return session_id_; }
   // An ask starts: its records are the ones written after this point.
   void StartTurn();
   // kDone: *turn holds the finished turn. kNotYet: not written (whole) yet.
   // kFailed: *err says what was missing or unreadable.
-  Result ReadTurn(Turn* turn, std::string* err) const;
+  Result ReadTurn(Turn* turn, std::string* err);
 
  private:
+  bool Locate();
   std::string format_;
-  std::string path_;
+  std::string pattern_;
+  std::string cwd_;
+  std::string session_id_;
+  std::string file_;  // found
+  int64_t spawned_ = 0;  // wall-clock seconds, for a glob's "after the spawn"
   uint64_t offset_ = 0;
 };
 

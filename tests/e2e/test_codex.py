@@ -3,10 +3,14 @@ Responses API. Each numbered section of the agent-engines issue has a test:
 replies, prompts, turns, streaming, cancel and timeout come from AgentTurns;
 needs_input (a command that asks to leave the sandbox), the bare home in a
 git repository (trust and model-migration dialogs) and close are here."""
+import json
 import os
+import shutil
 import unittest
 
+import homes
 from agent_harness import AgentLifecycle, AgentSession, AgentTurns, RowStreaming
+from tuiclient import Daemon
 
 CLI = "codex"
 
@@ -77,6 +81,79 @@ class Codex(AgentTurns, RowStreaming, unittest.TestCase):
         self.assertEqual(self.ask_ok("run it", run, "All done."), "All done.")
         screen = "\n".join(self.s.daemon.request("screen")["lines"])
         self.assertIn("tool-ran", screen)  # the command did run, and showed its output
+
+
+class CodexTranscript(AgentLifecycle, unittest.TestCase):
+    """Issue 10: exact turns from Codex's rollout file, found by its first
+    record (this session's cwd, started after the spawn)."""
+    CLI = CLI
+    MARKDOWN = "## Plan\nUse **bold** and `code`.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\nSee [docs](https://example.com)."
+
+    def setUp(self):
+        self.api.reset()
+        self.s = AgentSession(CLI, self.api)
+
+    def tearDown(self):
+        self.s.close()
+
+    def test_markdown_tools_five_turns_and_an_unreadable_file(self):
+        self.api.script(self.MARKDOWN)
+        r = self.s.ask("make a plan", timeout=60)
+        self.assertEqual(r["markdown"], self.MARKDOWN, r)
+        sid = r["turn"]["session_id"]
+        self.assertRegex(sid, r"^[0-9a-f-]{36}$")
+        self.assertEqual(self.s.daemon.request("status")["session_id"], sid)
+        self.assertTrue(r["turn"]["model"])
+        self.assertGreater(r["turn"]["usage"]["output_tokens"], 0)
+        # A command Codex runs itself, and the answer after it.
+        run = {"tool_call": {"name": "exec_command", "input": {"cmd": "printf 'tool-ran\\n'"}}}
+        self.api.script(run, "All **done**.")
+        r = self.s.ask("run it", timeout=60)
+        self.assertEqual((r["text"], r["markdown"]), ("All done.", "All **done**."), r)
+        tools = r["turn"]["tools"]
+        self.assertEqual(len(tools), 1, r)
+        self.assertEqual(tools[0]["name"], "exec_command")
+        self.assertEqual(tools[0]["input"]["cmd"], "printf 'tool-ran\\n'")
+        self.assertIn("tool-ran", tools[0]["output"])
+        # Five more turns, all exact (Codex draws a tip under the third turn's answer).
+        answers = ["Turn %d is `%d`." % (i, i) for i in range(5)]
+        self.api.script(*answers)
+        for i, answer in enumerate(answers):
+            r = self.s.ask("turn %d" % i, timeout=60)
+            self.assertEqual((r["markdown"], r["text"]), (answer, "Turn %d is %d." % (i, i)), r)
+        # The file made unreadable: the reply still comes, and says why.
+        files = [os.path.join(dp, f) for dp, _, fs in os.walk(os.path.join(self.s.home, ".codex", "sessions"))
+                 for f in fs if sid in f]
+        self.assertEqual(len(files), 1, files)
+        os.unlink(files[0])
+        os.symlink("/dev/null", files[0])
+        self.api.script("Still here.")
+        r = self.s.ask("still there?", timeout=60)
+        self.assertEqual((r["text"], r["markdown"]), ("Still here.", None), r)
+        self.assertIn(sid, r["transcript_error"])
+
+
+class CodexResume(AgentLifecycle, unittest.TestCase):
+    CLI = CLI
+
+    def test_resume_across_two_daemons(self):
+        s = AgentSession(CLI, self.api)
+        try:
+            self.api.script("remembered")
+            r = s.ask("remember the word kiwi", timeout=60)
+            sid = r["turn"]["session_id"]
+            s.daemon.close(timeout=20)
+            s.daemon.__exit__()
+            env = homes.make_env(CLI, s.home, s.cwd, self.api.port)
+            with Daemon(CLI, "--cwd", s.cwd, "--resume", sid, env=env, timeout=60) as d:
+                self.assertEqual(d.ready["session_id"], sid)
+                self.api.script("kiwi")
+                r = d.ask("which word?", timeout=60)
+                self.assertEqual((r["markdown"], r["turn"]["session_id"]), ("kiwi", sid), r)
+                self.assertIn("remember the word kiwi", json.dumps(self.api.turns()[-1]))
+                d.close()
+        finally:
+            shutil.rmtree(s.tmp, ignore_errors=True)
 
 
 class CodexLifecycle(AgentLifecycle, unittest.TestCase):
