@@ -4,6 +4,7 @@
 #include <simdjson.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cctype>
 #include <climits>
 #include <cstdio>
@@ -235,6 +236,107 @@ bool ParseCodexTurn(const std::string& jsonl, Turn* turn, std::string* err) {
   return true;
 }
 
+namespace {
+
+// One Gemini message, as its latest record says.
+struct GeminiMessage {
+  std::string id;
+  std::string type;  // user, gemini, info, ...
+  std::string json;  // the record, to read once the file is merged
+};
+
+// True for a user message with text: a prompt (not a tool's response).
+bool IsPrompt(const element& m) {
+  if (Str(m, "type") != "user") return false;
+  if (m["content"].is_string()) return true;
+  simdjson::dom::array parts;
+  if (m["content"].get(parts)) return false;
+  for (element p : parts) {
+    std::string_view text;
+    if (!p["text"].get(text)) return true;
+  }
+  return false;
+}
+
+void OnGeminiReply(const element& m, Turn* turn) {
+  simdjson::dom::array calls;
+  if (!m["toolCalls"].get(calls)) {
+    for (element c : calls) {
+      ToolCall t;
+      t.name = Str(c, "name");
+      element args;
+      t.input_json = c["args"].get(args) ? "{}" : simdjson::minify(args);
+      std::string_view output;
+      simdjson::dom::array result;
+      if (!c["result"].get(result) && result.size() > 0 &&
+          !result.at(0).value_unsafe()["functionResponse"]["response"]["output"].get(output)) {
+        t.output = std::string(output);
+      }
+      t.ok = Str(c, "status") == "success";
+      turn->tools.push_back(std::move(t));
+    }
+    turn->markdown.clear();
+  }
+  std::string content = Str(m, "content");
+  if (!content.empty()) turn->markdown = content;
+  element tokens;
+  int64_t n = 0;
+  if (!m["tokens"].get(tokens)) {
+    if (!tokens["input"].get(n)) turn->input_tokens += n;
+    if (!tokens["output"].get(n)) turn->output_tokens += n;
+  }
+  if (!Str(m, "model").empty()) turn->model = Str(m, "model");
+}
+
+}  // namespace
+
+bool ParseGeminiTurn(const std::string& jsonl, Turn* turn, std::string* err) {
+  // Merge first: a message's later records replace its earlier ones.
+  std::vector<GeminiMessage> messages;
+  simdjson::dom::parser parser;
+  std::istringstream in(jsonl);
+  std::string line;
+  for (size_t number = 1; std::getline(in, line); ++number) {
+    element record;
+    if (line.empty()) continue;
+    if (parser.parse(line).get(record)) {
+      if (in.peek() == EOF && jsonl.back() != '\n') break;  // still being written
+      *err = "line " + std::to_string(number) + " of the turn is not JSON";
+      return false;
+    }
+    std::string id = Str(record, "id");
+    if (id.empty()) continue;  // $set, metadata: nothing of the turn's messages
+    if (Str(record, "type").empty()) {
+      *err = "a message without a type (line " + std::to_string(number) + " of the turn)";
+      return false;
+    }
+    auto it = std::find_if(messages.begin(), messages.end(), [&](const GeminiMessage& m) { return m.id == id; });
+    if (it == messages.end()) messages.push_back({id, Str(record, "type"), line});
+    else it->json = line;
+  }
+  simdjson::dom::parser reader;
+  bool last_is_answer = false;
+  for (const GeminiMessage& gm : messages) {
+    element m;
+    if (reader.parse(gm.json).get(m)) continue;
+    if (IsPrompt(m)) {
+      *turn = Turn();
+      turn->prompt_seen = true;
+      last_is_answer = false;
+    } else if (gm.type == "gemini" && turn->prompt_seen) {
+      OnGeminiReply(m, turn);
+      simdjson::dom::array calls;
+      last_is_answer = m["toolCalls"].get(calls) && !Str(m, "content").empty();
+    } else if (gm.type == "user") {
+      last_is_answer = false;  // a tool's response: the model answers next
+    }
+  }
+  // Gemini records no turn end: the screen said done, and the last message
+  // is an answer with text and no tool call left to run.
+  turn->finished = turn->prompt_seen && last_is_answer;
+  return true;
+}
+
 JsonObject TurnJson(const Turn& turn, const std::string& session_id) {
   std::string tools = "[";
   for (size_t i = 0; i < turn.tools.size(); ++i) {
@@ -275,9 +377,12 @@ bool TranscriptReader::Locate() {
     std::string first;
     element meta;
     if (stat(g.gl_pathv[i], &st) != 0 || !std::getline(in, first) || parser.parse(first).get(meta)) continue;
-    std::string id = Str(meta["payload"].value_unsafe(), "id");
-    bool ours = session_id_.empty() ? Str(meta["payload"].value_unsafe(), "cwd") == cwd_ && st.st_mtime >= spawned_ - 1
-                                    : id == session_id_;
+    // Codex: {"type":"session_meta","payload":{"id","cwd"}}; Gemini: {"sessionId"}.
+    element payload;
+    bool codex = !meta["payload"].get(payload);
+    std::string id = codex ? Str(payload, "id") : Str(meta, "sessionId");
+    std::string cwd = codex ? Str(payload, "cwd") : cwd_;
+    bool ours = session_id_.empty() ? cwd == cwd_ && st.st_mtime >= spawned_ - 1 : id == session_id_;
     // A new session's file is the first one started after the spawn.
     if (ours && static_cast<int64_t>(st.st_ctime) < best) {
       best = static_cast<int64_t>(st.st_ctime);
@@ -308,7 +413,9 @@ TranscriptReader::Result TranscriptReader::ReadTurn(Turn* turn, std::string* err
   std::stringstream text;
   text << in.rdbuf();
   *turn = Turn();
-  bool parsed = format_ == "codex" ? ParseCodexTurn(text.str(), turn, err) : ParseClaudeTurn(text.str(), turn, err);
+  bool parsed = format_ == "codex"    ? ParseCodexTurn(text.str(), turn, err)
+                : format_ == "gemini" ? ParseGeminiTurn(text.str(), turn, err)
+                                      : ParseClaudeTurn(text.str(), turn, err);
   if (!parsed) {
     *err = file_ + ": " + *err;
     return Result::kFailed;

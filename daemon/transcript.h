@@ -40,6 +40,9 @@ bool ParseClaudeTurn(const std::string& jsonl, Turn* turn, std::string* err);
 // The same for a Codex rollout file (~/.codex/sessions/Y/M/D/rollout-*.jsonl):
 // response_item, event_msg and turn_context records.
 bool ParseCodexTurn(const std::string& jsonl, Turn* turn, std::string* err);
+// The same for a Gemini CLI chat file (~/.gemini/tmp/<project>/chats/
+// session-*.jsonl): message records, updated by id, and `$set` records.
+bool ParseGeminiTurn(const std::string& jsonl, Turn* turn, std::string* err);
 
 // The reply's `turn` object: session_id, tools, usage, model.
 JsonObject TurnJson(const Turn& turn, const std::string& session_id);

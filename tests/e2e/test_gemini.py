@@ -1,10 +1,14 @@
 """Gemini CLI, the genuine CLI, driven through tuidriver against the fake
 Gemini API. Each numbered section of the agent-engines issue has a test."""
+import json
 import os
+import shutil
 import textwrap
 import unittest
 
+import homes
 from agent_harness import AgentLifecycle, AgentSession, AgentTurns
+from tuiclient import Daemon
 
 CLI = "gemini"
 
@@ -64,6 +68,75 @@ class Gemini(AgentTurns, unittest.TestCase):
         self.s.daemon.wait_screen(lambda s: any("Type your message" in l for l in s["lines"]))
         self.assertFalse(os.path.exists(target))
         self.assertEqual(self.ask_ok("still there?", "Yes."), "Yes.")
+
+
+
+class GeminiTranscript(AgentLifecycle, unittest.TestCase):
+    """Issue 10: exact turns from Gemini's chat file (given its session id
+    with --session-id, found by its first record)."""
+    CLI = CLI
+    MARKDOWN = "## Plan\nUse **bold** and `code`.\n\n```python\ndef f(x):\n    return x * 2\n```\n\nSee [docs](https://example.com)."
+
+    def setUp(self):
+        self.api.reset()
+        self.s = AgentSession(CLI, self.api)
+        self.sid = self.s.daemon.ready["session_id"]
+
+    def tearDown(self):
+        self.s.close()
+
+    def test_markdown_tools_five_turns_and_an_unreadable_file(self):
+        self.api.script(self.MARKDOWN)
+        r = self.s.ask("make a plan", timeout=60)
+        self.assertEqual(r["markdown"], self.MARKDOWN, r)
+        self.assertEqual(r["turn"]["session_id"], self.sid)
+        self.assertEqual(self.s.daemon.request("status")["session_id"], self.sid)
+        self.assertTrue(r["turn"]["model"])
+        run = {"tool_call": {"name": "run_shell_command", "input": {"command": "echo tool said hi"}}}
+        self.api.script(run)  # the fake answers a tool's result with "Done."
+        r = self.s.ask("run it", timeout=60)
+        self.assertEqual((r["markdown"], r["text"]), ("Done.", "Done."), r)
+        tools = r["turn"]["tools"]
+        self.assertEqual([(t["name"], t["input"], t["ok"]) for t in tools],
+                         [("run_shell_command", {"command": "echo tool said hi"}, True)], r)
+        self.assertIn("tool said hi", tools[0]["output"])
+        answers = ["Turn %d is `%d`." % (i, i) for i in range(5)]
+        self.api.script(*answers)
+        for i, answer in enumerate(answers):
+            r = self.s.ask("turn %d" % i, timeout=60)
+            self.assertEqual((r["markdown"], r["text"]), (answer, "Turn %d is %d." % (i, i)), r)
+        files = [os.path.join(dp, f) for dp, _, fs in os.walk(os.path.join(self.s.home, ".gemini", "tmp"))
+                 for f in fs if f.endswith(self.sid[:8] + ".jsonl")]
+        self.assertEqual(len(files), 1, files)
+        os.unlink(files[0])
+        os.symlink("/dev/null", files[0])
+        self.api.script("Still here.")
+        r = self.s.ask("still there?", timeout=60)
+        self.assertEqual((r["text"], r["markdown"]), ("Still here.", None), r)
+        self.assertIn(self.sid[:8], r["transcript_error"])  # the file, named in the error
+
+
+class GeminiResume(AgentLifecycle, unittest.TestCase):
+    CLI = CLI
+
+    def test_resume_across_two_daemons(self):
+        s = AgentSession(CLI, self.api)
+        try:
+            sid = s.daemon.ready["session_id"]
+            self.api.script("remembered")
+            self.assertEqual(s.ask("remember the word kiwi", timeout=60)["markdown"], "remembered")
+            s.daemon.close(timeout=20)
+            s.daemon.__exit__()
+            env = homes.make_env(CLI, s.home, s.cwd, self.api.port)
+            with Daemon(CLI, "--cwd", s.cwd, "--resume", sid, env=env, timeout=60) as d:
+                self.assertEqual(d.ready["session_id"], sid)
+                self.api.script("kiwi")
+                r = d.ask("which word?", timeout=60)
+                self.assertEqual((r["markdown"], r["turn"]["session_id"]), ("kiwi", sid), r)
+                self.assertIn("remember the word kiwi", json.dumps(self.api.turns()[-1]))
+                d.close()
+        finally:
+            shutil.rmtree(s.tmp, ignore_errors=True)
 
 
 class GeminiLifecycle(AgentLifecycle, unittest.TestCase):
