@@ -405,7 +405,7 @@ void Session::SendPendingInterrupt(TimePoint now) {
   WriteKeys(options_.engine.interrupt_keys);
   // The resync waits for the program's reaction from now on.
   resync_generation_ = term_.generation();
-  resync_give_up_ = now + Ms(1000);
+  resync_give_up_ = now + Ms(kResyncReactMs);
 }
 
 void Session::StartNextAsk(TimePoint now) {
@@ -460,7 +460,7 @@ void Session::StartNextAsk(TimePoint now) {
             at_main_prompt ? options_.engine.submit.enter : options_.engine.interrupt_keys;
         WriteKeys(nudge);
         resync_nudged_ = true;
-        resync_give_up_ = now + Ms(1000);
+        resync_give_up_ = now + Ms(kResyncReactMs);
         return;
       }
     }
@@ -490,7 +490,7 @@ bool Session::BackToPrompt(TimePoint now) {
     resync_ = true;
     resync_nudged_ = resync_cleared_ = false;
     resync_generation_ = term_.generation();
-    resync_give_up_ = now + Ms(1000);
+    resync_give_up_ = now + Ms(kResyncReactMs);
     return true;
   }
   if (!idle_at_prompt_ || resync_ || matcher_.Ready(term_) || matcher_.ContinuationVisible(term_)) return false;
@@ -539,7 +539,7 @@ void Session::FinishAsk() {
     resync_nudged_ = false;
     resync_cleared_ = false;
     resync_generation_ = term_.generation();
-    resync_give_up_ = Clock::now() + Ms(1000);
+    resync_give_up_ = Clock::now() + Ms(kResyncReactMs);
   }
   if (transcript_.enabled() && r.ok) {
     held_ = std::move(active_);

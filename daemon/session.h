@@ -209,6 +209,10 @@ class Session {
   static constexpr int kBackgroundQuietMs = 300;
   bool resync_cleared_ = false;
   static constexpr int kResyncQuietMs = 150;
+  // How long an interrupted program has to show a reaction before it is
+  // nudged (a second interrupt at a continuation prompt). Generous: on a
+  // loaded machine a late reaction plus a nudge interrupted the next ask.
+  static constexpr int kResyncReactMs = 2000;
   // Program output read before requests are looked at again: about 4 ms of
   // rendering, so a flood never holds up a `screen` or `cancel` for long.
   static constexpr size_t kReadBudget = 256 << 10;
