@@ -144,6 +144,7 @@ int Session::PollTimeoutMs(TimePoint now) const {
   if (resync_) {
     consider(resync_give_up_);
     consider(last_output_ + Ms(kResyncQuietMs));
+    consider(last_output_ + Ms(kResyncReactMs));
   }
   if (close_phase_ != ClosePhase::kNone) consider(close_deadline_);
   if (close_phase_ == ClosePhase::kSettle) consider(last_output_ + Ms(kResyncQuietMs));
@@ -441,29 +442,13 @@ void Session::StartNextAsk(TimePoint now) {
     return;
   }
   if (BackToPrompt(now)) return;
+  // Wait for the program to react to the interrupt, but not forever, and
+  // then for its output to settle: an interrupted program may show its
+  // prompt before the rest of its reaction (a traceback), which must not
+  // land in the next ask.
+  if (resync_ && NudgeAfterInterrupt(now)) return;
   if (!ReadySettled(now)) return;
   if (resync_) {
-    // Wait for the program to react to the interrupt, but not forever, and
-    // then for its output to settle: an interrupted program may show its
-    // prompt before the rest of its reaction (a traceback), which must not
-    // land in the next ask.
-    if (term_.generation() == resync_generation_) {
-      if (now < resync_give_up_) return;
-      if (!resync_nudged_) {
-        // No visible reaction. At the main prompt, a REPL may hold the
-        // interrupt until its next input (CPython does when the signal lands
-        // just before it blocks): an empty line flushes it harmlessly. At a
-        // continuation prompt the interrupt was lost; an Enter would run the
-        // half-typed block, so interrupt again instead.
-        bool at_main_prompt = matcher_.PromptVisible(term_) && !matcher_.ContinuationVisible(term_);
-        const std::vector<std::string>& nudge =
-            at_main_prompt ? options_.engine.submit.enter : options_.engine.interrupt_keys;
-        WriteKeys(nudge);
-        resync_nudged_ = true;
-        resync_give_up_ = now + Ms(kResyncReactMs);
-        return;
-      }
-    }
     if (now < last_output_ + Ms(kResyncQuietMs)) return;
     resync_ = false;
   }
@@ -474,6 +459,30 @@ void Session::StartNextAsk(TimePoint now) {
   term_.PinHistory(active_->start_row());
   active_->Update(term_, &pty_input_, now);
   if (active_->finished()) FinishAsk();
+}
+
+// After an interrupt: returns true while the next ask must wait for the
+// program's reaction. A program that shows no reaction in time, or that
+// reacted but settled with no prompt, gets a nudge. At the main prompt, a
+// REPL may hold the interrupt until its next input (CPython does when the
+// signal lands just before it blocks): an empty line flushes it harmlessly.
+// Elsewhere an Enter could run a half-typed block, so the interrupt is sent
+// again first; a line-mode REPL that still shows no prompt gets the Enter
+// last (bash at its continuation prompt may hold the interrupt until then).
+bool Session::NudgeAfterInterrupt(TimePoint now) {
+  bool reacted = term_.generation() != resync_generation_;
+  bool ready = matcher_.Ready(term_);
+  if (reacted && ready) return false;  // back at a prompt: ReadySettled takes over
+  if (now < resync_give_up_ || (reacted && now < last_output_ + Ms(kResyncReactMs))) return true;
+  bool at_main_prompt = ready && !matcher_.ContinuationVisible(term_);
+  bool lines = options_.engine.submit.mode == SubmitMode::kLines;
+  if (resync_nudges_ >= (at_main_prompt || !lines ? 1 : 2)) return false;  // nothing more to try
+  bool enter = at_main_prompt || resync_nudges_ == 1;
+  WriteKeys(enter ? options_.engine.submit.enter : options_.engine.interrupt_keys);
+  ++resync_nudges_;
+  resync_generation_ = term_.generation();
+  resync_give_up_ = now + Ms(kResyncReactMs);
+  return true;
 }
 
 // A REPL left at a question or continuation prompt (needs_input) is
@@ -488,7 +497,8 @@ bool Session::BackToPrompt(TimePoint now) {
     if (matcher_.PromptVisible(term_)) return false;
     WriteKeys(options_.engine.interrupt_keys);
     resync_ = true;
-    resync_nudged_ = resync_cleared_ = false;
+    resync_nudges_ = 0;
+    resync_cleared_ = false;
     resync_generation_ = term_.generation();
     resync_give_up_ = now + Ms(kResyncReactMs);
     return true;
@@ -536,7 +546,7 @@ void Session::FinishAsk() {
   interrupt_before_next_ = !r.ok && r.kind == "needs_input";
   if (!r.ok && (r.kind == "timeout" || r.kind == "cancelled")) {
     resync_ = true;
-    resync_nudged_ = false;
+    resync_nudges_ = 0;
     resync_cleared_ = false;
     resync_generation_ = term_.generation();
     resync_give_up_ = Clock::now() + Ms(kResyncReactMs);

@@ -103,6 +103,7 @@ class Session {
   // kTranscriptWaitMs, so the reply carries the exact markdown.
   void ReleaseHeldReply(TimePoint now, bool final);
   bool BackToPrompt(TimePoint now);
+  bool NudgeAfterInterrupt(TimePoint now);
   void SendPendingInterrupt(TimePoint now);
   // The prompt shows, no dialog does, and the screen has been quiet for
   // the engine's settle time.
@@ -200,7 +201,7 @@ class Session {
   // A dialog took an ask's keystrokes (see Ask::TurnNotStarted): once it
   // is gone, whatever reached the input box is cleared before the retry.
   bool clear_after_dialog_ = false;
-  bool resync_nudged_ = false;
+  int resync_nudges_ = 0;  // keys sent since, for want of a reaction (NudgeAfterInterrupt)
   // BackToPrompt: the last ask ended at the prompt and no input was sent
   // since; the last one ended in needs_input; the screen last nudged.
   bool idle_at_prompt_ = true;

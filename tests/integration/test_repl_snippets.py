@@ -6,13 +6,17 @@ statement is a bare expression also name the value the REPL shows for it (as
 a notebook cell does). Then the cases of a REPL that must never get stuck:
 output with no final newline, background output, questions, continuation
 prompts, interrupts, output that looks like a prompt."""
+import json
 import os
 import subprocess
+import sys
 import tempfile
 import time
 import unittest
 
 from tuiclient import Daemon
+
+HOLDING_REPL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "holding_repl.py")
 
 # (snippet, what the REPL adds after the script's output: the value of a
 # final bare expression, or None when the last statement is not one)
@@ -143,10 +147,28 @@ class NeverStuck(unittest.TestCase):
                 # The next ask brings the REPL back to a fresh prompt first.
                 self.assertEqual(d.ask("print(6*7)" if engine == "python" else "echo 42", timeout=10)["text"], "42")
 
-    # Not tested here: bash left at a continuation prompt (needs_input), then
-    # the next ask. Its interrupt sometimes gets no reaction from bash at all
-    # (no "^C", no prompt; reproducible with the ASan build), so the next ask
-    # times out: an open defect of issue 12, see the session note.
+    def test_continuation_then_the_next_ask_works(self):
+        with Daemon("bash") as d:
+            reply = d.ask('echo "unterminated', timeout=10)
+            self.assertEqual(reply["kind"], "needs_input")
+            self.assertEqual(d.ask("echo ok", timeout=10)["text"], "ok")
+
+    def test_an_interrupt_held_at_the_continuation_prompt_is_flushed(self):
+        # The REPL shows no reaction to the interrupt until its next line:
+        # the daemon interrupts once more, then sends an empty line.
+        fd, path = tempfile.mkstemp(suffix=".json")
+        with os.fdopen(fd, "w") as f:
+            json.dump({"command": [sys.executable, HOLDING_REPL],
+                       "prompt": {"pattern": "^toy> $", "scope": "cursor_line"},
+                       "continuation_prompt": {"pattern": "^toy\\.\\.\\. $", "scope": "cursor_line"},
+                       "submit": {"mode": "lines"}, "interrupt_keys": ["C-c"]}, f)
+        try:
+            with Daemon("--engine-file", path) as d:
+                self.assertEqual(d.ask('echo "open', timeout=10)["kind"], "needs_input")
+                self.assertEqual(d.ask("echo ok", timeout=20)["text"], "ok")
+                self.assertEqual(d.ask("echo again", timeout=10)["text"], "again")
+        finally:
+            os.unlink(path)
 
     def test_an_unclosed_bracket_is_a_syntax_error_as_in_a_script(self):
         # Whole-program engines never leave a continuation prompt behind.
