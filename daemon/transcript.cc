@@ -138,6 +138,9 @@ bool ParseClaudeTurn(const std::string& jsonl, Turn* turn, std::string* err) {
     } else if (type == "assistant") {
       if (!has_message) ok = (*err = "an assistant record without a message object", false);
       else if (turn->prompt_seen) ok = OnAssistant(message, turn, &counted, &last_text_id, err);
+      // A text answer the model ended the turn with is the turn's end: the
+      // CLI's turn_duration record follows it, sometimes 100 ms or more later.
+      turn->finished = turn->prompt_seen && !turn->markdown.empty() && Str(message, "stop_reason") == "end_turn";
     } else if (type == "system" && Str(record, "subtype") == "turn_duration") {
       turn->finished = turn->prompt_seen;
     }

@@ -68,6 +68,26 @@ TEST(ClaudeTranscript, AnUnfinishedTurnIsNotDone) {
   EXPECT_FALSE(turn.finished);
 }
 
+TEST(ClaudeTranscript, AnAnswerThatEndsTheTurnIsDoneBeforeTheTurnDurationRecord) {
+  std::string sample = Sample();
+  Turn turn;
+  std::string err;
+  // Up to the answer with stop_reason end_turn, without the turn_duration after it.
+  ASSERT_TRUE(ParseClaudeTurn(Lines(sample, 0, 18), &turn, &err)) << err;
+  EXPECT_TRUE(turn.finished);
+  EXPECT_EQ("Done.", turn.markdown);
+  // A tool call's message (stop_reason tool_use) is not the end.
+  ASSERT_TRUE(ParseClaudeTurn(Lines(sample, 0, 15), &turn, &err)) << err;
+  EXPECT_FALSE(turn.finished);
+  // Nor is a text block still being streamed (no stop_reason yet).
+  std::string prompt = R"({"type":"user","message":{"role":"user","content":"hi"}})" "\n";
+  ASSERT_TRUE(ParseClaudeTurn(prompt + R"({"type":"assistant","message":{"id":"m1","stop_reason":null,)"
+                                       R"("content":[{"type":"text","text":"par"}]}})" "\n",
+                              &turn, &err)) << err;
+  EXPECT_FALSE(turn.finished);
+  EXPECT_EQ("par", turn.markdown);
+}
+
 TEST(ClaudeTranscript, UnknownRecordTypesAreSkippedUnknownShapesFailLoudly) {
   std::string prompt = R"({"type":"user","message":{"role":"user","content":"hi"}})" "\n";
   std::string answer = R"({"type":"assistant","message":{"id":"m1","content":[{"type":"text","text":"hello"}]}})" "\n";
