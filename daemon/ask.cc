@@ -67,7 +67,8 @@ TimePoint Ask::next_wakeup() const {
   if (phase_ == Phase::kWaiting && settle_until_ > last_change_ && settle_until_ < deadline_) {
     return settle_until_;
   }
-  return deadline_;
+  TimePoint resubmit = ResubmitDue();
+  return resubmit < deadline_ ? resubmit : deadline_;
 }
 
 void Ask::Start(const Terminal& term, ChildInput* child, TimePoint now) {
@@ -103,6 +104,7 @@ void Ask::Requeue() {
   phase_ = Phase::kQueued;
   outbox_.clear();
   saw_echo_ = saw_busy_ = false;
+  resubmits_ = 0;
   question_pending_ = question_seen_ever_ = false;
   question_reported_ = answered_ = input_event_pending_ = false;
   stream_.Reset();
@@ -176,7 +178,56 @@ void Ask::Flush(const Terminal& term, ChildInput* child, TimePoint now) {
     next_send_at_ = now + Ms(outbox_.front().delay_ms);
     if (outbox_.front().delay_ms > 0 || outbox_.front().after_echo) break;
   }
-  if (outbox_.empty()) phase_ = Phase::kWaiting;
+  if (outbox_.empty() && phase_ == Phase::kSending) {
+    phase_ = Phase::kWaiting;
+    submitted_at_ = now;
+  }
+}
+
+// submit.resubmit_ms: a program still taking in a paste may take the Enter
+// as part of it and drop it (seen with Gemini under load). Such a turn never
+// begins: the prompt text stays in the input box, nothing is busy, the
+// screen is still. Returns when to press Enter again, or the deadline when
+// it is not to be pressed.
+TimePoint Ask::ResubmitDue() const {
+  constexpr int kMaxResubmits = 2;
+  if (phase_ != Phase::kWaiting || config_.submit.resubmit_ms <= 0 || resubmits_ >= kMaxResubmits ||
+      config_.submit.mode == SubmitMode::kLines || saw_busy_ || !stream_.streamed().empty()) {
+    return deadline_;
+  }
+  TimePoint due = std::max(last_change_, submitted_at_) + Ms(config_.submit.resubmit_ms);
+  // Checked at this time and not pressed: the next chance comes with a change.
+  return due == resubmit_declined_ ? deadline_ : due;
+}
+
+// The prompt's last line (its first 24 characters) is on the screen.
+bool Ask::InputStillHoldsPrompt(const Terminal& term) const {
+  size_t newline = prompt_.find_last_of('\n');
+  std::string tail = newline == std::string::npos ? prompt_ : prompt_.substr(newline + 1);
+  size_t cut = 0;
+  for (int chars = 0; cut < tail.size() && chars < 24; ++chars) {
+    do ++cut; while (cut < tail.size() && (static_cast<unsigned char>(tail[cut]) & 0xC0) == 0x80);
+  }
+  tail.resize(cut);
+  if (tail.find_first_not_of(' ') == std::string::npos) return false;
+  for (const std::string& row : term.ScreenLines()) {
+    if (row.find(tail) != std::string::npos) return true;
+  }
+  return false;
+}
+
+void Ask::ResubmitIfLost(const Terminal& term, ChildInput* child, TimePoint now) {
+  TimePoint due = ResubmitDue();
+  if (due == deadline_ || now < due) return;
+  bool lost = !matcher_.Busy(term) && !matcher_.PromptVisible(term) && InputStillHoldsPrompt(term) &&
+              (CurrentReply(term, true).empty() || ShowsStaleReply(term));
+  if (!lost) {
+    resubmit_declined_ = due;
+    return;
+  }
+  child->Write(KeysToBytes(config_.submit.enter, ModesOf(term)));
+  ++resubmits_;
+  submitted_at_ = now;
 }
 
 void Ask::Update(const Terminal& term, ChildInput* child, TimePoint now) {
@@ -206,6 +257,7 @@ void Ask::Update(const Terminal& term, ChildInput* child, TimePoint now) {
       UpdateLines(term, child, now);
     } else {
       UpdateWhole(term, now);
+      if (phase_ == Phase::kWaiting) ResubmitIfLost(term, child, now);
     }
   }
   if (phase_ != Phase::kDone && now >= deadline_) {

@@ -111,6 +111,9 @@ class Ask {
   void Flush(const Terminal& term, ChildInput* child, TimePoint now);
   void UpdateLines(const Terminal& term, ChildInput* child, TimePoint now);
   void UpdateWhole(const Terminal& term, TimePoint now);
+  TimePoint ResubmitDue() const;
+  bool InputStillHoldsPrompt(const Terminal& term) const;
+  void ResubmitIfLost(const Terminal& term, ChildInput* child, TimePoint now);
   bool PromptAfterSend(const Terminal& term, bool* continuation);
   bool EchoWiped(const Terminal& term) const;
   bool QuestionSettled(const std::string& question, TimePoint now);
@@ -154,6 +157,11 @@ class Ask {
   // and when to stop waiting for the program to show it.
   uint64_t written_generation_ = 0;
   TimePoint echo_give_up_;
+  // submit.resubmit_ms: when the whole prompt's Enter went out, and how many
+  // times it was pressed again since (ResubmitIfLost).
+  TimePoint submitted_at_;
+  TimePoint resubmit_declined_;
+  int resubmits_ = 0;
   uint64_t start_row_ = 0;
 
   // Where the current line was typed, and whether its echo has shown

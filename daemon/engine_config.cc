@@ -199,6 +199,8 @@ void ReadSubmit(Reader* r, const element& e, const std::string& path, SubmitConf
       r->Int(v, sub, 0, 10000, &s->chunk_delay_ms);
     } else if (key == "enter_after_echo") {
       r->Bool(v, sub, &s->enter_after_echo);
+    } else if (key == "resubmit_ms") {
+      r->Int(v, sub, 0, 60000, &s->resubmit_ms);
     } else if (key == "close_blocks") {
       r->Bool(v, sub, &s->close_blocks);
     } else if (key == "wrap") {

@@ -63,6 +63,10 @@ struct SubmitConfig {
   // (its screen changed), so a slow program still sees the Enter well after
   // the text (Gemini turns an Enter within 40 ms of a paste into a newline).
   bool enter_after_echo = false;
+  // paste/type: a turn that has not begun this long after the Enter, with
+  // the prompt still in the input box and the screen still, gets the Enter
+  // again (at most twice): the program took it as part of the paste. 0: never.
+  int resubmit_ms = 0;
   size_t chunk_size = 0;    // split typed/pasted text into chunks; 0 = whole
   int chunk_delay_ms = 0;   // pause between chunks
   // kLines: when the continuation prompt is still showing after the last
