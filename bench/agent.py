@@ -197,7 +197,10 @@ class AgentBench:
         return {"reply": t_reply, "stream_end": end, "tui_done": done[0] if done else None,
                 "last_out": max([t for t in outputs if t <= t_reply], default=None),
                 "ok": bool(reply.get("ok")) and reply.get("text") == text, "text": reply.get("text"),
-                "kind": reply.get("kind")}
+                "kind": reply.get("kind"),
+                # The transcript's answer, read before the reply was sent: exact or not.
+                "markdown_ok": reply.get("markdown") == text,
+                "transcript_error": reply.get("transcript_error")}
 
     def idle_window(self, prompt, text):
         """What an idle-window driver does: paste, Enter, then wait for
@@ -231,7 +234,7 @@ class AgentBench:
 def measure(cfg, daemon_cls, log):
     """Returns {cli: {"asks": [...], "idle": [...]} or {"skipped": why}}."""
     res = {}
-    for cli in getattr(cfg, "agent_clis", ("claude", "codex", "gemini")):
+    for cli in cfg.agent_clis:
         why = available(cli)
         if why:
             res[cli] = {"skipped": why}

@@ -104,7 +104,7 @@ def section_summary(r, missed):
         rows.append(("2. Ask latency (python) p50", f"{ms(p50)} ms", f"< {TARGET_P50_MS:g} ms", p50 < TARGET_P50_MS))
     if "agent" in r:
         text, ok = agent_rows(r)
-        rows.append(("3. Agent completion overhead (TUI done → reply, median)", text, "< 100 ms", ok))
+        rows.append(("3. Agent completion overhead (TUI done → reply with the transcript read, median)", text, "< 100 ms", ok))
     if "startup" in r:
         st = r["startup"]
         share_b = med(st["tuidriver bash"]) - med(st["C helper: bash on a PTY until its prompt"])
@@ -248,7 +248,9 @@ def agent_stats(res):
     idle = [(x["reply"] - x["stream_end"]) * 1000 for x in res["idle"] if x["stream_end"] is not None]
     return {"n": len(asks), "bad": sum(not a["ok"] for a in asks), "total": total, "tui": tui,
             "daemon": daemon, "last": last, "idle": idle, "idle_bad": sum(not x["ok"] for x in res["idle"]),
-            "unseen": len(asks) - len(seen)}
+            "unseen": len(asks) - len(seen),
+            "markdown_ok": sum(bool(a.get("markdown_ok")) for a in asks),
+            "transcript_errors": sorted({a["transcript_error"] for a in asks if a.get("transcript_error")})}
 
 
 def agent_rows(r):
@@ -277,7 +279,9 @@ def section_agent(r):
            "state (prompt left of the cursor, no busy pattern, no busy OSC or window title), judged by the bench with the engine's "
            "own patterns. The bench subscribes to `output` and requests `screen` after output events, one request "
            "in flight, so the stamp is the newest output event that screen covers (a few ms of resolution).",
-           "- *reply*: the `ask` reply line arrives at the bench.",
+           "- *reply*: the `ask` reply line arrives at the bench. Each engine reads its CLI's transcript "
+           "(docs/engines.md) before it replies, so this is the reply with `markdown` and `turn` in it; the "
+           "daemon's share below includes finding and reading the turn in the transcript file.",
            f"- *idle window*: the same session driven like common drivers do: paste the prompt, Enter, then wait "
            f"for {agent.IDLE_WINDOW_S:g} s without output events; timed from the stream end to the end of the "
            "window (the reply must be on the screen then).",
@@ -285,19 +289,23 @@ def section_agent(r):
            "The target is the daemon's part: from the TUI showing its finished state to the reply line.",
            "",
            "| engine | asks | stream end → reply, median (max) ms | of which the TUI: stream end → TUI done | "
-           "the daemon: TUI done → reply | last output → reply | idle window: stream end → done | wrong replies |",
-           "|---|---|---|---|---|---|---|---|"]
+           "the daemon: TUI done → reply with the transcript read | last output → reply | idle window: stream end → done | "
+           "wrong replies | `markdown` exact |",
+           "|---|---|---|---|---|---|---|---|---|"]
     notes = []
     for cli, res in r["agent"].items():
         st = agent_stats(res)
         if st is None:
-            out.append(f"| {cli} | skipped: {res.get('skipped')} | | | | | | |")
+            out.append(f"| {cli} | skipped: {res.get('skipped')} | | | | | | | |")
             continue
 
         def mm(xs):
             return f"{ms(med(xs))} ({ms(max(xs))})" if xs else "n/a"
         out.append(f"| {cli} | {st['n']} | {mm(st['total'])} | {mm(st['tui'])} | {mm(st['daemon'])} | "
-                   f"{mm(st['last'])} | {mm(st['idle'])} ({len(st['idle'])} turns) | {st['bad'] + st['idle_bad']} |")
+                   f"{mm(st['last'])} | {mm(st['idle'])} ({len(st['idle'])} turns) | {st['bad'] + st['idle_bad']} | "
+                   f"{st['markdown_ok']} of {st['n']} |")
+        if st["transcript_errors"]:
+            notes.append(f"{cli}: transcript errors: " + "; ".join(st["transcript_errors"]))
         if st["unseen"]:
             notes.append(f"{cli}: the finished state was not caught on screen for {st['unseen']} asks "
                          "(left out of the split).")
