@@ -185,9 +185,9 @@ void Ask::Flush(const Terminal& term, ChildInput* child, TimePoint now) {
 }
 
 // submit.resubmit_ms: a program still taking in a paste may take the Enter
-// as part of it and drop it (seen with Gemini under load). Such a turn never
-// begins: the prompt text stays in the input box, nothing is busy, the
-// screen is still. Returns when to press Enter again, or the deadline when
+// as part of it (Gemini, after a paste of more than five lines, or under
+// load). Such a turn never begins: the prompt stays in the input box,
+// nothing is busy, the screen is still. Returns when to press Enter again, or the deadline when
 // it is not to be pressed.
 TimePoint Ask::ResubmitDue() const {
   constexpr int kMaxResubmits = 2;
@@ -200,26 +200,13 @@ TimePoint Ask::ResubmitDue() const {
   return due == resubmit_declined_ ? deadline_ : due;
 }
 
-// The prompt's last line (its first 24 characters) is on the screen.
-bool Ask::InputStillHoldsPrompt(const Terminal& term) const {
-  size_t newline = prompt_.find_last_of('\n');
-  std::string tail = newline == std::string::npos ? prompt_ : prompt_.substr(newline + 1);
-  size_t cut = 0;
-  for (int chars = 0; cut < tail.size() && chars < 24; ++chars) {
-    do ++cut; while (cut < tail.size() && (static_cast<unsigned char>(tail[cut]) & 0xC0) == 0x80);
-  }
-  tail.resize(cut);
-  if (tail.find_first_not_of(' ') == std::string::npos) return false;
-  for (const std::string& row : term.ScreenLines()) {
-    if (row.find(tail) != std::string::npos) return true;
-  }
-  return false;
-}
-
 void Ask::ResubmitIfLost(const Terminal& term, ChildInput* child, TimePoint now) {
   TimePoint due = ResubmitDue();
   if (due == deadline_ || now < due) return;
-  bool lost = !matcher_.Busy(term) && !matcher_.PromptVisible(term) && InputStillHoldsPrompt(term) &&
+  // The input box is not empty (no prompt pattern), nothing is busy, and no
+  // new reply shows. The text itself is not looked for: a long paste shows
+  // as a placeholder ("[Pasted Text: 6 lines]").
+  bool lost = !matcher_.Busy(term) && !matcher_.PromptVisible(term) &&
               (CurrentReply(term, true).empty() || ShowsStaleReply(term));
   if (!lost) {
     resubmit_declined_ = due;

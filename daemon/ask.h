@@ -112,7 +112,6 @@ class Ask {
   void UpdateLines(const Terminal& term, ChildInput* child, TimePoint now);
   void UpdateWhole(const Terminal& term, TimePoint now);
   TimePoint ResubmitDue() const;
-  bool InputStillHoldsPrompt(const Terminal& term) const;
   void ResubmitIfLost(const Terminal& term, ChildInput* child, TimePoint now);
   bool PromptAfterSend(const Terminal& term, bool* continuation);
   bool EchoWiped(const Terminal& term) const;

@@ -64,7 +64,7 @@ struct SubmitConfig {
   // the text (Gemini turns an Enter within 40 ms of a paste into a newline).
   bool enter_after_echo = false;
   // paste/type: a turn that has not begun this long after the Enter, with
-  // the prompt still in the input box and the screen still, gets the Enter
+  // the input box still holding text and the screen still, gets the Enter
   // again (at most twice): the program took it as part of the paste. 0: never.
   int resubmit_ms = 0;
   size_t chunk_size = 0;    // split typed/pasted text into chunks; 0 = whole

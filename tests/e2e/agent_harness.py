@@ -268,13 +268,16 @@ class AgentTurns:
         text = "First line.\nThird line says hi."
         self.assertEqual(self.ask_ok("hi", text), text)
 
-    # 3. Multi-line prompts arrive as one message.
+    # 3. Multi-line prompts arrive as one message, and the reply has no
+    # chrome the paste brings (Gemini: "Press Ctrl+O to expand pasted text"
+    # under the answer once a paste has more than five lines).
     def test_multi_line_prompt(self):
         before = len(self.api.turns())
-        self.ask_ok("first line of the prompt\nsecond line\nthird line", "Got it.")
+        prompt = "first line of the prompt\n" + "\n".join("line %d" % i for i in range(2, 8))
+        self.assertEqual(self.ask_ok(prompt, "Got it."), "Got it.")
         turns = self.api.turns()[before:]
         self.assertEqual(len(turns), 1, turns)
-        self.assertIn("first line of the prompt\nsecond line\nthird line", turns[0]["prompt"])
+        self.assertIn(prompt, turns[0]["prompt"])
 
     # 4. Multi-turn: each ask gets its own reply.
     def test_three_turns(self):
