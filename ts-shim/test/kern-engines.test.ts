@@ -177,7 +177,8 @@ for (const marker of ['⏺', '●']) {
       assert.deepEqual([st.cols, st.rows], [1000, 1000], "the seed's 8000 x 2000, clamped");
       assert.equal(await s.ask('hello there'), 'You said: hello there');
       assert.equal(await s.ask('two\nlines'), 'You said: two\nlines');
-      assert.equal(await s.ask('env'), 'CLAUDE_CONFIG_DIR');
+      // The user's CLAUDE_CONFIG_DIR passes, and the engine sets its own; no leak is left.
+      assert.equal(await s.ask('env'), 'CLAUDE_CODE_DISABLE_ALTERNATE_SCREEN, CLAUDE_CONFIG_DIR');
       assert.equal(await s.ask('args'), SEED_CLAUDE_ARGS.join('\n'));
       const { deltas, text } = await collect(s.askStream('streamed'));
       assert.equal(text, 'You said: streamed');
@@ -231,7 +232,7 @@ function claudeHome(dir: string, cwd: string, port: number): Record<string, stri
   };
 }
 
-test('kern-engines: the genuine Claude Code CLI (● replies) against the fake API; long lines whole; nothing leaked', { timeout: 180_000 }, async (t) => {
+test('kern-engines: the genuine Claude Code CLI (● replies) against the fake API; long and tall replies whole; nothing leaked', { timeout: 180_000 }, async (t) => {
   assert.ok(fs.existsSync(CLAUDE_CLI), `${CLAUDE_CLI} is missing: run (cd tests/e2e && npm ci --ignore-scripts) (scripts/test.sh does)`);
   const api = await startFakeApi(t);
   const dir = tempDir(t);
@@ -239,7 +240,9 @@ test('kern-engines: the genuine Claude Code CLI (● replies) against the fake A
   fs.mkdirSync(cwd);
   const paragraph = Array.from({ length: 300 }, (_, i) => `word${i}`).join(' ');  // 2289 columns: Claude wraps it
   const token = 'https://example.com/' + 'p'.repeat(1480);  // one word longer than the 1000-column row
-  const replies = [{ text: 'Hello from the fake model.' }, { text: paragraph }, { text: `see ${token} and more` }];
+  // 1199 rows: taller than the clamped 1000-row screen (the seed's 2000 rows held it).
+  const tall = Array.from({ length: 600 }, (_, i) => `line ${i} of a tall reply`).join('\n\n');
+  const replies = [{ text: 'Hello from the fake model.' }, { text: paragraph }, { text: `see ${token} and more` }, { text: tall }];
   const res = await fetch(`http://127.0.0.1:${api.port}/_control/replies`, {
     method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ replies }),
   });
@@ -257,6 +260,7 @@ test('kern-engines: the genuine Claude Code CLI (● replies) against the fake A
     assert.equal(text, paragraph);
     assert.equal(deltas.join(''), text);
     assert.equal(await s.ask('a long link please', 60_000), `see ${token} and more`);
+    assert.equal(await s.ask('a tall reply please', 60_000), tall);
   } finally {
     await s.close();
   }
