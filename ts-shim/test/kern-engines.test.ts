@@ -114,7 +114,8 @@ test('kern-engines: close; asks after close; a program that exits early', { time
   try {
     await rejectsWith(b.ask('exit 3'), 'engine', 'exited');
     await rejectsWith(b.ask('echo x'), 'engine', 'exited');
-    assert.deepEqual(b.session.exitInfo, { exitCode: 3, signal: null });
+    const exit = b.session.exitInfo ?? await new Promise((r) => b.session.once('exit', r));
+    assert.deepEqual(exit, { exitCode: 3, signal: null });
   } finally {
     await b.close();
   }
