@@ -161,6 +161,7 @@ int EchoRows(int prompt_cols, const std::string& text, int cols) {
 std::vector<std::string> UnwrapWordWrapped(const std::vector<std::string>& rows,
                                            int width) {
   const int kWrapSlack = 2;
+  const int kProseWordColumns = 20;  // "supercalifragilistic"; longer ones are URLs, paths, code
   // A TUI may wrap a little short of the edge (margins): when rows run close
   // to the edge, the longest one shows where it really wraps.
   int longest = 0;
@@ -170,14 +171,30 @@ std::vector<std::string> UnwrapWordWrapped(const std::vector<std::string>& rows,
   for (size_t i = 0; i < rows.size(); ++i) {
     const std::string& row = rows[i];
     bool join = false;
+    bool inside_word = false;
     if (i > 0 && !row.empty() && !rows[i - 1].empty()) {
+      const std::string& prev = rows[i - 1];
       // A word-wrapper breaks a line where the next word would not fit.
       std::string first_word = row.substr(0, row.find(' '));
+      int prev_cols = StringColumns(prev);
       // Wrappers differ by a column or two at the edge (a trailing space
       // kept, a margin): allow that much slack.
-      join = StringColumns(rows[i - 1]) + 1 + StringColumns(first_word) > width - kWrapSlack;
+      join = prev_cols + 1 + StringColumns(first_word) > width - kWrapSlack;
+      // A word longer than a row (a long URL, a code line) is broken inside
+      // it, on a full row, where there was no space (Claude starts such a
+      // word on the row it reaches, as wrap-ansi does). A full row can also
+      // end with a whole word; the two are told apart by length: a break
+      // inside a word happens only when the word cannot fit on one row. On
+      // rows over twice as wide as a long word of prose, two such words
+      // never fill more than a row together; narrower rows keep the space.
+      size_t last_space = prev.rfind(' ');
+      std::string last_word = last_space == std::string::npos ? prev : prev.substr(last_space + 1);
+      inside_word = join && width > 2 * kProseWordColumns && prev_cols == width && row[0] != ' ' &&
+                    StringColumns(last_word) + StringColumns(first_word) > width;
     }
-    if (join) {
+    if (inside_word) {
+      out.back() += row;
+    } else if (join) {
       out.back() += " " + row;
     } else {
       out.push_back(row);

@@ -150,6 +150,26 @@ TEST(ReplyExtractor, UnwrapJoinsOnlyWhatTheProgramWrapped) {
   EXPECT_EQ((std::vector<std::string>{"a", "", "b"}), UnwrapWordWrapped({"a", "", "b"}, 20));
 }
 
+TEST(ReplyExtractor, UnwrapJoinsAWordBrokenInsideWithoutASpace) {
+  const std::string y20(20, 'y'), u30(30, 'u'), u20(20, 'u');
+  // Width 50. A word longer than a row (a URL, a code line) is cut on full
+  // rows, where it has no space, whether it starts a row or not.
+  EXPECT_EQ((std::vector<std::string>{y20 + y20 + y20 + y20 + y20 + y20}),
+            UnwrapWordWrapped({y20 + y20 + "yyyyyyyyyy", y20 + y20 + "yyyyyyyyyy", y20}, 50));
+  EXPECT_EQ((std::vector<std::string>{"see https://" + u30 + u30 + " now"}),
+            UnwrapWordWrapped({"see https://" + u30 + "uuuuuuuu", u20 + "uu now"}, 50));
+  // A full row that ends with a whole word: that word and the next fit on a
+  // row together, so the break was at a space.
+  EXPECT_EQ((std::vector<std::string>{u20 + " " + y20 + " abcdefgh " + y20}),
+            UnwrapWordWrapped({u20 + " " + y20 + " abcdefgh", y20}, 50));
+  // Rows short of the edge never lose their space.
+  EXPECT_EQ((std::vector<std::string>{"aaaa " + u30 + " " + y20, "d"}),
+            UnwrapWordWrapped({"aaaa " + u30, y20, "d"}, 50));
+  // Narrow rows: two long words of prose can fill more than a row; keep the space.
+  EXPECT_EQ((std::vector<std::string>{"aaaa supercalifragilistic terminal"}),
+            UnwrapWordWrapped({"aaaa supercalifragilistic", "terminal"}, 25));
+}
+
 TEST(ReplyExtractor, JoinRowsFollowsTerminalWraps) {
   std::vector<Row> rows = {{"xxxxx", true}, {"yy", false}, {"z", false}};
   EXPECT_EQ("xxxxxyy\nz", JoinRows(rows));

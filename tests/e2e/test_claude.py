@@ -30,6 +30,13 @@ class Claude(AgentTurns, RowStreaming, unittest.TestCase):
         self.assertFalse(os.path.exists(target))
         self.assertEqual(self.ask_ok("still there?", "Yes."), "Yes.")
 
+    # A reply taller than the 40-row screen comes back whole: Claude draws on
+    # the main screen (CLAUDE_CODE_DISABLE_ALTERNATE_SCREEN in the engine),
+    # so its top rows are in the scrollback, not gone with the alternate screen.
+    def test_a_reply_taller_than_the_screen(self):
+        text = "\n\n".join("line %d of a tall reply" % i for i in range(40))
+        self.assertEqual(self.ask_ok("a tall reply please", text), text)
+
 
 MARKDOWN = """## Plan
 Use **bold** and `code`.

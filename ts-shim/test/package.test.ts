@@ -26,6 +26,7 @@ test('npm pack, installed in a fresh project, used from ESM and CommonJS; the ex
   const tarball = path.join(dir, packed[0]!.filename);
   const files = new Map(packed[0]!.files.map((f) => [f.path, f.mode]));
   for (const f of ['package.json', 'dist/index.js', 'dist/index.mjs', 'dist/index.d.ts', 'dist/index.d.mts', 'dist/session.js',
+    'dist/kern-engines.js', 'dist/kern-engines.mjs', 'dist/kern-engines.d.ts', 'dist/kern-engines.d.mts',
     'engines/python.json', 'engines/bash.json', 'engines/claude.json']) {
     assert.ok(files.has(f), `${f} is not in the tarball`);
   }
@@ -46,19 +47,30 @@ test('npm pack, installed in a fresh project, used from ESM and CommonJS; the ex
   fs.writeFileSync(path.join(app, 'esm.mjs'), `
     import { Session, TuiDriverError, findBinary } from 'tuidriver';
     import { createRequire } from 'node:module';
-    const cjs = createRequire(import.meta.url)('tuidriver');
+    import { PtyCliSession, PtySessionError } from 'tuidriver/kern-engines';
+    const require = createRequire(import.meta.url);
+    const cjs = require('tuidriver');
     const s = await Session.spawn('python');
     const answer = await s.ask('6*7');
     const exit = await s.close();
-    console.log(JSON.stringify({ answer, exit, binary: findBinary(), sameClass: cjs.Session === Session && cjs.TuiDriverError === TuiDriverError }));
+    const k = await PtyCliSession.spawn('python', { cols: 8000, rows: 2000 });
+    const kern = await k.ask('6*7');
+    await k.close();
+    const sameClass = cjs.Session === Session && cjs.TuiDriverError === TuiDriverError &&
+      require('tuidriver/kern-engines').PtySessionError === PtySessionError;
+    console.log(JSON.stringify({ answer, exit, kern, binary: findBinary(), sameClass }));
   `);
   fs.writeFileSync(path.join(app, 'cjs.cjs'), `
     const { Session, findBinary } = require('tuidriver');
+    const { PtyCliSession } = require('tuidriver/kern-engines');
     (async () => {
       const s = await Session.spawn('bash');
       const answer = await s.ask('echo $((6*7))');
       const exit = await s.close();
-      console.log(JSON.stringify({ answer, exit, binary: findBinary() }));
+      const k = await PtyCliSession.spawn('bash');
+      const kern = await k.ask('echo $((6*7))');
+      await k.close();
+      console.log(JSON.stringify({ answer, exit, kern, binary: findBinary() }));
     })().catch((e) => { console.error(e); process.exit(1); });
   `);
   // README's JavaScript example, run as it is on this Node (the oldest the package claims, in CI).
@@ -73,18 +85,31 @@ test('npm pack, installed in a fresh project, used from ESM and CommonJS; the ex
   for (const script of ['esm.mjs', 'cjs.cjs']) {
     const out = JSON.parse(execFileSync(process.execPath, [script], { cwd: app, env: CLEAN_ENV, encoding: 'utf8' })) as Record<string, unknown>;
     assert.equal(out.answer, '42', script);
+    assert.equal(out.kern, '42', `${script}: tuidriver/kern-engines`);
     assert.deepEqual(out.exit, { exitCode: 0, signal: null }, script);
     assert.equal(out.binary, bundled, script);
-    if (script === 'esm.mjs') assert.equal(out.sameClass, true, 'ESM and require share one Session class');
+    if (script === 'esm.mjs') assert.equal(out.sameClass, true, 'ESM and require share one Session class (and one PtySessionError)');
   }
   // The published types work for TypeScript consumers in both module systems.
   const typed = `import { Session, TuiDriverError, type ExitInfo } from 'tuidriver';
+    import { PtyCliSession, PtySessionError, type SpawnOptions } from 'tuidriver/kern-engines';
     export async function f(): Promise<[string, ExitInfo, string | undefined]> {
       await using s = await Session.spawn('python', { cols: 80, readyTimeoutMs: 5000 });
       let last = '';
       for await (const d of s.askStream('1', { signal: AbortSignal.timeout(1000) })) last = d;
       const e = new TuiDriverError('timeout', 'x');
       return [await s.ask('2'), await s.close(), e.kind === 'timeout' ? last : undefined];
+    }
+    export async function g(opts: SpawnOptions): Promise<string> {
+      const s = await PtyCliSession.spawn('python', opts);
+      try {
+        return await s.ask('1', 1000);
+      } catch (e) {
+        if (e instanceof PtySessionError && e.kind === 'timeout') return e.tuidriverKind;
+        throw e;
+      } finally {
+        await s.close();
+      }
     }\n`;
   fs.writeFileSync(path.join(app, 'typed.mts'), typed);
   fs.writeFileSync(path.join(app, 'typed.cts'), typed);
