@@ -18,6 +18,8 @@ ctest --test-dir build -j"$jobs" --output-on-failure --timeout 900
 
 echo "== linux-arm64 cross build: static but glibc, under 3 MB, --version under qemu-user (docs/platforms.md)"
 bash scripts/build-platforms.sh linux-arm64
+echo "== the integration tests against the linux-arm64 daemon under qemu-user"
+bash scripts/test-linux-arm64.sh
 
 echo "== the TypeScript shim: npm package, ESM/CommonJS consumers, example .vsix (node --test)"
 npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
