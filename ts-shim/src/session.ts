@@ -41,6 +41,11 @@ export interface AskOptions {
    * ends the ask with kind `needs_input`.
    */
   onInput?: (question: NeedsInputEvent) => number | string | Promise<number | string>;
+  /**
+   * `askTurn` only: called with each delta of the reply as it grows (the ask is sent as
+   * `ask_stream`); the deltas, concatenated, equal the result's `text`.
+   */
+  onChunk?: (delta: string) => void;
 }
 
 /** A question inside a turn (asks with `onInput`): the `needsInput` event, and `onInput`'s argument. */
@@ -352,9 +357,11 @@ export class Session extends EventEmitter<SessionEvents> {
   /**
    * Like `ask`, and also the model's own markdown, its tool calls, usage, model and the
    * session id, read from the agent CLI's transcript (engines that declare one, e.g. `claude`).
+   * With `onChunk`, the reply also streams as `askStream`'s does.
    */
   async askTurn(prompt: string, opts: AskOptions = {}): Promise<TurnResult> {
-    const reply = await this.askRequest('ask', prompt, opts).promise;
+    const { onChunk } = opts;
+    const reply = await (onChunk ? this.askRequest('ask_stream', prompt, opts, onChunk) : this.askRequest('ask', prompt, opts)).promise;
     const t = reply.turn as Record<string, unknown> | undefined;
     const usage = (t?.usage ?? {}) as Record<string, number>;
     const result: TurnResult = {
