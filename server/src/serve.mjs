@@ -20,6 +20,8 @@ function staticFiles() {
   const web = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'web');
   const xterm = path.dirname(require.resolve('@xterm/xterm/package.json'));
   const fit = path.dirname(require.resolve('@xterm/addon-fit/package.json'));
+  const marked = path.dirname(require.resolve('marked/package.json'));
+  const purify = path.dirname(require.resolve('dompurify')); // (its exports hide package.json)
   return new Map([
     ['/', [path.join(web, 'index.html'), 'text/html; charset=utf-8']],
     ['/app.js', [path.join(web, 'app.js'), 'text/javascript; charset=utf-8']],
@@ -27,6 +29,8 @@ function staticFiles() {
     ['/vendor/xterm.js', [path.join(xterm, 'lib', 'xterm.js'), 'text/javascript; charset=utf-8']],
     ['/vendor/xterm.css', [path.join(xterm, 'css', 'xterm.css'), 'text/css; charset=utf-8']],
     ['/vendor/addon-fit.js', [path.join(fit, 'lib', 'addon-fit.js'), 'text/javascript; charset=utf-8']],
+    ['/vendor/marked.js', [path.join(marked, 'lib', 'marked.umd.js'), 'text/javascript; charset=utf-8']],
+    ['/vendor/purify.js', [path.join(purify, 'purify.min.js'), 'text/javascript; charset=utf-8']],
   ]);
 }
 
