@@ -71,6 +71,16 @@ test('the page in Chromium on a phone: bash typed into, python asked in the chat
   assert.equal(await page.textContent('.msg.user'), '6*7');
   await until(async () => (await termLines(page)).includes('42'), 'the ask shown in the terminal too');
 
+  // A question inside the turn: shown in the chat, answered there.
+  await page.fill('#prompt', 'input("Your name? ").upper()');
+  await page.press('#prompt', 'Enter');
+  const q = await page.waitForSelector('.msg.question');
+  assert.match(await q.textContent(), /Your name\?/);
+  await page.fill('.msg.question input', 'ada');
+  await page.click('.msg.question button');
+  const second = await page.waitForSelector('.msg.answer[data-done="true"] >> nth=1');
+  assert.match(await second.textContent(), /'ADA'$/);
+
   // Phone-sized: the panes stack, nothing wider than the screen.
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(width <= 390, `the page is ${width}px wide on a 390px screen`);
