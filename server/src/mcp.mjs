@@ -5,6 +5,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import * as z from 'zod';
+import { makeAuth } from './auth.mjs';
 import { screenText } from './sessions.mjs';
 
 const VERSION = '0.1.0';
@@ -226,9 +227,21 @@ export async function serveStdio(mgr) {
  * shared sessions, so session ids outlive any one MCP connection.
  * @returns {Promise<import('node:http').Server>}
  */
-export function serveHttp(mgr, { port, host = '127.0.0.1', maxBody = 1 << 20, log = () => {} }) {
+export function serveHttp(mgr, { port, host = '127.0.0.1', maxBody = 1 << 20, token, log = () => {} }) {
+  const auth = token ? makeAuth(token) : null;
+  const loopback = LOOPBACK.has(host);
   const httpServer = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
+    // On loopback, a page whose name was made to point here (DNS rebinding) sends its own
+    // name as Host: only loopback names are served.
+    if (loopback && !LOOPBACK.has(hostName(req.headers.host))) {
+      res.writeHead(403, { 'content-type': 'application/json' }).end(JSON.stringify({ error: `Host ${req.headers.host} is not a loopback name` }));
+      return;
+    }
+    if (auth && !auth(req, url)) {
+      res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer' }).end(JSON.stringify({ error: 'missing or wrong token: send Authorization: Bearer TOKEN' }));
+      return;
+    }
     if (url.pathname !== '/mcp') {
       res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'not found: the MCP endpoint is POST /mcp' }));
       return;
@@ -264,6 +277,14 @@ export function serveHttp(mgr, { port, host = '127.0.0.1', maxBody = 1 << 20, lo
     httpServer.once('error', reject);
     httpServer.listen(port, host, () => resolve(httpServer));
   });
+}
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+
+/** The name part of a Host header (`127.0.0.1:8808` -> `127.0.0.1`, `[::1]:80` -> `[::1]`). */
+function hostName(h) {
+  if (typeof h !== 'string') return '';
+  return h.startsWith('[') ? h.slice(0, h.indexOf(']') + 1) : h.split(':')[0];
 }
 
 /** Reads a JSON request body of at most `max` bytes; errors carry an HTTP `status`. */

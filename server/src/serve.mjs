@@ -1,18 +1,17 @@
 // tuidriver-serve: REST routes, an SSE stream and a multiplexed WebSocket over the
 // sessions of a SessionManager, plus the live web page. One bearer token guards
 // every route, the WebSocket and the page.
-import { timingSafeEqual, createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ClientError } from './sessions.mjs';
+import { COOKIE, makeAuth } from './auth.mjs';
 import { readJson } from './mcp.mjs';
 import { attachWebSocket } from './ws.mjs';
 
 const STATUS = { bad_request: 400, not_found: 404, conflict: 409, cap: 429, failed: 422 };
-const COOKIE = 'tuidriver_token';
 
 /** Files the page needs: its own, and xterm.js from node_modules (no CDN). */
 function staticFiles() {
@@ -32,29 +31,6 @@ function staticFiles() {
     ['/vendor/marked.js', [path.join(marked, 'lib', 'marked.umd.js'), 'text/javascript; charset=utf-8']],
     ['/vendor/purify.js', [path.join(purify, 'purify.min.js'), 'text/javascript; charset=utf-8']],
   ]);
-}
-
-/** Checks a request's token: `Authorization: Bearer T`, else `?token=T`, else the page's cookie. */
-export function makeAuth(token) {
-  const want = createHash('sha256').update(token).digest();
-  const same = (t) => typeof t === 'string' && timingSafeEqual(createHash('sha256').update(t).digest(), want);
-  return (req, url) => {
-    const h = req.headers.authorization;
-    if (typeof h === 'string') return h.startsWith('Bearer ') && same(h.slice(7).trim());
-    const q = url.searchParams.get('token');
-    if (q !== null) return same(q);
-    const c = parseCookies(req.headers.cookie)[COOKIE];
-    return c !== undefined && same(c);
-  };
-}
-
-function parseCookies(header) {
-  const out = {};
-  for (const part of (header ?? '').split(';')) {
-    const i = part.indexOf('=');
-    if (i > 0) out[part.slice(0, i).trim()] = decodeURIComponent(part.slice(i + 1).trim());
-  }
-  return out;
 }
 
 function send(res, status, body, headers = {}) {

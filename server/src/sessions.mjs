@@ -153,7 +153,7 @@ export class SessionManager {
     if (engine === undefined) {
       // A raw program is "ready" at once; give it a quiet moment to show its prompt, since
       // input typed before it sets up its terminal can be discarded (readline flushes it).
-      await session.waitIdle({ idleMs: 300, timeoutMs: 5000 }).catch(() => undefined);
+      await session.waitIdle({ idleMs: 300, timeoutMs: 1500 }).catch(() => undefined);
     }
     return entry;
   }
@@ -177,7 +177,7 @@ export class SessionManager {
     };
     s.on('exit', onExit);
     s.on('outputDropped', (ev) => entry.publish({ type: 'output_dropped', bytes: ev.bytes, events: ev.events }));
-    const m = s.mirror((scr) => onData(paint(scr)), onData);
+    const m = s.mirror((scr) => onData(paint(scr)), onData, { history: true });
     entry.stopMirror = () => m.dispose();
     try {
       await m.ready;
@@ -330,12 +330,16 @@ export function cleanOutput(raw, line) {
   return lines.join('\n').replace(/[\x00-\x08\x0b-\x1f\x7f]/g, '');
 }
 
-/** Escape codes that draw `scr` (text only, no colours) on a fresh terminal, as the shim's pseudoterminal does. */
+/**
+ * Escape codes that draw `scr` (text only, no colours) on a fresh terminal, as the shim's
+ * pseudoterminal does, after its history: printed, then scrolled up just off the screen.
+ */
 function paint(scr) {
+  const history = scr.history?.length ? `${scr.history.join('\r\n')}${'\r\n'.repeat(scr.rows)}` : '';
   const alt = scr.altScreen ? '\x1b[?1049h' : '';
   const cursor = `\x1b[${scr.cursor.row + 1};${scr.cursor.col + 1}H`;
   const visible = scr.cursor.visible ? '\x1b[?25h' : '\x1b[?25l';
-  return `${alt}\x1b[H\x1b[2J${scr.lines.join('\r\n')}${cursor}${visible}`;
+  return `${history}${alt}\x1b[H\x1b[2J${scr.lines.join('\r\n')}${cursor}${visible}`;
 }
 
 /** The screen as text for a model: the rows, then where the cursor is. */

@@ -22,6 +22,12 @@ export function attachWebSocket(server, mgr, { auth, maxPayload, log }) {
       socket.end('HTTP/1.1 401 Unauthorized\r\nWWW-Authenticate: Bearer\r\nConnection: close\r\n\r\n');
       return;
     }
+    // A browser says which page opens the socket: only this server's own page may
+    // (a page elsewhere must not ride on the cookie).
+    if (!sameOrigin(req)) {
+      socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
+      return;
+    }
     wss.handleUpgrade(req, socket, head, (ws) => new Connection(ws, mgr, log));
   });
   return {
@@ -30,6 +36,16 @@ export function attachWebSocket(server, mgr, { auth, maxPayload, log }) {
       wss.close();
     },
   };
+}
+
+function sameOrigin(req) {
+  const origin = req.headers.origin;
+  if (origin === undefined) return true; // not a browser
+  try {
+    return new URL(origin).host === req.headers.host;
+  } catch {
+    return false;
+  }
 }
 
 class Connection {

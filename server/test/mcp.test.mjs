@@ -2,6 +2,7 @@
 // HTTP, against real python, bash and vim sessions.
 import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
+import * as http from 'node:http';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -244,4 +245,33 @@ test('streamable HTTP: the same tools; sessions outlive one client connection; t
   assert.equal((await fetch(new URL('/other', srv.url), { method: 'POST' })).status, 404);
   const l = await client.callTool({ name: 'list', arguments: {} });
   assert.deepEqual(l.structuredContent.sessions, []);
+});
+
+/** Status of a raw POST with a given Host header (fetch does not let one set Host). */
+function postWithHost(url, host, headers = {}) {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: 'POST', headers: { host, 'content-type': 'application/json', ...headers } }, (res) => {
+      res.resume();
+      resolve(res.statusCode);
+    });
+    req.on('error', reject);
+    req.end('{}');
+  });
+}
+
+test('streamable HTTP: --token guards /mcp; a foreign Host is refused (DNS rebinding); --host needs a token', { timeout: 60_000 }, async (t) => {
+  const srv = await httpServer(t, ['--token', 'mcp-token-123456']);
+  await assert.rejects(httpClient(t, srv.url), /401|Unauthorized|token/i);
+  const client = new Client({ name: 'test', version: '1' });
+  await client.connect(new StreamableHTTPClientTransport(srv.url, { requestInit: { headers: { authorization: 'Bearer mcp-token-123456' } } }));
+  t.after(() => client.close());
+  assert.equal((await client.listTools()).tools.length, TOOLS.length);
+  assert.equal(await postWithHost(srv.url, 'evil.example:80', { authorization: 'Bearer mcp-token-123456' }), 403);
+  assert.equal(await postWithHost(srv.url, `localhost:${srv.url.port}`), 401);
+
+  const open = spawn(process.execPath, [BIN_MCP, '--http', '0', '--host', '0.0.0.0'], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, TUIDRIVER_TOKEN: '' } });
+  let err = '';
+  open.stderr.on('data', (d) => { err += d; });
+  assert.equal(await new Promise((r) => open.on('close', r)), 2);
+  assert.match(err, /not loopback: give a --token/);
 });

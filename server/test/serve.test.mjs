@@ -43,6 +43,11 @@ test('auth: every route, the page and the WebSocket need the token (401)', { tim
   assert.equal(await upgradeStatus(url, {}), 401);
   assert.equal(await upgradeStatus(url, { authorization: 'Bearer nope' }), 401);
   assert.equal(await upgradeStatus(url, { authorization: `Bearer ${TOKEN}` }), 101);
+  assert.equal(await upgradeStatus(url, { authorization: `Bearer ${TOKEN}`, origin: 'http://elsewhere.example' }), 403);
+  assert.equal(await upgradeStatus(url, { authorization: `Bearer ${TOKEN}`, origin: url }), 101);
+  const badCookie = await fetch(`${url}/sessions`, { headers: { cookie: 'tuidriver_token=%E0%A4%A' } });
+  assert.equal(badCookie.status, 401);
+  assert.equal(await upgradeStatus(url, { cookie: 'tuidriver_token=%E0%A4%A' }), 401);
   // The session was not touched by any of it.
   assert.equal((await api('GET', `/sessions/${id}`)).json.state, 'ready');
 });
@@ -327,4 +332,17 @@ test('WebSocket: a replay over the log cap says it is truncated and still joins 
   assert.ok(replay.includes('row-2000'));
   c.input(ch, 'echo after-replay\r');
   await c.until(() => plainLines(c.text(ch)).includes('after-replay'), 'live output after the replay');
+});
+
+test('WebSocket: output printed before the server listened, scrolled off the screen, is in the replay', { timeout: 30_000 }, async (t) => {
+  const { api, url } = await startTestServer(t);
+  // 100 lines at once on a 10-row terminal, very likely before the server subscribes.
+  const id = (await api('POST', '/sessions', { command: ['bash', '--norc', '--noprofile', '-c', 'seq 1 100; sleep 30'], rows: 10 })).json.session_id;
+  let scr;
+  do scr = (await api('GET', `/sessions/${id}/screen`)).json; while (!scr.lines.includes('100'));
+  const c = await WsClient.open(url);
+  t.after(() => c.close());
+  const ch = await c.attach(id);
+  const numbers = plainLines(c.text(ch)).filter((l) => /^\d+$/.test(l)).map(Number);
+  assert.deepEqual(numbers, Array.from({ length: 100 }, (_, i) => i + 1));
 });
