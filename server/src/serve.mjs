@@ -6,7 +6,7 @@ import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ClientError } from './sessions.mjs';
+import { ClientError, size } from './sessions.mjs';
 import { COOKIE, makeAuth } from './auth.mjs';
 import { readJson } from './mcp.mjs';
 import { attachWebSocket } from './ws.mjs';
@@ -99,8 +99,8 @@ function sessionRoutes(mgr) {
       return { ok: true };
     },
     'POST resize': async (e, b) => {
-      const cols = need(b, 'cols', 'number');
-      const rows = need(b, 'rows', 'number');
+      const cols = size(b, 'cols');
+      const rows = size(b, 'rows');
       const r = await mgr.call(e, 'resize', (s) => s.resize(cols, rows));
       return { ok: true, cols: r.cols, rows: r.rows };
     },
@@ -120,6 +120,7 @@ function sessionRoutes(mgr) {
     'GET screen': async (e) => screenJson(e.id, await mgr.call(e, 'screen', (s) => s.screen())),
     'GET scrollback': async (e, _b, url) => {
       const n = url.searchParams.get('lines');
+      if (n !== null && !/^[1-9]\d{0,6}$/.test(n)) throw new ClientError('bad_request', 'lines must be a positive integer');
       const lines = await mgr.call(e, 'scrollback', (s) => s.scrollback(n !== null ? { lines: Number(n) } : {}));
       return { session_id: e.id, lines };
     },

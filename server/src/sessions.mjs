@@ -34,6 +34,13 @@ function fromShim(e, what) {
   return new ClientError('failed', `${what} failed: ${e instanceof Error ? e.message : String(e)}`);
 }
 
+/** A terminal dimension: an integer from 2 to 1000. */
+export function size(b, field) {
+  const v = b[field];
+  if (!Number.isInteger(v) || v < 2 || v > 1000) throw new ClientError('bad_request', `${field} must be an integer from 2 to 1000`);
+  return v;
+}
+
 const ID_RE = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** One held session: the shim's Session, its output log and its listeners. */
@@ -177,14 +184,40 @@ export class SessionManager {
     };
     s.on('exit', onExit);
     s.on('outputDropped', (ev) => entry.publish({ type: 'output_dropped', bytes: ev.bytes, events: ev.events }));
-    const m = s.mirror((scr) => onData(paint(scr)), onData, { history: true });
-    entry.stopMirror = () => m.dispose();
-    try {
-      await m.ready;
-    } catch {
-      /* exited already: the exit event says so */
-    }
+    await this.startLog(entry, onData);
     if (s.exitInfo) onExit(s.exitInfo);
+  }
+
+  /**
+   * Starts the log with a snapshot holding the history above the screen and the screen,
+   * then every later chunk. When output came between the scrollback and the screen
+   * replies (a busy program), the snapshot is taken again, up to five times; after that
+   * the screen alone starts the log, and the log says so.
+   */
+  async startLog(entry, onData) {
+    const s = entry.session;
+    for (let attempt = 1; ; attempt++) {
+      let snap = null;
+      const held = [];
+      let sink = (d) => held.push(d);
+      const m = s.mirror((scr) => { snap = scr; }, (d) => sink(d), { history: true });
+      try {
+        await m.ready;
+      } catch {
+        m.dispose();
+        return; // the daemon is gone: the exit event says so
+      }
+      if (snap.history === null && attempt < 5) {
+        m.dispose();
+        continue;
+      }
+      if (snap.history === null) this.logLine(`session ${entry.id}: output kept coming; its replay starts at the screen, without the lines above it`);
+      entry.stopMirror = () => m.dispose();
+      onData(paint(snap));
+      for (const d of held) onData(d);
+      sink = onData;
+      return;
+    }
   }
 
   /** The session `id`, or a not_found error naming it. */

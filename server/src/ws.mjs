@@ -5,7 +5,7 @@
 // output, with nothing lost or repeated in between (both happen in one turn of
 // the event loop, and the output log and the live events come from one source).
 import { WebSocketServer } from 'ws';
-import { ClientError } from './sessions.mjs';
+import { ClientError, size } from './sessions.mjs';
 
 /** Above this much unsent data a client is too slow: it is disconnected rather than fed partially. */
 const MAX_BUFFERED = 64 << 20;
@@ -118,7 +118,11 @@ class Connection {
         const ch = this.channelOf(e.id);
         if (ch !== undefined) this.detach(ch);
       },
-      resize: (e, m) => this.mgr.call(e, 'resize', (s) => s.resize(m.cols, m.rows)),
+      resize: (e, m) => {
+        const cols = size(m, 'cols');
+        const rows = size(m, 'rows');
+        return this.mgr.call(e, 'resize', (s) => s.resize(cols, rows));
+      },
       keys: (e, m) => {
         if (!Array.isArray(m.keys) || m.keys.length === 0) throw new ClientError('bad_request', 'keys must be a non-empty array of key names');
         return this.mgr.call(e, 'keys', (s) => s.keys(m.keys));

@@ -33,7 +33,8 @@ async function until(fn, what) {
 
 test('the page in Chromium on a phone: bash typed into, python asked in the chat, a screenshot', { timeout: 120_000 }, async (t) => {
   assert.ok(fs.existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install chromium (scripts/deps.sh), or set CHROMIUM_PATH`);
-  const { url, api } = await startTestServer(t);
+  const server = await startTestServer(t);
+  const { url, api } = server;
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
   t.after(() => browser.close());
   const page = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
@@ -80,6 +81,29 @@ test('the page in Chromium on a phone: bash typed into, python asked in the chat
   await page.click('.msg.question button');
   const second = await page.waitForSelector('.msg.answer[data-done="true"] >> nth=1');
   assert.match(await second.textContent(), /'ADA'$/);
+
+  // An agent's turn, as the server publishes it (python has no transcript and no choices,
+  // so these two events are made here, at the session, for the page to render): the exact
+  // markdown, rendered and sanitised; a question with choices, as buttons whose answer
+  // reaches the session.
+  const { mgr } = server;
+  const pyId = await page.getAttribute('body', 'data-live');
+  const entry = mgr.get(pyId);
+  entry.publish({ type: 'ask', ask_id: 99, prompt: 'plan it' });
+  entry.publish({ type: 'chunk', ask_id: 99, delta: 'Plan' });
+  entry.publish({ type: 'reply', ok: true, ask_id: 99, text: 'Plan\nUse bold.', markdown: '## Plan\nUse **bold** and `code`.\n\n<img src=x onerror="window.pwned=1">' });
+  const md = await page.waitForSelector('.msg.answer.markdown');
+  assert.equal(await md.$eval('h2', (e) => e.textContent), 'Plan');
+  assert.equal(await md.$eval('strong', (e) => e.textContent), 'bold');
+  assert.equal(await md.$eval('code', (e) => e.textContent), 'code');
+  assert.equal(await md.$$eval('[onerror]', (els) => els.length), 0);
+  assert.equal(await page.evaluate(() => window.pwned), undefined);
+  const chosen = new Promise((resolve, reject) => {
+    entry.questions.set(100, { resolve, reject, question: 'Proceed?', options: [{ index: 1, label: 'Yes' }, { index: 2, label: 'No' }] });
+  });
+  entry.publish({ type: 'needs_input', ask_id: 100, question: 'Proceed?', options: [{ index: 1, label: 'Yes' }, { index: 2, label: 'No' }] });
+  await page.click('.msg.question[data-ask-id="100"] button:has-text("2. No")');
+  assert.equal(await chosen, 2);
 
   // Phone-sized: the panes stack, nothing wider than the screen.
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
