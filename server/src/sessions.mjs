@@ -54,6 +54,8 @@ export class Entry extends EventEmitter {
     this.command = spec.command ?? null;
     this.createdAt = new Date().toISOString();
     this.lastUsed = Date.now();
+    /** Calls to the daemon under way (a long ask is not idleness). */
+    this.inFlight = 0;
     this.log = new OutputLog(logChars);
     /** Where GET /output last stopped reading. */
     this.drainOffset = 0;
@@ -254,7 +256,8 @@ export class SessionManager {
   sweepIdle() {
     const now = Date.now();
     for (const e of this.entries.values()) {
-      if (now - e.lastUsed >= this.idleTimeoutMs && e.listenerCount('event') === 0) {
+      // A long ask or expect is use, and so is anyone watching.
+      if (now - e.lastUsed >= this.idleTimeoutMs && e.inFlight === 0 && e.listenerCount('event') === 0) {
         this.logLine(`session ${e.id} idle for ${this.idleTimeoutMs} ms: closing`);
         this.terminate(e.id).catch(() => undefined);
       }
@@ -263,11 +266,13 @@ export class SessionManager {
 
   /** Calls the shim, turning its errors into ClientErrors that name the operation. */
   async call(entry, what, fn) {
+    entry.inFlight++;
     try {
       return await fn(entry.session);
     } catch (e) {
       throw fromShim(e, what);
     } finally {
+      entry.inFlight--;
       entry.lastUsed = Date.now();
     }
   }
@@ -291,6 +296,7 @@ export class SessionManager {
     let captured = '';
     const onEvent = (ev) => { if (ev.type === 'output') captured += ev.data; };
     entry.on('event', onEvent);
+    entry.inFlight++;
     try {
       await this.call(entry, 'run', (s) => s.send(`${line}\r`));
       try {
@@ -299,6 +305,7 @@ export class SessionManager {
         if (!(e instanceof TuiDriverError && e.kind === 'exited')) throw fromShim(e, 'run');
       }
     } finally {
+      entry.inFlight--;
       entry.off('event', onEvent);
       entry.lastUsed = Date.now();
     }

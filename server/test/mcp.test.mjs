@@ -275,3 +275,12 @@ test('streamable HTTP: --token guards /mcp; a foreign Host is refused (DNS rebin
   assert.equal(await new Promise((r) => open.on('close', r)), 2);
   assert.match(err, /not loopback: give a --token/);
 });
+
+test('stdio: a call that outlasts the idle timeout keeps its session', { timeout: 60_000 }, async (t) => {
+  const { client } = await stdioClient(t, ['--idle-timeout', '1']);
+  const id = (await client.callTool({ name: 'session_start', arguments: { engine: 'python' } })).structuredContent.session_id;
+  const r = await client.callTool({ name: 'run', arguments: { session_id: id, line: 'import time; time.sleep(3); print("slept")' } });
+  assert.equal(r.structuredContent.output, 'slept');
+  const l = await client.callTool({ name: 'list', arguments: {} });
+  assert.deepEqual(l.structuredContent.sessions.map((s) => s.session_id), [id]);
+});
