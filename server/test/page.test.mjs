@@ -60,6 +60,18 @@ test('the page in Chromium on a phone: bash typed into, python asked in the chat
   const scr = (await api('GET', `/sessions/${bashId}/screen`)).json;
   assert.ok(scr.lines.includes('hi'), 'the program got the keystrokes');
 
+  // The socket drops: the page reconnects, the replay redraws the terminal (once), and
+  // typing goes on.
+  await page.evaluate(() => window.tuidriverState.ws.close());
+  await page.waitForFunction(() => document.getElementById('state').textContent.startsWith('disconnected'));
+  await page.waitForFunction(() => document.getElementById('state').textContent.endsWith('live'));
+  await page.click('#terminal');
+  await page.keyboard.type('echo again');
+  await page.keyboard.press('Enter');
+  await until(async () => (await termLines(page)).includes('again'), '"again" after the reconnect');
+  const lines = await termLines(page);
+  assert.equal(lines.filter((l) => l === 'hi').length, 1, 'the replay drew the earlier output once');
+
   // A python session: the chat pane asks, the streamed answer ends as 42.
   await page.fill('#spec', 'python');
   await page.click('#start button');

@@ -20,6 +20,7 @@ const fit = new FitAddon.FitAddon();
 term.loadAddon(fit);
 term.open($('terminal'));
 window.tuidriverTerm = term; // for tests and the curious
+window.tuidriverState = state;
 
 function status(text) {
   $('state').textContent = text;
