@@ -77,8 +77,25 @@ function check(c, produced) {
 
 const server = spawn(process.execPath, [BIN_SERVE, '--port', '0', '--token', TOKEN, '--max-sessions', String(SESSIONS)], { stdio: ['ignore', 'pipe', 'inherit'] });
 const url = (await waitForLine(server.stdout, /listening on/)).match(/(http:\S+)/)[1];
+/** The daemons: the server's child processes (each runs one program). */
+function daemonsRssKiB() {
+  let total = 0;
+  let n = 0;
+  for (const task of fs.readdirSync(`/proc/${server.pid}/task`)) {
+    for (const pid of fs.readFileSync(`/proc/${server.pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean)) {
+      total += rssKiB(pid);
+      n++;
+    }
+  }
+  return { total, n };
+}
 let peak = rssKiB(server.pid);
-const sampler = setInterval(() => { peak = Math.max(peak, rssKiB(server.pid)); }, 250);
+let daemons = { total: 0, n: 0 };
+const sampler = setInterval(() => {
+  peak = Math.max(peak, rssKiB(server.pid));
+  const d = daemonsRssKiB();
+  if (d.total > daemons.total) daemons = d;
+}, 250);
 const startRss = rssKiB(server.pid);
 
 const t0 = Date.now();
@@ -144,6 +161,7 @@ clients.forEach((c, i) => {
 });
 const producedTotal = [...produced.values()].reduce((a, b) => a + b, 0);
 console.log(`server memory: ${(startRss / 1024).toFixed(1)} MiB at start, ${(peak / 1024).toFixed(1)} MiB peak (RSS; the daemons and programs are separate processes)`);
+console.log(`daemons: ${daemons.n} at the peak, ${(daemons.total / 1024).toFixed(1)} MiB RSS in all (${(daemons.total / 1024 / Math.max(1, daemons.n)).toFixed(1)} MiB each; shared pages counted in each)`);
 console.log(`output produced: ${producedTotal} bytes over ${SESSIONS} sessions; each client's share: ${expected} bytes expected, ${delivered} delivered`);
 console.log(`${CLIENTS - failures}/${CLIENTS} clients got every byte of their session, in order, once`);
 for (const c of clients) c.ws.close();
