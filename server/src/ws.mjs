@@ -4,6 +4,7 @@
 // replays the session's output so far (its scrollback and screen), then live
 // output, with nothing lost or repeated in between (both happen in one turn of
 // the event loop, and the output log and the live events come from one source).
+import { StringDecoder } from 'node:string_decoder';
 import { WebSocketServer } from 'ws';
 import { ClientError, size } from './sessions.mjs';
 
@@ -161,7 +162,8 @@ class Connection {
     this.sendJson({ type: 'live', session_id: entry.id, channel: ch });
     if (entry.exit) this.sendJson({ type: 'exit', session_id: entry.id, exit_code: entry.exit.exitCode, signal: entry.exit.signal });
     entry.on('event', onEvent);
-    this.channels.set(ch, { entry, onEvent });
+    // A character split between two input frames is put back together.
+    this.channels.set(ch, { entry, onEvent, decoder: new StringDecoder('utf8') });
   }
 
   detach(ch) {
@@ -176,7 +178,7 @@ class Connection {
     if (buf.length < 1) throw new ClientError('bad_request', 'a binary frame is [channel byte][data]');
     const c = this.channels.get(buf[0]);
     if (!c) throw new ClientError('not_found', `channel ${buf[0]} is not attached`);
-    const data = buf.subarray(1).toString('utf8');
+    const data = c.decoder.write(buf.subarray(1));
     if (data !== '') this.mgr.call(c.entry, 'input', (s) => s.send(data)).catch((e) => this.error(e, { session_id: c.entry.id }));
   }
 }

@@ -126,6 +126,14 @@ test('the page in Chromium on a phone: bash typed into, python asked in the chat
 
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: path.join(ARTIFACTS, 'page-phone.png') });
+
+  // On a desktop the chat sits beside the terminal.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await until(async () => {
+    const [tb, cb] = [await page.locator('#term-pane').boundingBox(), await page.locator('#chat-pane').boundingBox()];
+    return cb.x >= tb.x + tb.width - 1 && Math.abs(cb.y - tb.y) < 2;
+  }, 'the chat beside the terminal');
+  await page.screenshot({ path: path.join(ARTIFACTS, 'page-desktop.png') });
   assert.deepEqual(foreign, [], 'the page loads nothing from elsewhere');
   assert.deepEqual(errors, []);
 });

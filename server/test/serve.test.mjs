@@ -257,6 +257,13 @@ test('WebSocket: multiplexed sessions, input by channel, ask, errors', { timeout
   await c.until(() => plainLines(c.text(cha)).includes('one-2'), 'bash output');
   assert.ok(!c.text(chp).includes('one-2'), 'no output crosses channels');
 
+  // A character split between two frames arrives whole.
+  const e = Buffer.from('echo ü-$((2+3))\r', 'utf8');
+  const cut = e.indexOf(0xc3) + 1;
+  c.ws.send(Buffer.concat([Buffer.from([cha]), e.subarray(0, cut)]));
+  c.ws.send(Buffer.concat([Buffer.from([cha]), e.subarray(cut)]));
+  await c.until(() => plainLines(c.text(cha)).includes('ü-5'), 'the split character');
+
   c.send({ type: 'ask', session_id: p, prompt: '6*7' });
   const reply = await c.message((m) => m.type === 'reply' && m.session_id === p, 'the reply');
   assert.equal(reply.text, '42');
