@@ -191,6 +191,18 @@ function tools(mgr) {
   ];
 }
 
+function errorText(e) {
+  let text = e instanceof Error ? e.message : String(e);
+  const extra = e?.extra ?? {};
+  if (typeof extra.question === 'string') text += `\nquestion on screen: ${extra.question}`;
+  if (Array.isArray(extra.screen)) {
+    const rows = extra.screen.slice();
+    while (rows.length > 0 && rows[rows.length - 1] === '') rows.pop();
+    text += `\nscreen:\n${rows.join('\n')}`;
+  }
+  return text;
+}
+
 function screenData(id, scr) {
   return { session_id: id, lines: scr.lines, cursor: scr.cursor, cols: scr.cols, rows: scr.rows, alt_screen: scr.altScreen, title: scr.title };
 }
@@ -208,8 +220,9 @@ export function buildMcpServer(mgr) {
       try {
         return await t.handler(args);
       } catch (e) {
-        // The message only: never the arguments (send_secret's secret).
-        return { content: [{ type: 'text', text: e instanceof Error ? e.message : String(e) }], isError: true };
+        // Never the arguments (send_secret's secret): the message, and what the daemon
+        // said about the screen or a question on it.
+        return { content: [{ type: 'text', text: errorText(e) }], isError: true };
       }
     });
   }

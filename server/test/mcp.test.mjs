@@ -129,7 +129,8 @@ async function scenario(client, dir) {
   await err('session_start', { engine: 'no-such-engine' }, /engine/);
   await err('session_start', { command: ['/no/such/program'] }, /session_start failed/);
   await err('ask', { session_id: raw.session_id, prompt: '1' }, /not an engine/);
-  await err('expect', { session_id: py.session_id, pattern: 'never-shown', timeout_ms: 300 }, /timeout/);
+  const timedOut = await err('expect', { session_id: py.session_id, pattern: 'never-shown', timeout_ms: 300 }, /timeout/);
+  assert.match(timedOut, /\nscreen:\n.*>>>/, 'a timeout shows the screen');
   await err('expect', { session_id: py.session_id, pattern: '(' }, /protocol|pattern/);
   await err('no_such_tool', {}, /no_such_tool/);
   assert.equal((await ok('run', { session_id: py.session_id, line: '2**10' })).structuredContent.output, '1024');
