@@ -26,6 +26,9 @@ npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
 npm run build    # tsc to dist/, build/tuidriver to bin/<platform>-<arch>/ (the prepack step)
 npm test
 
+echo "== tuidriver-server: the MCP server, REST/SSE/WebSocket, the page in headless chromium (node --test, about a minute)"
+(cd server && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error && npm test)
+
 echo "== unit and integration tests under AddressSanitizer + UBSan"
 cmake -S . -B build-asan -DTUIDRIVER_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null
 cmake --build build-asan -j"$jobs"

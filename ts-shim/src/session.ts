@@ -41,6 +41,11 @@ export interface AskOptions {
    * ends the ask with kind `needs_input`.
    */
   onInput?: (question: NeedsInputEvent) => number | string | Promise<number | string>;
+  /**
+   * `askTurn` only: called with each delta of the reply as it grows (the ask is sent as
+   * `ask_stream`); the deltas, concatenated, equal the result's `text`.
+   */
+  onChunk?: (delta: string) => void;
 }
 
 /** A question inside a turn (asks with `onInput`): the `needsInput` event, and `onInput`'s argument. */
@@ -352,9 +357,11 @@ export class Session extends EventEmitter<SessionEvents> {
   /**
    * Like `ask`, and also the model's own markdown, its tool calls, usage, model and the
    * session id, read from the agent CLI's transcript (engines that declare one, e.g. `claude`).
+   * With `onChunk`, the reply also streams as `askStream`'s does.
    */
   async askTurn(prompt: string, opts: AskOptions = {}): Promise<TurnResult> {
-    const reply = await this.askRequest('ask', prompt, opts).promise;
+    const { onChunk } = opts;
+    const reply = await (onChunk ? this.askRequest('ask_stream', prompt, opts, onChunk) : this.askRequest('ask', prompt, opts)).promise;
     const t = reply.turn as Record<string, unknown> | undefined;
     const usage = (t?.usage ?? {}) as Record<string, number>;
     const result: TurnResult = {
@@ -556,19 +563,30 @@ export class Session extends EventEmitter<SessionEvents> {
   }
 
   /**
-   * @internal Used by the pseudoterminal: subscribes to output, then calls `onSnapshot`
-   * with the screen and `onData` with every later chunk, none twice and none missed.
+   * @internal Used by the pseudoterminal and tuidriver-server: subscribes to output, then
+   * calls `onSnapshot` with the screen and `onData` with every later chunk, none twice and
+   * none missed. With `history`, the snapshot's `history` holds the lines that scrolled off
+   * above the screen, oldest first (the scrollback is asked for in the same breath as the
+   * screen; `history` is null when output came between the two replies).
    */
-  mirror(onSnapshot: (screen: ScreenState) => void, onData: (data: string) => void): { dispose(): void; ready: Promise<void> } {
+  mirror(
+    onSnapshot: (screen: ScreenState & { history?: string[] | null }) => void,
+    onData: (data: string) => void,
+    opts: { history?: boolean } = {},
+  ): { dispose(): void; ready: Promise<void> } {
     let live = false;
-    const listener = (d: string) => { if (live) onData(d); };
+    let between = false;
+    const listener = (d: string) => { if (live) onData(d); else between = true; };
     this.on('output', listener);
     const ready = (async () => {
       await this.ensureSubscribed();
+      const sb = opts.history ? this.request({ type: 'scrollback' }, { onReplySync: () => { between = false; } }) : null;
       const handle = this.request({ type: 'screen' }, {
         onReplySync: () => { live = true; },
       });
-      onSnapshot(toScreen(await handle.promise));
+      const screen: ScreenState & { history?: string[] | null } = toScreen(await handle.promise);
+      if (sb) screen.history = historyAbove((await sb.promise).lines as string[], screen.lines, between);
+      onSnapshot(screen);
     })();
     return { dispose: () => { this.off('output', listener); }, ready };
   }
@@ -753,6 +771,20 @@ function toScreen(r: Json): ScreenState {
     altScreen: r.alt_screen === true,
     title: String(r.title ?? ''),
   };
+}
+
+/**
+ * The scrollback's lines above the screen: it ends with the screen's rows down to the last
+ * non-blank one. Null when output came between the two replies or they do not line up.
+ */
+function historyAbove(scrollback: string[], screen: string[], changed: boolean): string[] | null {
+  if (changed) return null;
+  let n = screen.length;
+  while (n > 0 && screen[n - 1] === '') n--;
+  const start = scrollback.length - n;
+  if (start < 0) return null;
+  for (let i = 0; i < n; i++) if (scrollback[start + i] !== screen[i]) return null;
+  return scrollback.slice(0, start);
 }
 
 function describeExit(code: number | null, signal: NodeJS.Signals | null): string {

@@ -32,6 +32,14 @@ test('python: ask, queued asks in order, askStream in parts', { timeout: 60_000 
     assert.ok(deltas.length > 1, `expected several deltas, got ${JSON.stringify(deltas)}`);
     assert.equal(deltas.join(''), r.value);
 
+    // askTurn with onChunk streams the same way and still resolves with the whole turn.
+    const parts: string[] = [];
+    const turn = await s.askTurn(SLOW_COUNT, { onChunk: (d) => parts.push(d) });
+    assert.equal(turn.text, '0\n1\n2');
+    assert.equal(turn.markdown, null);
+    assert.ok(parts.length > 1, `expected several deltas, got ${JSON.stringify(parts)}`);
+    assert.equal(parts.join(''), turn.text);
+
     const st = await s.status();
     assert.equal(st.state, 'ready');
     assert.equal(st.engine, 'python');

@@ -101,3 +101,32 @@ test('toPseudoterminal: closing the panel closes the session', { timeout: 30_000
 async function until(cond: () => boolean | Promise<boolean>): Promise<void> {
   while (!(await cond())) await new Promise((r) => setTimeout(r, 20));
 }
+
+test('mirror with history: the lines above the screen, then the screen, then live output', { timeout: 30_000 }, async () => {
+  const s = await Session.spawnCommand(['bash', '--norc', '--noprofile', '-c', 'seq 1 60; read -r x; echo "got $x"; sleep 30'], { cols: 40, rows: 10 });
+  try {
+    await s.expect(/^60$/m, { timeoutMs: 10_000 });
+    let snapshot: { lines: string[]; history?: string[] | null } | null = null;
+    let live = '';
+    // mirror is @internal (left out of the published types); tuidriver-server uses it.
+    type Snap = { lines: string[]; history?: string[] | null };
+    const mirrorable = s as unknown as {
+      mirror(a: (scr: Snap) => void, b: (d: string) => void, o: { history: boolean }): { ready: Promise<void>; dispose(): void };
+    };
+    const m = mirrorable.mirror((scr) => { snapshot = scr; }, (d) => { live += d; }, { history: true });
+    await m.ready;
+    const snap = snapshot as unknown as { lines: string[]; history?: string[] | null };
+    assert.ok(Array.isArray(snap.history), 'nothing was printed between the two replies');
+    const rows = snap.lines.slice();
+    while (rows.length > 0 && rows[rows.length - 1] === '') rows.pop();
+    assert.deepEqual([...snap.history!, ...rows], Array.from({ length: 60 }, (_, i) => String(i + 1)));
+    assert.equal(snap.history!.length, 51);
+    await s.send('x\r');
+    await s.expect('got x');
+    assert.match(live, /got x/);
+    assert.ok(!live.includes('60'), 'live output starts after the snapshot');
+    m.dispose();
+  } finally {
+    await s.close();
+  }
+});

@@ -1,0 +1,33 @@
+// Command-line parsing shared by the two bins: clear errors, no surprises.
+import { parseArgs } from 'node:util';
+
+/**
+ * Parses argv with `options` (node:util parseArgs shape) and prints `usage` on --help.
+ * Exits 2 with a message on bad input.
+ */
+export function parseCli(argv, options, usage) {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: { ...options, help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals: false });
+  } catch (e) {
+    fail(`${e.message}\n\n${usage}`);
+  }
+  if (parsed.values.help) {
+    process.stdout.write(`${usage}\n`);
+    process.exit(0);
+  }
+  return parsed.values;
+}
+
+/** `value` as an integer in [min, max], or exit 2 naming the option. */
+export function intOption(name, value, min, max) {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < min || n > max) fail(`--${name} must be an integer from ${min} to ${max}, not "${value}"`);
+  return n;
+}
+
+export function fail(msg) {
+  process.stderr.write(`${msg}\n`);
+  process.exit(2);
+}

@@ -1,0 +1,390 @@
+// The sessions both servers hold: one tuidriver daemon (one Session of the shim)
+// per session, isolated from the others, capped in number, closed when idle.
+// Everything a client can do to a session goes through here, so the MCP tools,
+// the REST routes and the WebSocket share one behaviour and one set of errors.
+import { randomBytes } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import { stripVTControlCharacters } from 'node:util';
+import { Session, TuiDriverError } from 'tuidriver';
+import { OutputLog } from './output_log.mjs';
+
+/**
+ * An error a client caused or can act on. `code` maps to HTTP statuses:
+ * bad_request 400, not_found 404, conflict 409, cap 429; `failed` (the program or
+ * the daemon said no: a timeout, an exited program) is 422 over HTTP.
+ */
+export class ClientError extends Error {
+  constructor(code, message, extra = {}) {
+    super(message);
+    this.code = code;
+    this.extra = extra;
+  }
+}
+
+/** A shim error as a ClientError, with the daemon's kind in the message. */
+function fromShim(e, what) {
+  if (e instanceof ClientError) return e;
+  if (e instanceof TuiDriverError) {
+    const extra = { kind: e.kind };
+    if (typeof e.text === 'string') extra.text = e.text;
+    if (typeof e.question === 'string') extra.question = e.question;
+    if (Array.isArray(e.reply?.lines)) extra.screen = e.reply.lines;
+    return new ClientError('failed', `${what} failed (${e.kind}): ${e.message}`, extra);
+  }
+  return new ClientError('failed', `${what} failed: ${e instanceof Error ? e.message : String(e)}`);
+}
+
+/** A terminal dimension: an integer from 2 to 1000. */
+export function size(b, field) {
+  const v = b[field];
+  if (!Number.isInteger(v) || v < 2 || v > 1000) throw new ClientError('bad_request', `${field} must be an integer from 2 to 1000`);
+  return v;
+}
+
+const ID_RE = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** One held session: the shim's Session, its output log and its listeners. */
+export class Entry extends EventEmitter {
+  constructor(id, session, spec, logChars) {
+    super();
+    this.setMaxListeners(0);
+    this.id = id;
+    this.session = session;
+    this.engine = session.engine;
+    this.command = spec.command ?? null;
+    this.createdAt = new Date().toISOString();
+    this.lastUsed = Date.now();
+    /** Calls to the daemon under way (a long ask is not idleness). */
+    this.inFlight = 0;
+    this.log = new OutputLog(logChars);
+    /** Where GET /output last stopped reading. */
+    this.drainOffset = 0;
+    /** Event sequence number, for SSE ids and ordering. */
+    this.seq = 0;
+    this.exit = null;
+    this.nextAskId = 1;
+    /** Questions waiting for an answer: ask_id -> { resolve, question }. */
+    this.questions = new Map();
+    /** Serialises `run` on raw sessions, whose output is captured by time. */
+    this.runChain = Promise.resolve();
+  }
+
+  /** Emits `event` (type, fields) to every listener, numbered. */
+  publish(fields) {
+    const ev = { seq: ++this.seq, session_id: this.id, ...fields };
+    this.emit('event', ev);
+    return ev;
+  }
+
+  summary() {
+    return {
+      session_id: this.id,
+      engine: this.engine,
+      command: this.command,
+      pid: this.session.pid,
+      created_at: this.createdAt,
+      exited: this.exit !== null,
+      exit_code: this.exit?.exitCode ?? null,
+      signal: this.exit?.signal ?? null,
+    };
+  }
+}
+
+export class SessionManager {
+  /**
+   * @param {{maxSessions?: number, idleTimeoutMs?: number, logChars?: number,
+   *   binaryPath?: string, baseEnv?: NodeJS.ProcessEnv, log?: (msg: string) => void}} opts
+   */
+  constructor(opts = {}) {
+    this.maxSessions = opts.maxSessions ?? 16;
+    this.idleTimeoutMs = opts.idleTimeoutMs ?? 0;
+    this.logChars = opts.logChars ?? 1 << 20;
+    this.binaryPath = opts.binaryPath;
+    this.baseEnv = opts.baseEnv ?? process.env;
+    this.logLine = opts.log ?? (() => {});
+    /** @type {Map<string, Entry>} */
+    this.entries = new Map();
+    this.starting = 0;
+    this.sweeper = null;
+    if (this.idleTimeoutMs > 0) {
+      this.sweeper = setInterval(() => this.sweepIdle(), Math.max(50, Math.min(this.idleTimeoutMs / 4, 30_000)));
+      this.sweeper.unref();
+    }
+  }
+
+  /**
+   * Starts a session: `engine` (a name from engines/) or `command` (an argv array).
+   * @returns {Promise<Entry>}
+   */
+  async start(spec) {
+    const { engine, command, cols, rows, cwd, env } = spec;
+    if ((engine === undefined) === (command === undefined)) {
+      throw new ClientError('bad_request', 'give exactly one of engine (a name, e.g. "python") or command (an argv array, e.g. ["bash"])');
+    }
+    if (engine !== undefined && (typeof engine !== 'string' || !/^[A-Za-z0-9_.-]{1,64}$/.test(engine))) {
+      throw new ClientError('bad_request', 'engine must be an engine name such as "python", "bash" or "claude"');
+    }
+    if (command !== undefined && (!Array.isArray(command) || command.length === 0 || !command.every((a) => typeof a === 'string'))) {
+      throw new ClientError('bad_request', 'command must be a non-empty array of strings, e.g. ["bash", "-i"]');
+    }
+    for (const [k, v] of [['cols', cols], ['rows', rows]]) {
+      if (v !== undefined && (!Number.isInteger(v) || v < 2 || v > 1000)) throw new ClientError('bad_request', `${k} must be an integer from 2 to 1000`);
+    }
+    if (cwd !== undefined && typeof cwd !== 'string') throw new ClientError('bad_request', 'cwd must be a string');
+    if (env !== undefined && (typeof env !== 'object' || env === null || Array.isArray(env) || !Object.values(env).every((v) => typeof v === 'string'))) {
+      throw new ClientError('bad_request', 'env must be an object of strings');
+    }
+    if (this.entries.size + this.starting >= this.maxSessions) {
+      throw new ClientError('cap', `the session cap (${this.maxSessions}) is reached; terminate a session first`);
+    }
+    this.starting++;
+    let session;
+    try {
+      const opts = {
+        ...(cols !== undefined ? { cols } : {}),
+        ...(rows !== undefined ? { rows } : {}),
+        ...(cwd !== undefined ? { cwd } : {}),
+        ...(this.binaryPath ? { binaryPath: this.binaryPath } : {}),
+        env: env ? { ...this.baseEnv, ...env } : this.baseEnv,
+      };
+      session = engine !== undefined ? await Session.spawn(engine, opts) : await Session.spawnCommand(command, opts);
+    } catch (e) {
+      throw fromShim(e, 'session_start');
+    } finally {
+      this.starting--;
+    }
+    let id;
+    do id = randomBytes(6).toString('hex'); while (this.entries.has(id));
+    const entry = new Entry(id, session, { command }, this.logChars);
+    this.entries.set(id, entry);
+    this.logLine(`session ${id} started: ${engine ?? command[0]} (pid ${session.pid})`);
+    await this.wire(entry);
+    if (engine === undefined) {
+      // A raw program is "ready" at once; give it a quiet moment to show its prompt, since
+      // input typed before it sets up its terminal can be discarded (readline flushes it).
+      await session.waitIdle({ idleMs: 300, timeoutMs: 1500 }).catch(() => undefined);
+    }
+    return entry;
+  }
+
+  /**
+   * Logs and publishes the session's output from its start: the screen as it was when
+   * the log began (the prompt printed before anyone listened), then every chunk, none
+   * missed and none twice (the shim's mirror).
+   */
+  async wire(entry) {
+    const s = entry.session;
+    const onData = (data) => {
+      const offset = entry.log.append(data);
+      entry.publish({ type: 'output', data, offset });
+    };
+    const onExit = (info) => {
+      if (entry.exit) return;
+      entry.exit = info;
+      entry.publish({ type: 'exit', exit_code: info.exitCode, signal: info.signal });
+      this.logLine(`session ${entry.id} exited (${info.signal ?? `code ${info.exitCode}`})`);
+    };
+    s.on('exit', onExit);
+    s.on('outputDropped', (ev) => entry.publish({ type: 'output_dropped', bytes: ev.bytes, events: ev.events }));
+    await this.startLog(entry, onData);
+    if (s.exitInfo) onExit(s.exitInfo);
+  }
+
+  /**
+   * Starts the log with a snapshot holding the history above the screen and the screen,
+   * then every later chunk. When output came between the scrollback and the screen
+   * replies (a busy program), the snapshot is taken again, up to five times; after that
+   * the screen alone starts the log, and the log says so.
+   */
+  async startLog(entry, onData) {
+    const s = entry.session;
+    for (let attempt = 1; ; attempt++) {
+      let snap = null;
+      const held = [];
+      let sink = (d) => held.push(d);
+      const m = s.mirror((scr) => { snap = scr; }, (d) => sink(d), { history: true });
+      try {
+        await m.ready;
+      } catch {
+        m.dispose();
+        return; // the daemon is gone: the exit event says so
+      }
+      if (snap.history === null && attempt < 5) {
+        m.dispose();
+        continue;
+      }
+      if (snap.history === null) this.logLine(`session ${entry.id}: output kept coming; its replay starts at the screen, without the lines above it`);
+      entry.stopMirror = () => m.dispose();
+      onData(paint(snap));
+      for (const d of held) onData(d);
+      sink = onData;
+      return;
+    }
+  }
+
+  /** The session `id`, or a not_found error naming it. */
+  get(id) {
+    if (typeof id !== 'string' || !ID_RE.test(id)) throw new ClientError('bad_request', 'session_id must be a session id string from session_start or list');
+    const e = this.entries.get(id);
+    if (!e) throw new ClientError('not_found', `unknown session_id "${id}" (terminated, idle-closed, or never started; list shows the open ones)`);
+    e.lastUsed = Date.now();
+    return e;
+  }
+
+  list() {
+    return [...this.entries.values()].map((e) => e.summary());
+  }
+
+  /** Closes the session and forgets it; resolves with how the program ended. */
+  async terminate(id) {
+    const e = this.get(id);
+    this.entries.delete(id);
+    const info = await e.session.close();
+    for (const q of e.questions.values()) q.reject(new Error('session terminated'));
+    e.questions.clear();
+    e.publish({ type: 'closed', exit_code: info.exitCode, signal: info.signal });
+    e.removeAllListeners();
+    this.logLine(`session ${id} terminated`);
+    return info;
+  }
+
+  async closeAll() {
+    if (this.sweeper) clearInterval(this.sweeper);
+    await Promise.all([...this.entries.keys()].map((id) => this.terminate(id).catch(() => undefined)));
+  }
+
+  sweepIdle() {
+    const now = Date.now();
+    for (const e of this.entries.values()) {
+      // A long ask or expect is use, and so is anyone watching.
+      if (now - e.lastUsed >= this.idleTimeoutMs && e.inFlight === 0 && e.listenerCount('event') === 0) {
+        this.logLine(`session ${e.id} idle for ${this.idleTimeoutMs} ms: closing`);
+        this.terminate(e.id).catch(() => undefined);
+      }
+    }
+  }
+
+  /** Calls the shim, turning its errors into ClientErrors that name the operation. */
+  async call(entry, what, fn) {
+    entry.inFlight++;
+    try {
+      return await fn(entry.session);
+    } catch (e) {
+      throw fromShim(e, what);
+    } finally {
+      entry.inFlight--;
+      entry.lastUsed = Date.now();
+    }
+  }
+
+  /**
+   * Types `line` and returns what the program printed once it is ready again: the
+   * engine's own completion for engine sessions (an ask), else a quiet period
+   * (wait_idle) with the output since the line, escape codes removed.
+   */
+  async run(entry, line, timeoutMs) {
+    if (entry.engine) {
+      const turn = await this.call(entry, 'run', (s) => s.askTurn(line, timeoutMs !== undefined ? { timeoutMs } : {}));
+      return { output: turn.text, markdown: turn.markdown, exited: false };
+    }
+    const job = entry.runChain.then(() => this.runRaw(entry, line, timeoutMs));
+    entry.runChain = job.catch(() => undefined);
+    return job;
+  }
+
+  async runRaw(entry, line, timeoutMs) {
+    let captured = '';
+    const onEvent = (ev) => { if (ev.type === 'output') captured += ev.data; };
+    entry.on('event', onEvent);
+    entry.inFlight++;
+    try {
+      await this.call(entry, 'run', (s) => s.send(`${line}\r`));
+      try {
+        await entry.session.waitIdle(timeoutMs !== undefined ? { timeoutMs } : {});
+      } catch (e) {
+        if (!(e instanceof TuiDriverError && e.kind === 'exited')) throw fromShim(e, 'run');
+      }
+    } finally {
+      entry.inFlight--;
+      entry.off('event', onEvent);
+      entry.lastUsed = Date.now();
+    }
+    return { output: cleanOutput(captured, line), markdown: null, exited: entry.session.exited };
+  }
+
+  /**
+   * An ask (engine sessions). `onChunk` streams the reply; with `interactive`, a question
+   * inside the turn is published as `needs_input` and waits for `answer`.
+   */
+  async ask(entry, prompt, { timeoutMs, stream = false, interactive = false } = {}) {
+    if (!entry.engine) {
+      throw new ClientError('bad_request', `session ${entry.id} runs a command, not an engine: ask needs an engine session (use run, or send and expect)`);
+    }
+    const askId = entry.nextAskId++;
+    const opts = {};
+    if (timeoutMs !== undefined) opts.timeoutMs = timeoutMs;
+    if (stream) opts.onChunk = (delta) => entry.publish({ type: 'chunk', ask_id: askId, delta });
+    if (interactive) {
+      opts.onInput = (q) => new Promise((resolve, reject) => {
+        entry.questions.set(askId, { resolve, reject, question: q.question, options: q.options });
+        entry.publish({ type: 'needs_input', ask_id: askId, question: q.question, options: q.options });
+      });
+    }
+    entry.publish({ type: 'ask', ask_id: askId, prompt });
+    try {
+      const turn = await this.call(entry, 'ask', (s) => s.askTurn(prompt, opts));
+      const reply = { ask_id: askId, text: turn.text, markdown: turn.markdown };
+      entry.publish({ type: 'reply', ok: true, ...reply });
+      return reply;
+    } catch (e) {
+      entry.publish({ type: 'reply', ok: false, ask_id: askId, error: e.message, kind: e.extra?.kind ?? 'error' });
+      throw e;
+    } finally {
+      entry.questions.delete(askId);
+    }
+  }
+
+  /** Answers the question ask `askId` is waiting on: a choice's index, or text. */
+  answer(entry, askId, choice) {
+    const q = entry.questions.get(askId);
+    if (!q) throw new ClientError('conflict', `ask ${askId} of session ${entry.id} is not waiting for an answer`);
+    if (typeof choice === 'number' && !q.options.some((o) => o.index === choice)) {
+      throw new ClientError('bad_request', `option ${choice} is not one of the question's choices (${q.options.map((o) => o.index).join(', ') || 'none: answer with text'})`);
+    }
+    entry.questions.delete(askId);
+    q.resolve(choice);
+  }
+}
+
+/**
+ * Output as text: escape codes removed, CR LF as LF, a line redrawn after a bare CR
+ * keeps its last version, and the echo of the typed line dropped.
+ */
+export function cleanOutput(raw, line) {
+  const text = stripVTControlCharacters(raw).replace(/\r+\n/g, '\n');
+  const lines = text.split('\n').map((l) => {
+    const i = l.lastIndexOf('\r');
+    return i >= 0 ? l.slice(i + 1) : l;
+  });
+  if (lines.length > 0 && line !== '' && lines[0].trimEnd().endsWith(line.trimEnd())) lines.shift();
+  return lines.join('\n').replace(/[\x00-\x08\x0b-\x1f\x7f]/g, '');
+}
+
+/**
+ * Escape codes that draw `scr` (text only, no colours) on a fresh terminal, as the shim's
+ * pseudoterminal does, after its history: printed, then scrolled up just off the screen.
+ */
+function paint(scr) {
+  const history = scr.history?.length ? `${scr.history.join('\r\n')}${'\r\n'.repeat(scr.rows)}` : '';
+  const alt = scr.altScreen ? '\x1b[?1049h' : '';
+  const cursor = `\x1b[${scr.cursor.row + 1};${scr.cursor.col + 1}H`;
+  const visible = scr.cursor.visible ? '\x1b[?25h' : '\x1b[?25l';
+  return `${history}${alt}\x1b[H\x1b[2J${scr.lines.join('\r\n')}${cursor}${visible}`;
+}
+
+/** The screen as text for a model: the rows, then where the cursor is. */
+export function screenText(scr) {
+  const rows = scr.lines.slice();
+  while (rows.length > 0 && rows[rows.length - 1] === '') rows.pop();
+  return `${rows.join('\n')}\n[cursor row ${scr.cursor.row}, col ${scr.cursor.col}; ${scr.cols}x${scr.rows}${scr.altScreen ? '; alternate screen' : ''}${scr.title ? `; title "${scr.title}"` : ''}]`;
+}

@@ -1,0 +1,287 @@
+// tuidriver-mcp driven by the MCP SDK's own client, over stdio and over streamable
+// HTTP, against real python, bash and vim sessions.
+import { strict as assert } from 'node:assert';
+import { spawn } from 'node:child_process';
+import * as http from 'node:http';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { BIN_MCP, waitForLine } from './helpers.mjs';
+
+const TOOLS = ['session_start', 'run', 'send', 'keys', 'send_secret', 'screen', 'scrollback', 'expect', 'ask', 'status', 'list', 'terminate'];
+const ARGS = {
+  session_start: ['engine', 'command', 'cols', 'rows', 'cwd'],
+  run: ['session_id', 'line', 'timeout_ms'],
+  send: ['session_id', 'data'],
+  keys: ['session_id', 'keys'],
+  send_secret: ['session_id', 'secret'],
+  screen: ['session_id'],
+  scrollback: ['session_id', 'lines'],
+  expect: ['session_id', 'pattern', 'timeout_ms'],
+  ask: ['session_id', 'prompt', 'timeout_ms'],
+  status: ['session_id'],
+  list: [],
+  terminate: ['session_id'],
+};
+const SECRET = 'hunter2-Zq9x';
+
+/** A client whose every tool result is kept, so the test can check that no secret leaked. */
+function recorder(client) {
+  const seen = [];
+  const call = async (name, args = {}) => {
+    const r = await client.callTool({ name, arguments: args });
+    seen.push(JSON.stringify(r));
+    return r;
+  };
+  const ok = async (name, args) => {
+    const r = await call(name, args);
+    assert.ok(!r.isError, `${name} failed: ${r.content?.[0]?.text}`);
+    assert.equal(r.content[0].type, 'text');
+    return r;
+  };
+  const err = async (name, args, re) => {
+    const r = await call(name, args);
+    assert.equal(r.isError, true, `${name} ${JSON.stringify(args)} should fail, got ${JSON.stringify(r)}`);
+    assert.match(r.content[0].text, re);
+    return r.content[0].text;
+  };
+  return { call, ok, err, seen };
+}
+
+async function scenario(client, dir) {
+  const { ok, err, seen } = recorder(client);
+
+  const { tools } = await client.listTools();
+  assert.deepEqual(tools.map((t) => t.name), TOOLS);
+  for (const t of tools) {
+    assert.deepEqual(Object.keys(t.inputSchema.properties ?? {}).sort(), ARGS[t.name].slice().sort(), t.name);
+    assert.equal(t.inputSchema.additionalProperties, false, t.name);
+    assert.ok(t.outputSchema, `${t.name} has an output schema`);
+    assert.ok(t.description.length > 20, `${t.name} is described`);
+  }
+
+  // python: run and ask, result as text and as structuredContent.
+  const py = (await ok('session_start', { engine: 'python', cols: 100, rows: 30 })).structuredContent;
+  assert.match(py.session_id, /^[0-9a-f]{12}$/);
+  assert.equal(py.engine, 'python');
+  assert.equal(py.cols, 100);
+  const run = await ok('run', { session_id: py.session_id, line: '6*7' });
+  assert.equal(run.content[0].text, '42');
+  assert.equal(run.structuredContent.output, '42');
+  const ask = await ok('ask', { session_id: py.session_id, prompt: 'print("a\\nb")', timeout_ms: 20_000 });
+  assert.equal(ask.structuredContent.text, 'a\nb');
+  assert.equal(ask.structuredContent.markdown, null);
+
+  // bash (engine): run, then vim driven with send, keys, expect and screen.
+  const sh = (await ok('session_start', { engine: 'bash', cwd: dir, cols: 80, rows: 24 })).structuredContent.session_id;
+  assert.equal((await ok('run', { session_id: sh, line: 'echo hi-$((6*7))' })).structuredContent.output, 'hi-42');
+  await ok('send', { session_id: sh, data: 'vim -u NONE -N -n notes.txt\r' });
+  await ok('expect', { session_id: sh, pattern: '"notes.txt" \\[New\\]', timeout_ms: 20_000 });
+  await ok('keys', { session_id: sh, keys: ['i', 'hello from vim', 'Escape'] });
+  await ok('expect', { session_id: sh, pattern: '(?m)^hello from vim$' });
+  const scr = await ok('screen', { session_id: sh });
+  assert.equal(scr.structuredContent.lines[0], 'hello from vim');
+  assert.equal(scr.structuredContent.rows, 24);
+  assert.equal(scr.structuredContent.alt_screen, true);
+  assert.match(scr.content[0].text, /^hello from vim\n~/);
+  await ok('keys', { session_id: sh, keys: [':wq', 'Enter'] });
+  assert.equal((await ok('run', { session_id: sh, line: 'cat notes.txt' })).structuredContent.output, 'hello from vim');
+  assert.equal(fs.readFileSync(path.join(dir, 'notes.txt'), 'utf8'), 'hello from vim\n');
+
+  // send_secret: the program gets it, no result shows it.
+  await ok('send', { session_id: sh, data: 'read -rs PW; echo "len=${#PW} rev=$(rev <<<"$PW")"\r' });
+  const sent = await ok('send_secret', { session_id: sh, secret: `${SECRET}\r` });
+  assert.deepEqual(sent.structuredContent, { session_id: sh, sent: true });
+  const m = await ok('expect', { session_id: sh, pattern: 'len=(\\d+) rev=(\\S+)' });
+  assert.deepEqual(m.structuredContent.groups, [String(SECRET.length), [...SECRET].reverse().join('')]);
+  await ok('screen', { session_id: sh });
+  await ok('scrollback', { session_id: sh });
+
+  const sb = await ok('scrollback', { session_id: sh, lines: 200 });
+  assert.ok(sb.structuredContent.lines.includes('hi-42'), 'scrollback holds earlier output');
+  const st = await ok('status', { session_id: sh });
+  assert.equal(st.structuredContent.state, 'ready');
+  assert.equal(st.structuredContent.engine, 'bash');
+  assert.equal(st.structuredContent.cwd, dir);
+
+  // A raw command: run waits for quiet output.
+  const raw = (await ok('session_start', { command: ['python3', '-q'] })).structuredContent;
+  assert.equal(raw.engine, null);
+  assert.deepEqual(raw.command, ['python3', '-q']);
+  await ok('expect', { session_id: raw.session_id, pattern: '>>> $', timeout_ms: 20_000 });
+  assert.match((await ok('run', { session_id: raw.session_id, line: 'print(6*7)' })).structuredContent.output, /^42\n>>> $/);
+
+  const list = await ok('list', {});
+  assert.deepEqual(list.structuredContent.sessions.map((s) => s.session_id).sort(), [py.session_id, sh, raw.session_id].sort());
+
+  // Clear errors for bad input; the sessions keep working.
+  await err('status', { session_id: 'nope' }, /unknown session_id "nope"/);
+  await err('run', { line: '1' }, /session_id/);
+  await err('run', { session_id: 42, line: '1' }, /session_id/);
+  await err('run', { sessionId: py.session_id, line: '1' }, /sessionId|session_id/);
+  await err('keys', { session_id: sh, keys: 'Enter' }, /keys/);
+  await err('session_start', { engine: 'python', command: ['bash'] }, /exactly one of engine/);
+  await err('session_start', {}, /exactly one of engine/);
+  await err('session_start', { engine: 'no-such-engine' }, /engine/);
+  await err('session_start', { command: ['/no/such/program'] }, /session_start failed/);
+  await err('ask', { session_id: raw.session_id, prompt: '1' }, /not an engine/);
+  const timedOut = await err('expect', { session_id: py.session_id, pattern: 'never-shown', timeout_ms: 300 }, /timeout/);
+  assert.match(timedOut, /\nscreen:\n.*>>>/, 'a timeout shows the screen');
+  await err('expect', { session_id: py.session_id, pattern: '(' }, /protocol|pattern/);
+  await err('no_such_tool', {}, /no_such_tool/);
+  assert.equal((await ok('run', { session_id: py.session_id, line: '2**10' })).structuredContent.output, '1024');
+
+  // A program that exits: run reports it, status says so.
+  assert.equal((await ok('run', { session_id: raw.session_id, line: 'exit()' })).structuredContent.exited, true);
+  const ex = await ok('status', { session_id: raw.session_id });
+  assert.equal(ex.structuredContent.state, 'exited');
+  assert.equal(ex.structuredContent.exit_code, 0);
+
+  for (const id of [py.session_id, sh, raw.session_id]) {
+    const t = await ok('terminate', { session_id: id });
+    assert.equal(t.structuredContent.session_id, id);
+  }
+  await err('screen', { session_id: sh }, /unknown session_id/);
+  assert.deepEqual((await ok('list', {})).structuredContent.sessions, []);
+
+  for (const s of seen) assert.ok(!s.includes(SECRET), `a tool result holds the secret: ${s}`);
+}
+
+/** The cap: max-sessions 2, a third start is refused until one is terminated. */
+async function capScenario(client) {
+  const { ok, err } = recorder(client);
+  const a = (await ok('session_start', { command: ['cat'] })).structuredContent.session_id;
+  const b = (await ok('session_start', { command: ['cat'] })).structuredContent.session_id;
+  await err('session_start', { command: ['cat'] }, /session cap \(2\)/);
+  await ok('terminate', { session_id: a });
+  const c = (await ok('session_start', { command: ['cat'] })).structuredContent.session_id;
+  await ok('terminate', { session_id: b });
+  await ok('terminate', { session_id: c });
+}
+
+function tempDir(t) {
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tuidriver-mcp-')));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+async function stdioClient(t, args) {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN_MCP, ...args], stderr: 'pipe' });
+  let stderr = '';
+  transport.stderr.on('data', (d) => { stderr += d; });
+  const client = new Client({ name: 'test', version: '1' });
+  await client.connect(transport);
+  t.after(() => client.close());
+  return { client, stderr: () => stderr };
+}
+
+async function httpServer(t, args) {
+  const child = spawn(process.execPath, [BIN_MCP, '--http', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  t.after(() => child.kill('SIGTERM'));
+  let stderr = '';
+  child.stderr.on('data', (d) => { stderr += d; });
+  const line = await waitForLine(child.stderr, /listening on (http:\S+)/);
+  return { url: new URL(line.match(/listening on (http:\S+)/)[1]), stderr: () => stderr, child };
+}
+
+async function httpClient(t, url) {
+  const client = new Client({ name: 'test', version: '1' });
+  await client.connect(new StreamableHTTPClientTransport(url));
+  t.after(() => client.close());
+  return client;
+}
+
+test('stdio: every tool against python, bash and vim; errors; send_secret kept out', { timeout: 120_000 }, async (t) => {
+  const { client, stderr } = await stdioClient(t, []);
+  await scenario(client, tempDir(t));
+  assert.ok(!stderr().includes(SECRET), 'the log holds the secret');
+  assert.match(stderr(), /started/);
+});
+
+test('stdio: the session cap', { timeout: 60_000 }, async (t) => {
+  const { client } = await stdioClient(t, ['--max-sessions', '2']);
+  await capScenario(client);
+});
+
+test('stdio: idle sessions are closed', { timeout: 60_000 }, async (t) => {
+  const { client } = await stdioClient(t, ['--idle-timeout', '1']);
+  const r = await client.callTool({ name: 'session_start', arguments: { command: ['cat'] } });
+  const id = r.structuredContent.session_id;
+  for (;;) {
+    const l = await client.callTool({ name: 'list', arguments: {} });
+    if (l.structuredContent.sessions.length === 0) break;
+    await new Promise((res) => setTimeout(res, 200));
+  }
+  const s = await client.callTool({ name: 'status', arguments: { session_id: id } });
+  assert.equal(s.isError, true);
+  assert.match(s.content[0].text, /unknown session_id/);
+});
+
+test('streamable HTTP: the same tools; sessions outlive one client connection; the cap', { timeout: 120_000 }, async (t) => {
+  const srv = await httpServer(t, ['--max-sessions', '4']);
+  const client = await httpClient(t, srv.url);
+  await scenario(client, tempDir(t));
+
+  // A session started by one client is there for the next one.
+  const first = (await client.callTool({ name: 'session_start', arguments: { engine: 'python' } })).structuredContent.session_id;
+  const second = await httpClient(t, srv.url);
+  const r = await second.callTool({ name: 'run', arguments: { session_id: first, line: '6*7' } });
+  assert.equal(r.structuredContent.output, '42');
+  await second.callTool({ name: 'terminate', arguments: { session_id: first } });
+
+  const capped = await httpServer(t, ['--max-sessions', '2']);
+  await capScenario(await httpClient(t, capped.url));
+  assert.ok(!srv.stderr().includes(SECRET));
+
+  // Not JSON, too large, wrong method, wrong path: HTTP errors, the server keeps running.
+  const bad = await fetch(srv.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' });
+  assert.equal(bad.status, 400);
+  const big = await fetch(srv.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'x'.repeat(2 << 20) });
+  assert.equal(big.status, 413);
+  assert.equal((await fetch(srv.url, { method: 'GET' })).status, 405);
+  assert.equal((await fetch(new URL('/other', srv.url), { method: 'POST' })).status, 404);
+  const l = await client.callTool({ name: 'list', arguments: {} });
+  assert.deepEqual(l.structuredContent.sessions, []);
+});
+
+/** Status of a raw POST with a given Host header (fetch does not let one set Host). */
+function postWithHost(url, host, headers = {}) {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: 'POST', headers: { host, 'content-type': 'application/json', ...headers } }, (res) => {
+      res.resume();
+      resolve(res.statusCode);
+    });
+    req.on('error', reject);
+    req.end('{}');
+  });
+}
+
+test('streamable HTTP: --token guards /mcp; a foreign Host is refused (DNS rebinding); --host needs a token', { timeout: 60_000 }, async (t) => {
+  const srv = await httpServer(t, ['--token', 'mcp-token-123456']);
+  await assert.rejects(httpClient(t, srv.url), /401|Unauthorized|token/i);
+  const client = new Client({ name: 'test', version: '1' });
+  await client.connect(new StreamableHTTPClientTransport(srv.url, { requestInit: { headers: { authorization: 'Bearer mcp-token-123456' } } }));
+  t.after(() => client.close());
+  assert.equal((await client.listTools()).tools.length, TOOLS.length);
+  assert.equal(await postWithHost(srv.url, 'evil.example:80', { authorization: 'Bearer mcp-token-123456' }), 403);
+  assert.equal(await postWithHost(srv.url, `localhost:${srv.url.port}`), 401);
+
+  const open = spawn(process.execPath, [BIN_MCP, '--http', '0', '--host', '0.0.0.0'], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, TUIDRIVER_TOKEN: '' } });
+  let err = '';
+  open.stderr.on('data', (d) => { err += d; });
+  assert.equal(await new Promise((r) => open.on('close', r)), 2);
+  assert.match(err, /not loopback: give a --token/);
+});
+
+test('stdio: a call that outlasts the idle timeout keeps its session', { timeout: 60_000 }, async (t) => {
+  const { client } = await stdioClient(t, ['--idle-timeout', '1']);
+  const id = (await client.callTool({ name: 'session_start', arguments: { engine: 'python' } })).structuredContent.session_id;
+  const r = await client.callTool({ name: 'run', arguments: { session_id: id, line: 'import time; time.sleep(3); print("slept")' } });
+  assert.equal(r.structuredContent.output, 'slept');
+  const l = await client.callTool({ name: 'list', arguments: {} });
+  assert.deepEqual(l.structuredContent.sessions.map((s) => s.session_id), [id]);
+});

@@ -1,0 +1,139 @@
+// The live page in a real headless Chromium (Debian's chromium, driven by playwright-core)
+// on a phone-sized viewport: a bash terminal typed into, a python chat answered.
+// Leaves a screenshot in server/test-artifacts/.
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { chromium } from 'playwright-core';
+import { SERVER_DIR } from './helpers.mjs';
+import { TOKEN, startTestServer } from './serve_helpers.mjs';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ARTIFACTS = path.join(SERVER_DIR, 'test-artifacts');
+
+/** The terminal's text rows, as xterm.js holds them (scrollback and screen). */
+function termLines(page) {
+  return page.evaluate(() => {
+    const b = window.tuidriverTerm.buffer.active;
+    const out = [];
+    for (let i = 0; i < b.length; i++) out.push(b.getLine(i).translateToString(true));
+    return out;
+  });
+}
+
+async function until(fn, what) {
+  for (let i = 0; ; i++) {
+    const v = await fn();
+    if (v) return v;
+    if (i > 600) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+test('the page in Chromium on a phone: bash typed into, python asked in the chat, a screenshot', { timeout: 120_000 }, async (t) => {
+  assert.ok(fs.existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install chromium (scripts/deps.sh), or set CHROMIUM_PATH`);
+  const server = await startTestServer(t);
+  const { url, api } = server;
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  t.after(() => browser.close());
+  const page = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const foreign = [];
+  const errors = [];
+  page.on('request', (r) => { if (!r.url().startsWith(url)) foreign.push(r.url()); });
+  page.on('pageerror', (e) => errors.push(e.message));
+
+  const res = await page.goto(`${url}/?token=${TOKEN}`);
+  assert.equal(res.status(), 200);
+  assert.equal(new URL(page.url()).search, '', 'the token left the address bar');
+
+  // A bash session, typed into through the terminal.
+  await page.fill('#spec', 'bash');
+  await page.click('#start button');
+  await page.waitForSelector('body[data-live]');
+  const bashId = await page.getAttribute('body', 'data-live');
+  await until(async () => (await termLines(page)).some((l) => /\$ ?$/.test(l)), 'the bash prompt');
+  await page.click('#terminal');
+  await page.keyboard.type('echo hi');
+  await page.keyboard.press('Enter');
+  await until(async () => (await termLines(page)).includes('hi'), '"hi" in the terminal');
+  const scr = (await api('GET', `/sessions/${bashId}/screen`)).json;
+  assert.ok(scr.lines.includes('hi'), 'the program got the keystrokes');
+
+  // The socket drops: the page reconnects, the replay redraws the terminal (once), and
+  // typing goes on.
+  await page.evaluate(() => window.tuidriverState.ws.close());
+  await page.waitForFunction(() => document.getElementById('state').textContent.startsWith('disconnected'));
+  await page.waitForFunction(() => document.getElementById('state').textContent.endsWith('live'));
+  await page.click('#terminal');
+  await page.keyboard.type('echo again');
+  await page.keyboard.press('Enter');
+  await until(async () => (await termLines(page)).includes('again'), '"again" after the reconnect');
+  const lines = await termLines(page);
+  assert.equal(lines.filter((l) => l === 'hi').length, 1, 'the replay drew the earlier output once');
+
+  // A python session: the chat pane asks, the streamed answer ends as 42.
+  await page.fill('#spec', 'python');
+  await page.click('#start button');
+  await page.waitForSelector('#chat-pane:not([hidden])');
+  await until(async () => (await page.getAttribute('body', 'data-live')) !== bashId, 'the python session to be live');
+  await page.fill('#prompt', '6*7');
+  await page.press('#prompt', 'Enter');
+  const answer = await page.waitForSelector('.msg.answer[data-done="true"]');
+  assert.equal(await answer.textContent(), '42');
+  assert.equal(await page.textContent('.msg.user'), '6*7');
+  await until(async () => (await termLines(page)).includes('42'), 'the ask shown in the terminal too');
+
+  // A question inside the turn: shown in the chat, answered there.
+  await page.fill('#prompt', 'input("Your name? ").upper()');
+  await page.press('#prompt', 'Enter');
+  const q = await page.waitForSelector('.msg.question');
+  assert.match(await q.textContent(), /Your name\?/);
+  await page.fill('.msg.question input', 'ada');
+  await page.click('.msg.question button');
+  const second = await page.waitForSelector('.msg.answer[data-done="true"] >> nth=1');
+  assert.match(await second.textContent(), /'ADA'$/);
+
+  // An agent's turn, as the server publishes it (python has no transcript and no choices,
+  // so these two events are made here, at the session, for the page to render): the exact
+  // markdown, rendered and sanitised; a question with choices, as buttons whose answer
+  // reaches the session.
+  const { mgr } = server;
+  const pyId = await page.getAttribute('body', 'data-live');
+  const entry = mgr.get(pyId);
+  entry.publish({ type: 'ask', ask_id: 99, prompt: 'plan it' });
+  entry.publish({ type: 'chunk', ask_id: 99, delta: 'Plan' });
+  entry.publish({ type: 'reply', ok: true, ask_id: 99, text: 'Plan\nUse bold.', markdown: '## Plan\nUse **bold** and `code`.\n\n<img src=x onerror="window.pwned=1">' });
+  const md = await page.waitForSelector('.msg.answer.markdown');
+  assert.equal(await md.$eval('h2', (e) => e.textContent), 'Plan');
+  assert.equal(await md.$eval('strong', (e) => e.textContent), 'bold');
+  assert.equal(await md.$eval('code', (e) => e.textContent), 'code');
+  assert.equal(await md.$$eval('[onerror]', (els) => els.length), 0);
+  assert.equal(await page.evaluate(() => window.pwned), undefined);
+  const chosen = new Promise((resolve, reject) => {
+    entry.questions.set(100, { resolve, reject, question: 'Proceed?', options: [{ index: 1, label: 'Yes' }, { index: 2, label: 'No' }] });
+  });
+  entry.publish({ type: 'needs_input', ask_id: 100, question: 'Proceed?', options: [{ index: 1, label: 'Yes' }, { index: 2, label: 'No' }] });
+  await page.click('.msg.question[data-ask-id="100"] button:has-text("2. No")');
+  assert.equal(await chosen, 2);
+
+  // Phone-sized: the panes stack, nothing wider than the screen.
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(width <= 390, `the page is ${width}px wide on a 390px screen`);
+  const term = await page.locator('#term-pane').boundingBox();
+  const chat = await page.locator('#chat-pane').boundingBox();
+  assert.ok(chat.y >= term.y + term.height - 1, 'the chat is below the terminal');
+
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: path.join(ARTIFACTS, 'page-phone.png') });
+
+  // On a desktop the chat sits beside the terminal.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await until(async () => {
+    const [tb, cb] = [await page.locator('#term-pane').boundingBox(), await page.locator('#chat-pane').boundingBox()];
+    return cb.x >= tb.x + tb.width - 1 && Math.abs(cb.y - tb.y) < 2;
+  }, 'the chat beside the terminal');
+  await page.screenshot({ path: path.join(ARTIFACTS, 'page-desktop.png') });
+  assert.deepEqual(foreign, [], 'the page loads nothing from elsewhere');
+  assert.deepEqual(errors, []);
+});
