@@ -11,14 +11,15 @@ cd "$(dirname "$0")/.."
 # the tests drive vim and less (integration, shim), tmux (the screen
 # reference), ps (process checks), git (Codex refuses to start outside a
 # repository), readelf (binutils, via build-essential), clang + its runtime
-# (the fuzzers), node/npm (the shim, the agent CLIs), chromium (the web page
-# of tuidriver-serve, server/test/page.test.mjs).
+# (the fuzzers), node/npm (the shim, the agent CLIs).
 PACKAGES=(build-essential cmake pkg-config libutf8proc-dev libre2-dev libsimdjson-dev
           libgtest-dev googletest python3 vim less tmux procps git clang libclang-rt-14-dev
-          dpkg-dev ca-certificates chromium)
+          dpkg-dev ca-certificates)
 for arg in "$@"; do
   case "$arg" in
     --bench) PACKAGES+=(valgrind linux-perf) ;;
+    # chromium: the web page of tuidriver-serve (server/test/page.test.mjs).
+    --server) PACKAGES+=(chromium) ;;
     --platforms)
       # linux-arm64 cross build (scripts/build-platforms.sh): Debian's aarch64
       # toolchain, the arm64 static libraries (dpkg multiarch) and qemu-user;
@@ -27,7 +28,7 @@ for arg in "$@"; do
       if ! dpkg --print-foreign-architectures | grep -qx arm64; then
         dpkg --add-architecture arm64
       fi ;;
-    *) echo "deps.sh: unknown option $arg (--bench, --platforms)" >&2; exit 2 ;;
+    *) echo "deps.sh: unknown option $arg (--bench, --platforms, --server)" >&2; exit 2 ;;
   esac
 done
 missing=()

@@ -4,7 +4,7 @@
 # bounded time, and the shim's tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/deps.sh --platforms
+bash scripts/deps.sh --platforms --server
 jobs=$(nproc)
 
 echo "== the agent CLIs for the end-to-end tests (pinned in tests/e2e/package-lock.json)"

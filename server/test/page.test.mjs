@@ -32,7 +32,7 @@ async function until(fn, what) {
 }
 
 test('the page in Chromium on a phone: bash typed into, python asked in the chat, a screenshot', { timeout: 120_000 }, async (t) => {
-  assert.ok(fs.existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install chromium (scripts/deps.sh), or set CHROMIUM_PATH`);
+  assert.ok(fs.existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install chromium (scripts/deps.sh --server), or set CHROMIUM_PATH`);
   const server = await startTestServer(t);
   const { url, api } = server;
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
