@@ -20,6 +20,9 @@ const char32_t kLineDrawing[32] = {
     0x252c, 0x2502, 0x2264, 0x2265, 0x03c0, 0x2260, 0x00a3, 0x00b7,  // w x y z { | } ~
 };
 
+// Bytes of `cp` in UTF-8.
+size_t Utf8Length(char32_t cp) { return cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4; }
+
 std::string CsiReply(const char* fmt, int a, int b = 0) {
   char buf[48];
   int n = snprintf(buf, sizeof buf, fmt, a, b);
@@ -94,7 +97,7 @@ void Terminal::DecodeUtf8Byte(unsigned char b) {
 
 // The fast path: ASCII written straight into the row, a row's worth at a time.
 void Terminal::PrintAscii(const unsigned char* text, size_t len) {
-  if (graphics_[shift_] || insert_mode_) {
+  if (graphics_[shift_] || insert_mode_ || joining_) {
     for (size_t i = 0; i < len; ++i) PrintCodePoint(text[i]);
     return;
   }
@@ -114,13 +117,11 @@ void Terminal::PrintAscii(const unsigned char* text, size_t len) {
     Cell* cells = line.cells.data() + col;
     // Only a wide character across the span's edges needs care.
     if (cells[0].kind == kWideRight) SplitWideAt(&line, col);
-    if (cells[n - 1].kind == kWideLeft) SplitWideAt(&line, col + static_cast<int>(n) - 1);
+    ClearPaddingAfter(&line, col + static_cast<int>(n));
     for (size_t i = 0; i < n; ++i) {
       Cell& cell = cells[i];
-      cell.ch[0] = text[i];
-      cell.ch[1] = 0;
-      cell.ch[2] = 0;
-      cell.kind = kNarrow;
+      cell = Cell();
+      cell.ch = text[i];
     }
     last_char_ = text[n - 1];
     text += n;
@@ -136,7 +137,21 @@ void Terminal::PrintAscii(const unsigned char* text, size_t len) {
 
 void Terminal::PrintCodePoint(char32_t cp) {
   if (cp >= 0x80 && cp < 0xA0) return;  // C1 controls sent as UTF-8: not text
+  char32_t ascii = cp < 0x80 ? cp : 0;
+  last_char_ = 0;
   if (graphics_[shift_] && cp >= 0x5f && cp <= 0x7e) cp = kLineDrawing[cp - 0x5f];
+  // As tmux 3.3: a zero-width joiner joins the next character, whatever its
+  // width, to the cell before (an emoji sequence takes one cell).
+  if (cp == 0x200D) {
+    joining_ = true;
+    return;
+  }
+  if (joining_) {
+    joining_ = false;
+    AddCombining(0x200D);
+    AddCombining(cp);
+    return;
+  }
   int width = cp < 0x80 ? 1 : CharWidth(cp);
   if (width == 0) {
     AddCombining(cp);
@@ -150,18 +165,18 @@ void Terminal::PrintCodePoint(char32_t cp) {
   if (insert_mode_) InsertCells(width);
   Line& line = ScreenLine(cursor_.row);
   int col = cursor_.col;
-  if (line.cells[static_cast<size_t>(col)].kind != kNarrow) SplitWideAt(&line, col);
-  if (width == 2 && line.cells[static_cast<size_t>(col + 1)].kind != kNarrow) SplitWideAt(&line, col + 1);
+  if (line.cells[static_cast<size_t>(col)].kind == kWideRight) SplitWideAt(&line, col);
+  ClearPaddingAfter(&line, col + width);
   Cell& cell = line.cells[static_cast<size_t>(col)];
   cell = Cell();
-  cell.ch[0] = cp;
+  cell.ch = cp;
   if (width == 2) {
     cell.kind = kWideLeft;
     Cell& right = line.cells[static_cast<size_t>(col + 1)];
     right = Cell();
     right.kind = kWideRight;
   }
-  last_char_ = cp;
+  last_char_ = ascii;
   if (col + width >= cols_) {
     cursor_.col = cols_ - 1;
     wrap_next_ = autowrap_;
@@ -170,17 +185,40 @@ void Terminal::PrintCodePoint(char32_t cp) {
   }
 }
 
-// A combining mark joins the character before the cursor (up to two marks
-// per cell; more are dropped).
+// A combining mark joins the cell before the cursor, blank or not, while
+// the cell's UTF-8 stays within tmux's limit; past it, marks are dropped.
 void Terminal::AddCombining(char32_t cp) {
   int col = wrap_next_ ? cursor_.col : cursor_.col - 1;
   if (col < 0) return;
   Line& line = ScreenLine(cursor_.row);
-  if (line.cells[static_cast<size_t>(col)].kind == kWideRight && col > 0) --col;
+  if (line.cells[static_cast<size_t>(col)].kind == kWideRight) {
+    if (col == 0) return;
+    --col;
+  }
   Cell& cell = line.cells[static_cast<size_t>(col)];
-  if (cell.ch[0] == 0) return;
-  if (cell.ch[1] == 0) cell.ch[1] = cp;
-  else if (cell.ch[2] == 0) cell.ch[2] = cp;
+  size_t bytes = Utf8Length(cell.ch) + Utf8Length(cp);
+  if (cell.marks != 0) {
+    for (char32_t m : line.marks[cell.marks - 1]) bytes += Utf8Length(m);
+  }
+  if (bytes > kMaxClusterBytes) return;
+  if (cell.marks == 0) {
+    // Overwritten cells leave their marks behind: drop them now and then.
+    if (line.marks.size() >= line.cells.size() * 2 + 16) CompactMarks(&line);
+    line.marks.emplace_back();
+    cell.marks = static_cast<uint32_t>(line.marks.size());
+  }
+  line.marks[cell.marks - 1].push_back(cp);
+  ++generation_;
+}
+
+void Terminal::CompactMarks(Line* line) {
+  std::vector<std::u32string> kept;
+  for (Cell& cell : line->cells) {
+    if (cell.marks == 0) continue;
+    kept.push_back(std::move(line->marks[cell.marks - 1]));
+    cell.marks = static_cast<uint32_t>(kept.size());
+  }
+  line->marks = std::move(kept);
 }
 
 void Terminal::WrapToNextLine() {
@@ -194,6 +232,7 @@ void Terminal::WrapToNextLine() {
 
 void Terminal::Execute(unsigned char control) {
   ++generation_;
+  last_char_ = 0;
   switch (control) {
     case '\b':
       if (wrap_next_) wrap_next_ = false;  // as tmux: back onto the last column
@@ -227,6 +266,7 @@ void Terminal::Execute(unsigned char control) {
 void Terminal::Escape(char intermediate, char final) {
   ++generation_;
   utf8_missing_ = 0;
+  last_char_ = 0;
   if (intermediate == '(' || intermediate == ')') {
     graphics_[intermediate == ')'] = final == '0';
     return;
@@ -253,8 +293,8 @@ void Terminal::Escape(char intermediate, char final) {
 void Terminal::Csi(const CsiSequence& csi) {
   ++generation_;
   utf8_missing_ = 0;
-  if (csi.leader == 0 && csi.intermediate == 0 && (CsiCursor(csi) || CsiEdit(csi))) return;
-  CsiReport(csi);
+  if (!(csi.leader == 0 && csi.intermediate == 0 && (CsiCursor(csi) || CsiEdit(csi)))) CsiReport(csi);
+  last_char_ = 0;  // REP repeats only a character printed just before it
 }
 
 // Cursor moves (no leader, no intermediate). False if `csi` is none.
@@ -298,15 +338,10 @@ bool Terminal::CsiEdit(const CsiSequence& csi) {
     case 'K': EraseInLine(csi.Param(0, 0)); break;
     case '@': InsertCells(n); break;
     case 'P': DeleteCells(n); break;
-    case 'X': {
-      Line& line = ScreenLine(cursor_.row);
-      int end = std::min(cols_, cursor_.col + n);
-      SplitWideAt(&line, cursor_.col);
-      SplitWideAt(&line, end - 1);
-      BlankCells(&line, cursor_.col, end);
+    case 'X':  // cells are erased one by one, wide halves too (as tmux)
+      BlankCells(&ScreenLine(cursor_.row), cursor_.col, std::min(cols_, cursor_.col + n));
       wrap_next_ = false;
       break;
-    }
     case 'L':
     case 'M':
       // Lines are inserted or deleted only inside the scroll region.
@@ -318,9 +353,10 @@ bool Terminal::CsiEdit(const CsiSequence& csi) {
       break;
     case 'S': ScrollRows(top_, bottom_, n, !alt_screen_ && top_ == 0); break;
     case 'T': ScrollRows(top_, bottom_, -n, false); break;
-    case 'b': {  // REP: bounded, a screenful at most
-      int times = std::min(n, cols_ * rows_);
-      for (int i = 0; i < times; ++i) PrintCodePoint(last_char_);
+    case 'b': {  // REP: as tmux, up to the right margin, never past it
+      int times = std::min(n, wrap_next_ ? 0 : cols_ - cursor_.col);
+      char32_t ch = last_char_;
+      for (int i = 0; ch != 0 && i < times; ++i) PrintCodePoint(ch);
       break;
     }
     case 'g':
@@ -447,6 +483,7 @@ void Terminal::SetScrollRegion(const CsiSequence& csi) {
 void Terminal::Osc(const std::string& payload) {
   ++generation_;
   utf8_missing_ = 0;
+  last_char_ = 0;
   size_t semi = payload.find(';');
   if (semi == std::string::npos || semi == 0) return;
   int number = 0;
@@ -471,6 +508,7 @@ void Terminal::Osc(const std::string& payload) {
 // DECRQSS (DCS $ q setting ST) is the only DCS answered.
 void Terminal::Dcs(const std::string& payload) {
   utf8_missing_ = 0;
+  last_char_ = 0;
   if (payload.compare(0, 2, "$q") != 0) return;
   std::string setting = payload.substr(2);
   std::string answer;
@@ -579,20 +617,18 @@ void Terminal::EraseInLine(int how) {
   int from = how == 0 ? cursor_.col : 0;
   int to = how == 1 ? cursor_.col + 1 : cols_;
   if (how > 2) return;
-  SplitWideAt(&line, from);
-  SplitWideAt(&line, to - 1);
-  BlankCells(&line, from, to);
+  BlankCells(&line, from, to);  // a wide character's other half stays, as in tmux
   if (to == cols_) line.wrapped = false;
 }
 
+// ICH and DCH move cells as they are: a wide character's halves may part,
+// and a lone half stays (the left one still shows its character), as in tmux.
 void Terminal::InsertCells(int count) {
   Line& line = ScreenLine(cursor_.row);
   int col = cursor_.col;
   int n = std::min(count, cols_ - col);
-  SplitWideAt(&line, col);
   std::copy_backward(line.cells.begin() + col, line.cells.end() - n, line.cells.end());
   BlankCells(&line, col, col + n);
-  DropOrphanHalves(&line);
   wrap_next_ = false;
 }
 
@@ -600,11 +636,8 @@ void Terminal::DeleteCells(int count) {
   Line& line = ScreenLine(cursor_.row);
   int col = cursor_.col;
   int n = std::min(count, cols_ - col);
-  SplitWideAt(&line, col);
-  SplitWideAt(&line, col + n - 1);
   std::copy(line.cells.begin() + col + n, line.cells.end(), line.cells.begin() + col);
   BlankCells(&line, cols_ - n, cols_);
-  DropOrphanHalves(&line);
   wrap_next_ = false;
 }
 
@@ -634,8 +667,9 @@ void Terminal::ScreenAlignment() {
     Line& line = ScreenLine(r);
     for (Cell& cell : line.cells) {
       cell = Cell();
-      cell.ch[0] = 'E';
+      cell.ch = 'E';
     }
+    line.marks.clear();
     line.wrapped = false;
   }
   top_ = 0;
@@ -655,6 +689,8 @@ void Terminal::Reset() {
   MoveTo(0, 0);
   bracketed_paste_ = app_cursor_keys_ = app_keypad_ = synchronized_update_ = false;
   other_modes_.clear();
+  last_char_ = 0;
+  joining_ = false;
 }
 
 void Terminal::ResetModes() {
@@ -672,20 +708,8 @@ void Terminal::BlankRows(int from, int to) {
   for (int r = std::max(from, 0); r < std::min(to, rows_); ++r) {
     Line& line = ScreenLine(r);
     BlankCells(&line, 0, cols_);
+    line.marks.clear();
     line.wrapped = false;
-  }
-}
-
-// After cells moved sideways, a half of a wide character without its other
-// half is blanked.
-void Terminal::DropOrphanHalves(Line* line) {
-  Cell* cells = line->cells.data();
-  for (int c = 0; c < cols_; ++c) {
-    bool left = cells[c].kind == kWideLeft, right = cells[c].kind == kWideRight;
-    if ((left && (c + 1 >= cols_ || cells[c + 1].kind != kWideRight)) ||
-        (right && (c == 0 || cells[c - 1].kind != kWideLeft))) {
-      cells[c] = Cell();
-    }
   }
 }
 
@@ -728,16 +752,20 @@ void Terminal::BlankCells(Line* line, int from, int to) {
   }
 }
 
-// Writing over either half of a wide character destroys all of it (as in
-// xterm and tmux): blank the other half so no stray half is left.
+// Writing over the right half of a wide character destroys all of it (as
+// in xterm; tmux keeps the character and shows it overlapped).
 void Terminal::SplitWideAt(Line* line, int col) {
   int n = static_cast<int>(line->cells.size());
-  if (col < 0 || col >= n) return;
-  Cell& cell = line->cells[static_cast<size_t>(col)];
-  if (cell.kind == kWideRight && col > 0) {
-    BlankCells(line, col - 1, col + 1);
-  } else if (cell.kind == kWideLeft && col + 1 < n) {
-    BlankCells(line, col, col + 2);
+  if (col < 0 || col >= n || line->cells[static_cast<size_t>(col)].kind != kWideRight) return;
+  bool pair = col > 0 && line->cells[static_cast<size_t>(col - 1)].kind == kWideLeft;
+  BlankCells(line, pair ? col - 1 : col, col + 1);
+}
+
+// A character written up to `col` leaves no stray right half after it.
+void Terminal::ClearPaddingAfter(Line* line, int col) {
+  if (col >= 0 && col < static_cast<int>(line->cells.size()) &&
+      line->cells[static_cast<size_t>(col)].kind == kWideRight) {
+    BlankCells(line, col, col + 1);
   }
 }
 
@@ -760,19 +788,16 @@ void Terminal::ResizeBuffer(Buffer* b, int cols, int rows, int drop_top) {
 }
 
 
-char* Terminal::EncodeCells(const Cell* cells, size_t end, char* out) {
+char* Terminal::EncodeCells(const Line& line, size_t end, char* out) {
+  const Cell* cells = line.cells.data();
   for (size_t i = 0; i < end; ++i) {
     const Cell& cell = cells[i];
     if (cell.kind == kWideRight) continue;  // its character is in the left half
-    char32_t first = cell.ch[0];
-    if (first < 0x80 && cell.ch[1] == 0) {
-      *out++ = first == 0 ? ' ' : static_cast<char>(first);
-      continue;
-    }
-    for (char32_t ch : cell.ch) {
-      if (ch == 0) break;
-      out = WriteUtf8(ch, out);
-    }
+    char32_t first = cell.ch;
+    if (first < 0x80) *out++ = first == 0 ? ' ' : static_cast<char>(first);
+    else out = WriteUtf8(first, out);
+    if (cell.marks == 0) continue;
+    for (char32_t mark : line.marks[cell.marks - 1]) out = WriteUtf8(mark, out);
   }
   return out;
 }
@@ -780,7 +805,7 @@ char* Terminal::EncodeCells(const Cell* cells, size_t end, char* out) {
 // Text of cells [0, end).
 std::string Terminal::LineText(const Line& line, size_t end) {
   std::string buf(end * kMaxCellBytes, '\0');
-  size_t n = static_cast<size_t>(EncodeCells(line.cells.data(), end, &buf[0]) - buf.data());
+  size_t n = static_cast<size_t>(EncodeCells(line, end, &buf[0]) - buf.data());
   return std::string(buf.data(), n);
 }
 
@@ -790,7 +815,7 @@ namespace {
 template <typename Cells>
 size_t TrimmedEnd(const Cells& cells) {
   size_t end = cells.size();
-  while (end > 0 && (cells[end - 1].ch[0] == 0 || cells[end - 1].ch[0] == ' ')) --end;
+  while (end > 0 && (cells[end - 1].ch == 0 || cells[end - 1].ch == ' ') && cells[end - 1].marks == 0) --end;
   return end;
 }
 
@@ -822,7 +847,7 @@ bool Terminal::RowWrapped(int row) const {
 void Terminal::PushHistory(const Line& line) {
   size_t end = TrimmedEnd(line.cells);
   if (encode_buf_.size() < end * kMaxCellBytes) encode_buf_.resize(end * kMaxCellBytes);
-  size_t n = static_cast<size_t>(EncodeCells(line.cells.data(), end, encode_buf_.data()) - encode_buf_.data());
+  size_t n = static_cast<size_t>(EncodeCells(line, end, encode_buf_.data()) - encode_buf_.data());
   history_.push_back(HistoryLine{std::string(encode_buf_.data(), n), line.wrapped});
   ++lines_scrolled_;
 }

@@ -105,13 +105,19 @@ class Terminal : private VtParser::Handler {
   // A blank cell is all zero bytes, so rows are blanked with memset.
   enum CellKind : uint8_t { kNarrow = 0, kWideLeft = 1, kWideRight = 2 };
   struct Cell {
-    char32_t ch[3] = {0, 0, 0};  // base character + up to two combining
-    CellKind kind = kNarrow;     // the halves of a wide character are marked
+    char32_t ch = 0;          // the base character; 0: blank
+    CellKind kind = kNarrow;  // the halves of a wide character are marked
+    uint32_t marks = 0;       // combining marks: 0 none, else 1 + index into Line::marks
   };
   struct Line {
     std::vector<Cell> cells;
     bool wrapped = false;
+    // Combining marks (and what a zero-width joiner joined) of this row's
+    // cells. Rare, so kept aside: a cell stays small for the ASCII path.
+    std::vector<std::u32string> marks;
   };
+  // tmux keeps a cell's UTF-8 up to this many bytes; marks past it are dropped.
+  static constexpr size_t kMaxClusterBytes = 21;
   struct Buffer {
     std::vector<Line> pool;   // the rows' storage
     std::vector<int> order;   // screen row -> index into pool
@@ -133,6 +139,8 @@ class Terminal : private VtParser::Handler {
   void PrintAscii(const unsigned char* text, size_t len);
   void PrintCodePoint(char32_t cp);
   void AddCombining(char32_t cp);
+  void ClearPaddingAfter(Line* line, int col);
+  static void CompactMarks(Line* line);
   void WrapToNextLine();
   void DecodeUtf8Byte(unsigned char b);
 
@@ -168,12 +176,11 @@ class Terminal : private VtParser::Handler {
   static std::string LineText(const Line& line, size_t end);
   // Writes the UTF-8 text of cells [0, end) to `out`, which has room for
   // end * kMaxCellBytes bytes; returns the end of what it wrote.
-  static char* EncodeCells(const Cell* cells, size_t end, char* out);
-  static constexpr size_t kMaxCellBytes = 12;  // three code points
+  static char* EncodeCells(const Line& line, size_t end, char* out);
+  static constexpr size_t kMaxCellBytes = kMaxClusterBytes + 3;
   void BlankCells(Line* line, int from, int to);
   void BlankRows(int from, int to);
   void SplitWideAt(Line* line, int col);
-  void DropOrphanHalves(Line* line);
   void PushHistory(const Line& line);
   void TrimHistory();
   static void ResizeBuffer(Buffer* b, int cols, int rows, int drop_top);
@@ -202,7 +209,11 @@ class Terminal : private VtParser::Handler {
   int top_ = 0;           // scroll region: rows [top_, bottom_)
   int bottom_;
   std::vector<bool> tab_stops_;
-  char32_t last_char_ = ' ';  // what REP repeats
+  // What REP repeats: the character just printed if it was ASCII, else 0
+  // (as tmux, which repeats nothing after other characters or sequences).
+  char32_t last_char_ = 0;
+  // A zero-width joiner came: the next character joins the cell before (tmux).
+  bool joining_ = false;
   // A UTF-8 character in progress: the code point so far and the bytes missing.
   char32_t utf8_cp_ = 0;
   int utf8_missing_ = 0;

@@ -109,6 +109,53 @@ TEST(Terminal, TwoCombiningMarksAreKeptAndClearedByOverwriting) {
   EXPECT_EQ("o\xCC\x88x", t.RowText(0));
 }
 
+TEST(Terminal, CombiningMarksAreKeptUpToTmuxsLimit) {
+  Terminal t(10, 2, 100);
+  std::string acute = "\xCC\x81";
+  std::string many;
+  for (int i = 0; i < 12; ++i) many += acute;
+  Feed(&t, "Z" + many + "y");
+  std::string ten;  // 1 + 10 * 2 = 21 bytes, the most a cell holds
+  for (int i = 0; i < 10; ++i) ten += acute;
+  EXPECT_EQ("Z" + ten + "y", t.RowText(0));
+  EXPECT_EQ(2, t.cursor().col);
+}
+
+TEST(Terminal, ManyRewritesWithMarksStayBounded) {
+  Terminal t(4, 2, 100);
+  for (int i = 0; i < 10000; ++i) Feed(&t, "\re\xCC\x81o\xCC\x88");
+  EXPECT_EQ("e\xCC\x81o\xCC\x88", t.RowText(0));
+}
+
+TEST(Terminal, ZeroWidthJoinerJoinsTheNextCharacter) {
+  Terminal t(10, 2, 100);
+  // man ZWJ woman: one cell two columns wide, as tmux 3.3.
+  Feed(&t, "\xF0\x9F\x91\xA8\xE2\x80\x8D\xF0\x9F\x91\xA9x");
+  EXPECT_EQ("\xF0\x9F\x91\xA8\xE2\x80\x8D\xF0\x9F\x91\xA9x", t.RowText(0));
+  EXPECT_EQ(3, t.cursor().col);
+}
+
+TEST(Terminal, InsertAndDeleteMoveWideCellsAsTheyAre) {
+  Terminal t(20, 2, 100);
+  std::string row = "\xE6\x97\xA5\xE6\x9C\xAC\xE8\xAA\x9E";  // 日本語
+  Feed(&t, row + "\x1b[3G\x1b[2@");  // on the left half of 本
+  EXPECT_EQ("\xE6\x97\xA5  \xE6\x9C\xAC\xE8\xAA\x9E", t.RowText(0));
+  Feed(&t, "\x1b[2J\x1b[H" + row + "\x1b[4G\x1b[1P");  // the right half of 本
+  EXPECT_EQ("\xE6\x97\xA5\xE6\x9C\xAC\xE8\xAA\x9E", t.RowText(0));
+}
+
+TEST(Terminal, RepeatsOnlyAnAsciiCharacterJustPrinted) {
+  Terminal t(10, 2, 100);
+  Feed(&t, "ab\x1b[2b");
+  EXPECT_EQ("abbb", t.RowText(0));
+  Feed(&t, "\x1b[2b\r\n\xE4\xB8\xAD\x1b[2b");  // after REP itself, after a wide character: nothing
+  EXPECT_EQ("abbb", t.RowText(0));
+  EXPECT_EQ("\xE4\xB8\xAD", t.RowText(1));
+  Feed(&t, "\rabcdefgh\x1b[9b");  // up to the margin only
+  EXPECT_EQ("abcdefghhh", t.RowText(1));
+  EXPECT_EQ(1, t.cursor().row);
+}
+
 TEST(Terminal, ErasedAndSkippedCellsReadAsSpaces) {
   Terminal t(10, 2, 100);
   Feed(&t, "abcdef\x1b[1;3H\x1b[2X\x1b[1;9Hz");  // erase c,d; skip to column 9
@@ -451,7 +498,7 @@ TEST(Terminal, ControlsAfterEscAreExecutedFirst) {
 namespace tuidriver {
 namespace {
 
-// REP (CSI b) before any character was printed repeats a blank, however it
+// REP (CSI b) before any character was printed repeats nothing, however it
 // comes (libvterm 0.1.4 looped forever; found by terminal_fuzz).
 TEST(Terminal, RepeatBeforeAnyCharacterDoesNotHang) {
   std::string long_rep = "\x1b[" + std::string(200, '0') + "1b";
