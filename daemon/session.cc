@@ -657,6 +657,7 @@ void Session::Dispatch(Request& r) {
   else if (t == "resize") {
     if (state_ != State::kExited) pty_.Resize(r.cols, r.rows);
     term_.Resize(r.cols, r.rows);
+    if (active_) active_->FollowResize(term_);  // reflow renumbered its rows
     JsonObject fields;
     fields.Add("cols", r.cols).Add("rows", r.rows);
     ReplyOk(r.id, fields);

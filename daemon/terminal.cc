@@ -33,8 +33,8 @@ std::string CsiReply(const char* fmt, int a, int b = 0) {
 
 Terminal::Terminal(int cols, int rows, size_t scrollback_limit)
     : parser_(this), cols_(cols), rows_(rows), bottom_(rows), scrollback_limit_(scrollback_limit) {
-  ResizeBuffer(&main_, cols, rows, 0);
-  ResizeBuffer(&alt_, cols, rows, 0);
+  CutBuffer(&main_, cols, rows, nullptr);
+  CutBuffer(&alt_, cols, rows, nullptr);
   tab_stops_.assign(static_cast<size_t>(cols), false);
   for (int c = 0; c < cols; c += 8) tab_stops_[static_cast<size_t>(c)] = true;
 }
@@ -124,6 +124,7 @@ void Terminal::PrintAscii(const unsigned char* text, size_t len) {
       cell.ch = text[i];
     }
     last_char_ = text[n - 1];
+    line.used = std::max(line.used, col + static_cast<int>(n));
     text += n;
     len -= n;
     if (n == room) {
@@ -177,6 +178,7 @@ void Terminal::PrintCodePoint(char32_t cp) {
     right.kind = kWideRight;
   }
   last_char_ = ascii;
+  line.used = std::max(line.used, col + width);
   if (col + width >= cols_) {
     cursor_.col = cols_ - 1;
     wrap_next_ = autowrap_;
@@ -208,6 +210,7 @@ void Terminal::AddCombining(char32_t cp) {
     cell.marks = static_cast<uint32_t>(line.marks.size());
   }
   line.marks[cell.marks - 1].push_back(cp);
+  line.used = std::max(line.used, col + 1);
   ++generation_;
 }
 
@@ -629,6 +632,7 @@ void Terminal::InsertCells(int count) {
   int n = std::min(count, cols_ - col);
   std::copy_backward(line.cells.begin() + col, line.cells.end() - n, line.cells.end());
   BlankCells(&line, col, col + n);
+  if (line.used > col) line.used = std::min(cols_, line.used + n);
   wrap_next_ = false;
 }
 
@@ -671,6 +675,7 @@ void Terminal::ScreenAlignment() {
     }
     line.marks.clear();
     line.wrapped = false;
+    line.used = cols_;
   }
   top_ = 0;
   bottom_ = rows_;
@@ -710,29 +715,8 @@ void Terminal::BlankRows(int from, int to) {
     BlankCells(&line, 0, cols_);
     line.marks.clear();
     line.wrapped = false;
+    line.used = 0;
   }
-}
-
-void Terminal::Resize(int cols, int rows) {
-  if (cols == cols_ && rows == rows_) return;
-  // Shrinking moves the top rows into the history, so the cursor's row stays.
-  int drop = std::max(0, cursor_.row - (rows - 1));
-  if (!alt_screen_) {
-    for (int r = 0; r < drop; ++r) PushHistory(ScreenLine(r));
-    TrimHistory();
-  }
-  ResizeBuffer(&main_, cols, rows, alt_screen_ ? 0 : drop);
-  ResizeBuffer(&alt_, cols, rows, alt_screen_ ? drop : 0);
-  tab_stops_.resize(static_cast<size_t>(cols), false);
-  for (int c = (cols_ + 7) / 8 * 8; c < cols; c += 8) tab_stops_[static_cast<size_t>(c)] = true;
-  rows_ = rows;
-  cols_ = cols;
-  // The region goes back to the whole screen; a program redraws (and sets
-  // its region again) on the SIGWINCH that follows.
-  top_ = 0;
-  bottom_ = rows;
-  MoveTo(cursor_.row - drop, cursor_.col);
-  ++generation_;
 }
 
 Terminal::Line& Terminal::ScreenLine(int row) {
@@ -770,24 +754,6 @@ void Terminal::ClearPaddingAfter(Line* line, int col) {
 }
 
 
-void Terminal::ResizeBuffer(Buffer* b, int cols, int rows, int drop_top) {
-  std::vector<Line> lines;
-  for (size_t r = static_cast<size_t>(drop_top); r < b->order.size(); ++r) {
-    lines.push_back(std::move(b->pool[static_cast<size_t>(b->order[r])]));
-  }
-  lines.resize(static_cast<size_t>(rows));
-  b->order.resize(static_cast<size_t>(rows));
-  for (int r = 0; r < rows; ++r) {
-    Line& line = lines[static_cast<size_t>(r)];
-    line.cells.resize(static_cast<size_t>(cols));
-    // A wide character cut in half by the new right edge goes away.
-    if (cols > 0 && line.cells.back().kind == kWideLeft) line.cells.back() = Cell();
-    b->order[static_cast<size_t>(r)] = r;
-  }
-  b->pool = std::move(lines);
-}
-
-
 char* Terminal::EncodeCells(const Line& line, size_t end, char* out) {
   const Cell* cells = line.cells.data();
   for (size_t i = 0; i < end; ++i) {
@@ -815,7 +781,10 @@ namespace {
 template <typename Cells>
 size_t TrimmedEnd(const Cells& cells) {
   size_t end = cells.size();
-  while (end > 0 && (cells[end - 1].ch == 0 || cells[end - 1].ch == ' ') && cells[end - 1].marks == 0) --end;
+  while (end > 0 && (cells[end - 1].ch == 0 || cells[end - 1].ch == ' ') && cells[end - 1].marks == 0 &&
+         cells[end - 1].kind == 0) {
+    --end;
+  }
   return end;
 }
 
@@ -845,11 +814,54 @@ bool Terminal::RowWrapped(int row) const {
 }
 
 void Terminal::PushHistory(const Line& line) {
+  history_.push_back(ToHistory(line));
+  ++lines_scrolled_;
+}
+
+Terminal::HistoryLine Terminal::ToHistory(const Line& line) {
   size_t end = TrimmedEnd(line.cells);
   if (encode_buf_.size() < end * kMaxCellBytes) encode_buf_.resize(end * kMaxCellBytes);
   size_t n = static_cast<size_t>(EncodeCells(line, end, encode_buf_.data()) - encode_buf_.data());
-  history_.push_back(HistoryLine{std::string(encode_buf_.data(), n), line.wrapped});
-  ++lines_scrolled_;
+  HistoryLine h{std::string(encode_buf_.data(), n), line.wrapped, 0};
+  h.blanks = static_cast<uint16_t>(std::max(0, line.used - static_cast<int>(end)));
+  return h;
+}
+
+// The cells of a history line again, as they were printed: a character and
+// the marks (or joined characters) after it share a cell.
+Terminal::Line Terminal::FromHistory(const HistoryLine& h, int cols) {
+  Line line;
+  line.wrapped = h.wrapped;
+  line.cells.reserve(static_cast<size_t>(cols));
+  size_t pos = 0;
+  bool joining = false;
+  uint32_t cp;
+  while (pos < h.text.size()) {
+    DecodeUtf8(h.text, &pos, &cp);
+    int width = CharWidth(cp);
+    if ((joining || width <= 0) && !line.cells.empty()) {
+      Cell& cell = line.cells[line.cells.size() - (line.cells.back().kind == kWideRight ? 2 : 1)];
+      if (cell.marks == 0) {
+        line.marks.emplace_back();
+        cell.marks = static_cast<uint32_t>(line.marks.size());
+      }
+      line.marks[cell.marks - 1].push_back(cp);
+      joining = cp == 0x200D;
+      continue;
+    }
+    Cell cell;
+    cell.ch = cp;
+    cell.kind = width == 2 ? kWideLeft : kNarrow;
+    line.cells.push_back(cell);
+    if (width == 2) {
+      cell = Cell();
+      cell.kind = kWideRight;
+      line.cells.push_back(cell);
+    }
+  }
+  line.used = static_cast<int>(line.cells.size()) + h.blanks;
+  line.cells.resize(static_cast<size_t>(std::max(cols, line.used)));
+  return line;
 }
 
 void Terminal::TrimHistory() {
@@ -865,12 +877,16 @@ bool Terminal::LineAt(uint64_t abs, std::string* text, bool* wrapped) const {
     const HistoryLine& h = history_[static_cast<size_t>(abs - first_retained_row())];
     *text = h.text;
     *wrapped = h.wrapped;
+    if (h.wrapped) text->append(h.blanks, ' ');
     return true;
   }
   uint64_t row = abs - lines_scrolled_;
   if (row >= static_cast<uint64_t>(rows_)) return false;
-  *text = RowText(static_cast<int>(row));
-  *wrapped = RowWrapped(static_cast<int>(row));
+  const Line& line = ScreenLine(static_cast<int>(row));
+  *wrapped = line.wrapped;
+  size_t end = TrimmedEnd(line.cells);
+  if (line.wrapped) end = std::max(end, static_cast<size_t>(std::min(line.used, cols_)));
+  *text = LineText(line, end);
   return true;
 }
 

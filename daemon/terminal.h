@@ -52,9 +52,16 @@ class Terminal : private VtParser::Handler {
   // the last call. The caller writes them to the PTY.
   std::string TakeReplies();
 
-  // Changes the size. History is kept; rows that no longer fit above the
-  // cursor move into the history.
+  // Changes the size as tmux 3.3 does. Rows below the cursor go first when
+  // the screen gets shorter, then rows move into the history; when it gets
+  // taller, rows come back from the history. On a new width, the main
+  // screen and its history are reflowed: lines the terminal wrapped are
+  // re-wrapped, so no text is cut, and the cursor stays on its character.
+  // The alternate screen is cut or padded.
   void Resize(int cols, int rows);
+  // Where absolute row `abs`, as numbered before the last Resize, is now
+  // (reflow renumbers rows). For what holds an absolute row across a resize.
+  uint64_t RowAfterResize(uint64_t abs) const;
 
   int cols() const { return cols_; }
   int rows() const { return rows_; }
@@ -90,7 +97,8 @@ class Terminal : private VtParser::Handler {
   // The oldest absolute row still held.
   uint64_t first_retained_row() const { return lines_scrolled_ - history_.size(); }
   size_t scrollback_size() const { return history_.size(); }
-  // Text and wrap flag of absolute row `abs`; false if it is not held.
+  // Text and wrap flag of absolute row `abs`; false if it is not held. A
+  // wrapped row keeps its trailing spaces: they are part of the line.
   bool LineAt(uint64_t abs, std::string* text, bool* wrapped) const;
 
   // While pinned, history at or after absolute row `abs` is never dropped,
@@ -112,6 +120,9 @@ class Terminal : private VtParser::Handler {
   struct Line {
     std::vector<Cell> cells;
     bool wrapped = false;
+    // Columns written since the row was blank (tmux's "cellused", erased
+    // cells included): what reflow carries over.
+    int used = 0;
     // Combining marks (and what a zero-width joiner joined) of this row's
     // cells. Rare, so kept aside: a cell stays small for the ASCII path.
     std::vector<std::u32string> marks;
@@ -123,8 +134,9 @@ class Terminal : private VtParser::Handler {
     std::vector<int> order;   // screen row -> index into pool
   };
   struct HistoryLine {
-    std::string text;
+    std::string text;      // without trailing blanks
     bool wrapped = false;
+    uint16_t blanks = 0;   // blank columns after the text that were used
   };
 
   // What VtParser found (see vt_parser.h).
@@ -183,7 +195,17 @@ class Terminal : private VtParser::Handler {
   void SplitWideAt(Line* line, int col);
   void PushHistory(const Line& line);
   void TrimHistory();
-  static void ResizeBuffer(Buffer* b, int cols, int rows, int drop_top);
+  HistoryLine ToHistory(const Line& line);
+  static Line FromHistory(const HistoryLine& h, int cols);
+
+  // Resize, in terminal_resize.cc.
+  void ResizeMainHeight(int rows, int* cursor_row);
+  void ReflowMain(int cols, int* cursor_row, int* cursor_col, bool* wrap_next);
+  static void CutBuffer(Buffer* b, int cols, int rows, int* cursor_row);
+  static void Rewrap(std::vector<Line>* all, size_t first, size_t last, int cols,
+                     std::vector<Line>* out, std::vector<uint64_t>* map);
+  static std::vector<Line> TakeLines(Buffer* b);
+  static void PutLines(Buffer* b, std::vector<Line> lines);
 
   // What DECSC saves and DECRC restores.
   struct SavedCursor {
@@ -246,6 +268,12 @@ class Terminal : private VtParser::Handler {
   uint64_t pin_row_ = 0;
   uint64_t lines_scrolled_ = 0;
   uint64_t generation_ = 0;
+  // The last reflow: absolute row resize_base_ + i went to resize_map_[i];
+  // rows from resize_old_end_ on moved to resize_new_end_ on.
+  uint64_t resize_base_ = 0;
+  std::vector<uint64_t> resize_map_;
+  uint64_t resize_old_end_ = 0;
+  uint64_t resize_new_end_ = 0;
 };
 
 }  // namespace tuidriver
