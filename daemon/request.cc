@@ -71,6 +71,13 @@ class Fields {
     return true;
   }
 
+  bool Bool(const char* name, bool* out) {
+    element e;
+    if (!Find(name, false, &e)) return !failed_;
+    if (e.get(*out)) return Wrong(name, "true or false", e);
+    return true;
+  }
+
   bool StringArray(const char* name, bool required, std::vector<std::string>* out) {
     element e;
     if (!Find(name, required, &e)) return !failed_;
@@ -199,7 +206,8 @@ bool ReadFields(const object& obj, Request* r, std::string* err) {
     }
     return true;
   }
-  return true;  // screen, status, close: no fields
+  if (t == "screen") return f.Bool("styles", &r->styles);
+  return true;  // status, close: no fields
 }
 
 }  // namespace

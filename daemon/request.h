@@ -42,6 +42,7 @@ struct Request {
   int idle_ms = 0;                   // wait_idle
   std::string signal;                // signal
   std::vector<std::string> events;   // subscribe / unsubscribe
+  bool styles = false;               // screen: add the styled runs
 };
 
 // Why a line was refused, as the reply's kind.

@@ -751,7 +751,11 @@ void Session::HandleInput(const Request& r) {
   ReplyOk(r.id, extra);
 }
 
-void Session::HandleScreen(const Request& r) { ReplyOk(r.id, ScreenFields()); }
+void Session::HandleScreen(const Request& r) {
+  JsonObject fields = ScreenFields();
+  if (r.styles) AddScreenStyles(term_, &fields);
+  ReplyOk(r.id, fields);
+}
 
 void Session::HandleScrollback(const Request& r) {
   // Rows below the last non-blank one on screen are not history, and do not

@@ -120,7 +120,7 @@ void Terminal::PrintAscii(const unsigned char* text, size_t len) {
     ClearPaddingAfter(&line, col + static_cast<int>(n));
     for (size_t i = 0; i < n; ++i) {
       Cell& cell = cells[i];
-      cell = Cell();
+      cell = pen_;
       cell.ch = text[i];
     }
     last_char_ = text[n - 1];
@@ -169,12 +169,12 @@ void Terminal::PrintCodePoint(char32_t cp) {
   if (line.cells[static_cast<size_t>(col)].kind == kWideRight) SplitWideAt(&line, col);
   ClearPaddingAfter(&line, col + width);
   Cell& cell = line.cells[static_cast<size_t>(col)];
-  cell = Cell();
+  cell = pen_;
   cell.ch = cp;
   if (width == 2) {
     cell.kind = kWideLeft;
     Cell& right = line.cells[static_cast<size_t>(col + 1)];
-    right = Cell();
+    right = pen_;
     right.kind = kWideRight;
   }
   last_char_ = ascii;
@@ -228,7 +228,7 @@ void Terminal::WrapToNextLine() {
   ScreenLine(cursor_.row).wrapped = true;
   wrap_next_ = false;
   cursor_.col = 0;
-  Index();
+  Index(0);  // as tmux: a wrap scrolls in a default row, a line feed a BCE one
 }
 
 // ---- controls and escape sequences -----------------------------------------
@@ -248,7 +248,7 @@ void Terminal::Execute(unsigned char control) {
     case '\v':
     case '\f':
       wrap_next_ = false;
-      Index();
+      Index(pen_.bg);
       if (newline_mode_) cursor_.col = 0;
       break;
     case '\r':
@@ -282,8 +282,8 @@ void Terminal::Escape(char intermediate, char final) {
   switch (final) {
     case '7': SaveCursor(); break;
     case '8': RestoreCursor(); break;
-    case 'D': wrap_next_ = false; Index(); break;
-    case 'E': wrap_next_ = false; cursor_.col = 0; Index(); break;
+    case 'D': wrap_next_ = false; Index(pen_.bg); break;
+    case 'E': wrap_next_ = false; cursor_.col = 0; Index(pen_.bg); break;
     case 'M': wrap_next_ = false; ReverseIndex(); break;
     case 'H': tab_stops_[static_cast<size_t>(cursor_.col)] = true; break;
     case 'c': Reset(); break;
@@ -342,20 +342,20 @@ bool Terminal::CsiEdit(const CsiSequence& csi) {
     case '@': InsertCells(n); break;
     case 'P': DeleteCells(n); break;
     case 'X':  // cells are erased one by one, wide halves too (as tmux)
-      BlankCells(&ScreenLine(cursor_.row), cursor_.col, std::min(cols_, cursor_.col + n));
+      BlankCells(&ScreenLine(cursor_.row), cursor_.col, std::min(cols_, cursor_.col + n), pen_.bg);
       wrap_next_ = false;
       break;
     case 'L':
     case 'M':
       // Lines are inserted or deleted only inside the scroll region.
       if (cursor_.row >= top_ && cursor_.row < bottom_) {
-        ScrollRows(cursor_.row, bottom_, csi.final == 'M' ? n : -n, false);
+        ScrollRows(cursor_.row, bottom_, csi.final == 'M' ? n : -n, false, pen_.bg);
         cursor_.col = 0;
         wrap_next_ = false;
       }
       break;
-    case 'S': ScrollRows(top_, bottom_, n, !alt_screen_ && top_ == 0); break;
-    case 'T': ScrollRows(top_, bottom_, -n, false); break;
+    case 'S': ScrollRows(top_, bottom_, n, !alt_screen_ && top_ == 0, pen_.bg); break;
+    case 'T': ScrollRows(top_, bottom_, -n, false, pen_.bg); break;
     case 'b': {  // REP: as tmux, up to the right margin, never past it
       int times = std::min(n, wrap_next_ ? 0 : cols_ - cursor_.col);
       char32_t ch = last_char_;
@@ -371,7 +371,7 @@ bool Terminal::CsiEdit(const CsiSequence& csi) {
     case 'r': SetScrollRegion(csi); break;
     case 's': if (csi.count == 1 && csi.params[0] == CsiSequence::kMissing) SaveCursor(); break;
     case 'u': if (csi.count == 1 && csi.params[0] == CsiSequence::kMissing) RestoreCursor(); break;
-    case 'm': break;  // colours and attributes are not kept
+    case 'm': SetGraphics(csi); break;
     default: return false;
   }
   return true;
@@ -483,6 +483,72 @@ void Terminal::SetScrollRegion(const CsiSequence& csi) {
   MoveTo(origin_mode_ ? top_ : 0, 0);
 }
 
+// SGR, as tmux reads it: 16, 256 and RGB colours, with ';' or ':'.
+void Terminal::SetGraphics(const CsiSequence& csi) {
+  Cell& pen = pen_;
+  for (int i = 0; i < csi.count; ++i) {
+    int p = csi.Param(i, 0);
+    int next = i + 1;  // the sub-parameters (after ':') belong to this one
+    while (next < csi.count && (csi.colons >> next) & 1) ++next;
+    static const uint16_t kSet[10] = {0, kBold, kDim, kItalic, kUnderline, kBlink, kBlink, kReverse, kInvisible, kStrike};
+    if (p == 0) {
+      pen = Cell();
+    } else if (p == 4 && next > i + 1) {  // 4:0 off, 4:1-5 the underline styles
+      if (csi.Param(i + 1, 0) == 0) pen.attrs &= static_cast<uint16_t>(~kUnderline);
+      else pen.attrs |= kUnderline;
+    } else if (p < 10) {
+      pen.attrs |= kSet[p];
+    } else if (p == 21) {
+      pen.attrs |= kUnderline;
+    } else if (p == 22) {
+      pen.attrs &= static_cast<uint16_t>(~(kBold | kDim));
+    } else if (p >= 23 && p <= 29 && p != 26) {
+      pen.attrs &= static_cast<uint16_t>(~kSet[p - 20]);
+    } else if (p >= 30 && p <= 37) {
+      pen.fg = kPaletteColour | static_cast<uint32_t>(p - 30);
+    } else if (p >= 40 && p <= 47) {
+      pen.bg = kPaletteColour | static_cast<uint32_t>(p - 40);
+    } else if (p >= 90 && p <= 97) {
+      pen.fg = kPaletteColour | static_cast<uint32_t>(p - 90 + 8);
+    } else if (p >= 100 && p <= 107) {
+      pen.bg = kPaletteColour | static_cast<uint32_t>(p - 100 + 8);
+    } else if (p == 39) {
+      pen.fg = 0;
+    } else if (p == 49) {
+      pen.bg = 0;
+    } else if (p == 38 || p == 48) {
+      next = ExtendedColour(csi, i, p == 38 ? &pen.fg : &pen.bg);
+    }
+    i = next - 1;
+  }
+}
+
+// 38/48 at parameter i: 5;n, 2;r;g;b, or with ':' 5:n, 2:r:g:b, 2:cs:r:g:b.
+// Returns the index of the parameter after it; a bad colour changes nothing.
+int Terminal::ExtendedColour(const CsiSequence& csi, int i, uint32_t* colour) {
+  int kind = csi.Param(i + 1, -1);
+  bool colon = i + 1 < csi.count && (csi.colons >> (i + 1)) & 1;
+  int end = i + 1;
+  while (end < csi.count && (csi.colons >> end) & 1) ++end;
+  int first = i + 2;  // the colour's values
+  if (colon && kind == 2 && end - i >= 6) first = i + 3;  // a colour space id comes first
+  if (!colon) end = kind == 5 ? i + 3 : kind == 2 ? i + 5 : i + 2;
+  if (kind == 5) {
+    int n = csi.Param(first, -1);
+    if (n >= 0 && n <= 255 && first < csi.count) *colour = kPaletteColour | static_cast<uint32_t>(n);
+  } else if (kind == 2 && first + 2 < csi.count) {
+    uint32_t rgb = 0;
+    for (int k = 0; k < 3; ++k) {
+      int v = csi.Param(first + k, 0);
+      // As tmux: a bad colour is skipped as "38;2" only, the rest read as SGR.
+      if (v > 255) return colon ? std::min(end, csi.count) : i + 2;
+      rgb = rgb << 8 | static_cast<uint32_t>(v);
+    }
+    *colour = kRgbColour | rgb;
+  }
+  return std::min(end, csi.count);
+}
+
 void Terminal::Osc(const std::string& payload) {
   ++generation_;
   utf8_missing_ = 0;
@@ -540,13 +606,13 @@ void Terminal::MoveTo(int row, int col) {
   wrap_next_ = false;
 }
 
-void Terminal::Index() {
-  if (cursor_.row == bottom_ - 1) ScrollRows(top_, bottom_, 1, !alt_screen_ && top_ == 0);
+void Terminal::Index(uint32_t bg) {
+  if (cursor_.row == bottom_ - 1) ScrollRows(top_, bottom_, 1, !alt_screen_ && top_ == 0, bg);
   else if (cursor_.row < rows_ - 1) ++cursor_.row;
 }
 
 void Terminal::ReverseIndex() {
-  if (cursor_.row == top_) ScrollRows(top_, bottom_, -1, false);
+  if (cursor_.row == top_) ScrollRows(top_, bottom_, -1, false, pen_.bg);
   else if (cursor_.row > 0) --cursor_.row;
 }
 
@@ -578,6 +644,7 @@ void Terminal::SaveCursor() {
   s.graphics[0] = graphics_[0];
   s.graphics[1] = graphics_[1];
   s.shift = shift_;
+  s.pen = pen_;
 }
 
 // A cursor saved before the screen shrank comes back onto the screen.
@@ -589,6 +656,7 @@ void Terminal::RestoreCursor() {
   graphics_[0] = s.graphics[0];
   graphics_[1] = s.graphics[1];
   shift_ = s.shift;
+  pen_ = s.pen;
 }
 
 // The alternate screen starts blank each time, as in tmux.
@@ -604,12 +672,12 @@ void Terminal::EraseInDisplay(int how) {
   wrap_next_ = false;
   if (how == 0) {
     EraseInLine(0);
-    BlankRows(cursor_.row + 1, rows_);
+    BlankRows(cursor_.row + 1, rows_, pen_.bg);
   } else if (how == 1) {
-    BlankRows(0, cursor_.row);
+    BlankRows(0, cursor_.row, pen_.bg);
     EraseInLine(1);
   } else if (how == 2) {
-    BlankRows(0, rows_);
+    BlankRows(0, rows_, pen_.bg);
   }
   // 3 (erase the scrollback) keeps the history: replies may still be read from it.
 }
@@ -620,7 +688,7 @@ void Terminal::EraseInLine(int how) {
   int from = how == 0 ? cursor_.col : 0;
   int to = how == 1 ? cursor_.col + 1 : cols_;
   if (how > 2) return;
-  BlankCells(&line, from, to);  // a wide character's other half stays, as in tmux
+  BlankCells(&line, from, to, pen_.bg);  // a wide character's other half stays, as in tmux
   if (to == cols_) line.wrapped = false;
 }
 
@@ -631,7 +699,7 @@ void Terminal::InsertCells(int count) {
   int col = cursor_.col;
   int n = std::min(count, cols_ - col);
   std::copy_backward(line.cells.begin() + col, line.cells.end() - n, line.cells.end());
-  BlankCells(&line, col, col + n);
+  BlankCells(&line, col, col + n, pen_.bg);
   if (line.used > col) line.used = std::min(cols_, line.used + n);
   wrap_next_ = false;
 }
@@ -641,13 +709,13 @@ void Terminal::DeleteCells(int count) {
   int col = cursor_.col;
   int n = std::min(count, cols_ - col);
   std::copy(line.cells.begin() + col + n, line.cells.end(), line.cells.begin() + col);
-  BlankCells(&line, cols_ - n, cols_);
+  BlankCells(&line, cols_ - n, cols_, pen_.bg);
   wrap_next_ = false;
 }
 
 // Scrolls rows [top, bottom) up by `up` rows (down if negative) by rotating
 // row indices; rows that leave the top go to the history if `to_history`.
-void Terminal::ScrollRows(int top, int bottom, int up, bool to_history) {
+void Terminal::ScrollRows(int top, int bottom, int up, bool to_history, uint32_t bg) {
   int height = bottom - top;
   if (height <= 0 || up == 0) return;
   int n = std::min(std::abs(up), height);
@@ -659,10 +727,10 @@ void Terminal::ScrollRows(int top, int bottom, int up, bool to_history) {
   auto last = screen_->order.begin() + bottom;
   if (up > 0) {
     std::rotate(first, first + n, last);
-    BlankRows(bottom - n, bottom);
+    BlankRows(bottom - n, bottom, bg);
   } else {
     std::rotate(first, last - n, last);
-    BlankRows(top, top + n);
+    BlankRows(top, top + n, bg);
   }
 }
 
@@ -699,6 +767,7 @@ void Terminal::Reset() {
 }
 
 void Terminal::ResetModes() {
+  pen_ = Cell();
   autowrap_ = true;
   origin_mode_ = insert_mode_ = newline_mode_ = false;
   graphics_[0] = graphics_[1] = false;
@@ -709,10 +778,10 @@ void Terminal::ResetModes() {
   wrap_next_ = false;
 }
 
-void Terminal::BlankRows(int from, int to) {
+void Terminal::BlankRows(int from, int to, uint32_t bg) {
   for (int r = std::max(from, 0); r < std::min(to, rows_); ++r) {
     Line& line = ScreenLine(r);
-    BlankCells(&line, 0, cols_);
+    BlankCells(&line, 0, cols_, bg);
     line.marks.clear();
     line.wrapped = false;
     line.used = 0;
@@ -727,13 +796,18 @@ const Terminal::Line& Terminal::ScreenLine(int row) const {
   return screen_->pool[static_cast<size_t>(screen_->order[static_cast<size_t>(row)])];
 }
 
-void Terminal::BlankCells(Line* line, int from, int to) {
+void Terminal::BlankCells(Line* line, int from, int to, uint32_t bg) {
   from = std::max(from, 0);
   to = std::min(to, static_cast<int>(line->cells.size()));
   static_assert(std::is_trivially_copyable<Cell>::value, "cells are blanked with memset");
-  if (from < to) {
+  if (from >= to) return;
+  if (bg == 0) {
     memset(static_cast<void*>(line->cells.data() + from), 0, static_cast<size_t>(to - from) * sizeof(Cell));
+    return;
   }
+  Cell blank;
+  blank.bg = bg;
+  std::fill(line->cells.begin() + from, line->cells.begin() + to, blank);
 }
 
 // Writing over the right half of a wide character destroys all of it (as
@@ -807,6 +881,25 @@ std::vector<std::string> Terminal::ScreenLines() const {
   lines.reserve(static_cast<size_t>(rows_));
   for (int r = 0; r < rows_; ++r) lines.push_back(RowText(r));
   return lines;
+}
+
+std::vector<StyleRun> Terminal::RowStyles(int row) const {
+  std::vector<StyleRun> runs;
+  if (row < 0 || row >= rows_) return runs;
+  const Line& line = ScreenLine(row);
+  for (int c = 0; c < cols_; ++c) {
+    const Cell& cell = line.cells[static_cast<size_t>(c)];
+    if (cell.fg == 0 && cell.bg == 0 && cell.attrs == 0) continue;
+    if (!runs.empty()) {
+      StyleRun& last = runs.back();
+      if (last.col + last.len == c && last.fg == cell.fg && last.bg == cell.bg && last.attrs == cell.attrs) {
+        ++last.len;
+        continue;
+      }
+    }
+    runs.push_back(StyleRun{c, 1, cell.fg, cell.bg, cell.attrs});
+  }
+  return runs;
 }
 
 bool Terminal::RowWrapped(int row) const {

@@ -29,6 +29,24 @@
 
 namespace tuidriver {
 
+// Cell attributes (SGR), as bits.
+enum CellAttr : uint16_t {
+  kBold = 1, kDim = 2, kItalic = 4, kUnderline = 8,
+  kBlink = 16, kReverse = 32, kInvisible = 64, kStrike = 128,
+};
+// A colour: 0 is the default; else a palette index or an RGB value, tagged.
+constexpr uint32_t kPaletteColour = 1u << 24;  // | index 0-255
+constexpr uint32_t kRgbColour = 2u << 24;      // | 0xrrggbb
+
+// Cells of one row with the same attributes, not all default.
+struct StyleRun {
+  int col = 0;
+  int len = 0;  // columns
+  uint32_t fg = 0;
+  uint32_t bg = 0;
+  uint16_t attrs = 0;
+};
+
 struct Cursor {
   int row = 0;
   int col = 0;
@@ -91,6 +109,8 @@ class Terminal : private VtParser::Handler {
   std::string RowPrefix(int row, int cols) const;
   // True when the terminal wrapped screen row `row` onto the next row.
   bool RowWrapped(int row) const;
+  // The styled runs of screen row `row`, left to right; default cells are in none.
+  std::vector<StyleRun> RowStyles(int row) const;
 
   // Lines that have left the top of the main screen, ever.
   uint64_t lines_scrolled() const { return lines_scrolled_; }
@@ -114,8 +134,11 @@ class Terminal : private VtParser::Handler {
   enum CellKind : uint8_t { kNarrow = 0, kWideLeft = 1, kWideRight = 2 };
   struct Cell {
     char32_t ch = 0;          // the base character; 0: blank
-    CellKind kind = kNarrow;  // the halves of a wide character are marked
+    uint32_t fg = 0;          // colours (kPaletteColour, kRgbColour), 0: default
+    uint32_t bg = 0;
     uint32_t marks = 0;       // combining marks: 0 none, else 1 + index into Line::marks
+    uint16_t attrs = 0;       // CellAttr bits
+    CellKind kind = kNarrow;  // the halves of a wide character are marked
   };
   struct Line {
     std::vector<Cell> cells;
@@ -164,10 +187,13 @@ class Terminal : private VtParser::Handler {
   void SetPrivateMode(int mode, bool set);
   void ReportMode(const CsiSequence& csi);
   void SetScrollRegion(const CsiSequence& csi);
+  void SetGraphics(const CsiSequence& csi);
+  int ExtendedColour(const CsiSequence& csi, int i, uint32_t* colour);
 
   // Cursor and screen operations, as the sequences name them.
   void MoveTo(int row, int col);  // clamped to the screen
-  void Index();                    // down one row, scrolling at the region's bottom
+  // Down one row, scrolling at the region's bottom; new rows get background `bg`.
+  void Index(uint32_t bg);
   void ReverseIndex();
   void Tab(int count);
   void BackTab(int count);
@@ -178,7 +204,7 @@ class Terminal : private VtParser::Handler {
   void EraseInLine(int how);
   void InsertCells(int count);
   void DeleteCells(int count);
-  void ScrollRows(int top, int bottom, int up, bool to_history);
+  void ScrollRows(int top, int bottom, int up, bool to_history, uint32_t bg);
   void ScreenAlignment();
   void Reset();
   void ResetModes();
@@ -190,8 +216,9 @@ class Terminal : private VtParser::Handler {
   // end * kMaxCellBytes bytes; returns the end of what it wrote.
   static char* EncodeCells(const Line& line, size_t end, char* out);
   static constexpr size_t kMaxCellBytes = kMaxClusterBytes + 3;
-  void BlankCells(Line* line, int from, int to);
-  void BlankRows(int from, int to);
+  // Erased cells keep background `bg` (the current one for erases: BCE, as tmux).
+  void BlankCells(Line* line, int from, int to, uint32_t bg = 0);
+  void BlankRows(int from, int to, uint32_t bg = 0);
   void SplitWideAt(Line* line, int col);
   void PushHistory(const Line& line);
   void TrimHistory();
@@ -215,6 +242,7 @@ class Terminal : private VtParser::Handler {
     bool origin_mode = false;
     bool graphics[2] = {false, false};
     int shift = 0;
+    Cell pen;
   };
 
   VtParser parser_;
@@ -227,6 +255,7 @@ class Terminal : private VtParser::Handler {
   Cursor cursor_;
   // The last character filled the last column: the next one wraps first.
   bool wrap_next_ = false;
+  Cell pen_;  // the attributes new characters get (SGR); its ch is unused
   SavedCursor saved_[2];  // main screen, alternate screen
   int top_ = 0;           // scroll region: rows [top_, bottom_)
   int bottom_;

@@ -193,7 +193,9 @@ void Terminal::Rewrap(std::vector<Line>* all, size_t first, size_t last, int col
         dst.marks = static_cast<uint32_t>(cur.marks.size());
       }
       if (width == 2) {
-        Cell right;
+        Cell right = cell;
+        right.ch = 0;
+        right.marks = 0;
         right.kind = kWideRight;
         cur.cells[static_cast<size_t>(col + 1)] = right;
       }

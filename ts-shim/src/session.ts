@@ -114,6 +114,31 @@ export interface ScreenState {
   title: string;
 }
 
+/**
+ * Cells of one row with the same attributes (`screen({ styles: true })`); cells with none set
+ * are in no run. Colours are a palette index 0–255 or `'#rrggbb'`; only set attributes appear.
+ */
+export interface StyleRun {
+  col: number;
+  /** Columns (a wide character counts two). */
+  len: number;
+  fg?: number | string;
+  bg?: number | string;
+  bold?: true;
+  dim?: true;
+  italic?: true;
+  underline?: true;
+  blink?: true;
+  reverse?: true;
+  invisible?: true;
+  strike?: true;
+}
+
+/** The screen with its styles: `styles[i]` holds the runs of `lines[i]`, left to right. */
+export interface StyledScreenState extends ScreenState {
+  styles: StyleRun[][];
+}
+
 export interface SessionStatus {
   state: 'starting' | 'ready' | 'busy' | 'exited';
   pid: number | null;
@@ -438,10 +463,19 @@ export class Session extends EventEmitter<SessionEvents> {
     return { cols: Number(r.cols), rows: Number(r.rows) };
   }
 
-  /** The rendered screen: one string per row, no colours, trailing blanks trimmed. */
-  async screen(): Promise<ScreenState> {
-    return toScreen(await this.call({ type: 'screen' }));
+  /**
+   * The rendered screen: one string per row, trailing blanks trimmed. With `{ styles: true }`,
+   * also each row's styled runs (colours, bold, reverse...).
+   */
+  async screen(): Promise<ScreenState>;
+  async screen(opts: { styles: true }): Promise<StyledScreenState>;
+  async screen(opts: { styles?: boolean }): Promise<ScreenState | StyledScreenState>;
+  async screen(opts: { styles?: boolean } = {}): Promise<ScreenState | StyledScreenState> {
+    if (!opts.styles) return toScreen(await this.call({ type: 'screen' }));
+    const r = await this.call({ type: 'screen', styles: true });
+    return { ...toScreen(r), styles: r.styles as StyleRun[][] };
   }
+
 
   /** History followed by the screen, oldest first; `lines` keeps the newest N. */
   async scrollback(opts: { lines?: number } = {}): Promise<string[]> {

@@ -101,3 +101,24 @@ test('toPseudoterminal: closing the panel closes the session', { timeout: 30_000
 async function until(cond: () => boolean | Promise<boolean>): Promise<void> {
   while (!(await cond())) await new Promise((r) => setTimeout(r, 20));
 }
+
+test('screen({ styles: true }): the styled runs of each row', { timeout: 30_000 }, async () => {
+  const s = await Session.spawnCommand(
+    ['sh', '-c', "printf 'plain \\033[1;31mred\\033[0m \\033[7;48;5;21mrev\\033[38;2;1;2;3mrgb\\033[m'; exec sleep 60"],
+    { cols: 30, rows: 3 });
+  try {
+    await s.expect('rgb');
+    const plain = await s.screen();
+    assert.equal('styles' in plain, false);
+    const scr = await s.screen({ styles: true });
+    assert.deepEqual(scr.lines, plain.lines);
+    assert.deepEqual(scr.styles, [
+      [{ col: 6, len: 3, fg: 1, bold: true },
+        { col: 10, len: 3, bg: 21, reverse: true },
+        { col: 13, len: 3, fg: '#010203', bg: 21, reverse: true }],
+      [], [],
+    ]);
+  } finally {
+    await s.close();
+  }
+});
