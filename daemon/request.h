@@ -43,6 +43,8 @@ struct Request {
   std::string signal;                // signal
   std::vector<std::string> events;   // subscribe / unsubscribe
   bool styles = false;               // screen: add the styled runs
+  std::string path;                  // record: the asciicast file to start
+  bool stop = false;                 // record: stop recording
 };
 
 // Why a line was refused, as the reply's kind.

@@ -25,6 +25,8 @@ export interface SpawnOptions {
   engineFile?: string;
   /** Lines of history to keep (daemon default: 10000). */
   scrollback?: number;
+  /** Records the session from its start to this file, asciicast v2 (see `record()`). */
+  record?: string;
   /** Continue an earlier conversation by its session id (`sessionId`; engines with a transcript, e.g. `claude`). */
   resume?: string;
 }
@@ -476,6 +478,13 @@ export class Session extends EventEmitter<SessionEvents> {
     return { ...toScreen(r), styles: r.styles as StyleRun[][] };
   }
 
+  /**
+   * Records the session to an asciicast v2 file (asciinema): `{ path }` starts (the file is
+   * replaced), `{ stop: true }` stops. Input sent with `sendSecret` is recorded as a marker only.
+   */
+  async record(opts: { path: string } | { stop: true }): Promise<void> {
+    await this.call('path' in opts ? { type: 'record', path: opts.path } : { type: 'record', stop: true });
+  }
 
   /** History followed by the screen, oldest first; `lines` keeps the newest N. */
   async scrollback(opts: { lines?: number } = {}): Promise<string[]> {
@@ -763,6 +772,7 @@ function commonArgs(opts: SpawnOptions): string[] {
   if (opts.cols !== undefined) args.push('--cols', String(opts.cols));
   if (opts.rows !== undefined) args.push('--rows', String(opts.rows));
   if (opts.scrollback !== undefined) args.push('--scrollback', String(opts.scrollback));
+  if (opts.record !== undefined) args.push('--record', opts.record);
   if (opts.cwd !== undefined) args.push('--cwd', opts.cwd);
   return args;
 }

@@ -122,3 +122,28 @@ test('screen({ styles: true }): the styled runs of each row', { timeout: 30_000 
     await s.close();
   }
 });
+
+test('record(): an asciicast v2 file, a secret as a marker only', { timeout: 30_000 }, async (t) => {
+  const dir = tempDir(t);
+  const file = path.join(dir, 'run.cast');
+  const again = path.join(dir, 'again.cast');
+  const s = await Session.spawnCommand(['cat'], { cols: 40, rows: 5, record: file });
+  try {
+    await s.send('shown\r');
+    await s.sendSecret('hidden\r');
+    await s.expect(/hidden\r?\n.*hidden/s);
+    await s.record({ stop: true });
+    await s.record({ path: again });
+    await s.send('more\r');
+    await s.expect(/more\r?\n.*more/s);
+  } finally {
+    await s.close();
+  }
+  const read = (f: string) => fs.readFileSync(f, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l));
+  const [header, ...events] = read(file);
+  assert.equal(header.version, 2);
+  assert.equal(header.width, 40);
+  assert.equal(header.height, 5);
+  assert.deepEqual(events.filter((e) => e[1] !== 'o').map((e) => e.slice(1)), [['i', 'shown\r'], ['m', '[secret]']]);
+  assert.deepEqual(read(again).slice(1).filter((e) => e[1] === 'i').map((e) => e[2]), ['more\r']);
+});
