@@ -208,9 +208,10 @@ void Terminal::Rewrap(std::vector<Line>* all, size_t first, size_t last, int col
 }
 
 void Terminal::Resize(int cols, int rows) {
-  if (cols == cols_ && rows == rows_) return;
+  // Until a reflow says otherwise, rows keep their numbers.
   resize_map_.clear();
   resize_base_ = resize_old_end_ = resize_new_end_ = first_retained_row();
+  if (cols == cols_ && rows == rows_) return;
   // The main screen's cursor: the live one, or the one saved on entering
   // the alternate screen (restored on leaving it).
   SavedCursor& saved = saved_[0];

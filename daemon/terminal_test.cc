@@ -329,6 +329,33 @@ TEST(Terminal, ResizeKeepsCursorRowOnScreen) {
   EXPECT_EQ(8u, t.ScreenLines().size());
 }
 
+TEST(Terminal, ReflowRenumbersRowsAndSaysWhere) {
+  Terminal t(10, 4, 100);
+  Feed(&t, "0123456789abcdefghij\r\nend");  // one line wrapped over two rows, then "end"
+  EXPECT_EQ(2u, t.lines_scrolled() + static_cast<uint64_t>(t.cursor().row));
+  t.Resize(20, 4);  // wider: the wrapped line takes one row
+  EXPECT_EQ("0123456789abcdefghij", t.RowText(0));
+  EXPECT_EQ("end", t.RowText(1));
+  EXPECT_EQ(0u, t.RowAfterResize(0));
+  EXPECT_EQ(0u, t.RowAfterResize(1));  // the second half joined the first row
+  EXPECT_EQ(1u, t.RowAfterResize(2));
+  EXPECT_EQ(1, t.cursor().row);
+  EXPECT_EQ(3, t.cursor().col);
+  t.Resize(20, 4);  // the same size: nothing moves
+  EXPECT_EQ(2u, t.RowAfterResize(2));
+  t.Resize(5, 4);  // narrower: seven rows (the blank ones too), three go into the history
+  EXPECT_EQ(3u, t.scrollback_size());
+  EXPECT_EQ(4u, t.RowAfterResize(1));
+  std::string text;
+  bool wrapped;
+  ASSERT_TRUE(t.LineAt(0, &text, &wrapped));
+  EXPECT_EQ("01234", text);
+  EXPECT_TRUE(wrapped);
+  EXPECT_EQ("fghij", t.RowText(0));
+  EXPECT_EQ("end", t.RowText(1));
+  EXPECT_EQ(1, t.cursor().row);
+}
+
 TEST(Terminal, EraseClearsRows) {
   Terminal t(10, 3, 100);
   Feed(&t, "abc\r\ndef\x1b[2J");
