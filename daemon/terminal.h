@@ -4,16 +4,18 @@
 //
 // VtParser splits the bytes into text, controls and sequences; this class
 // acts on them the way xterm and tmux do (tmux is the reference the tests
-// compare screens with). It keeps characters, not colours. Printable runs
-// are written straight into the row, because program output is mostly
-// text and the emulator must keep up with the PTY. Rows live in a fixed
-// pool and scrolling rotates row indices, so scrolling never copies the
-// screen; lines that leave the top go to a bounded history.
+// compare screens with). Screen cells keep characters, colours and
+// attributes; the history keeps text. Printable runs are written straight
+// into the row, because program output is mostly text and the emulator must
+// keep up with the PTY. Rows live in a fixed pool and scrolling rotates row
+// indices, so scrolling never copies the screen; lines that leave the top go
+// to a bounded history.
 //
 // Rows are numbered two ways. Screen rows are 0..rows()-1. Absolute rows
-// count every line since the start: absolute row lines_scrolled() + r is
-// screen row r, and smaller absolute rows are in the history. An ask keeps
-// its absolute start row, so its reply survives scrolling.
+// count every line held: absolute row lines_scrolled() + r is screen row r,
+// and smaller absolute rows are in the history. An ask keeps its absolute
+// start row, so its reply survives scrolling; a resize that reflows lines
+// renumbers rows, and RowAfterResize says where each went.
 #ifndef TUIDRIVER_TERMINAL_H_
 #define TUIDRIVER_TERMINAL_H_
 
