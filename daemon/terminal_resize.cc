@@ -82,6 +82,42 @@ struct WrapPosition {
   bool at_end = false;
 };
 
+// `col` on row `cursor` of `all` as a WrapPosition (tmux's grid_wrap_position).
+template <typename Lines>
+WrapPosition FindWrapPosition(const Lines& all, size_t cursor, int col) {
+  WrapPosition where;
+  for (size_t i = 0; i < cursor; ++i) {
+    if (all[i].wrapped) {
+      where.col += static_cast<size_t>(all[i].used);
+    } else {
+      where.col = 0;
+      ++where.line;
+    }
+  }
+  if (col >= all[cursor].used) where.at_end = true;
+  else where.col += static_cast<size_t>(col);
+  return where;
+}
+
+// The row and column of `where` in `out`, whose logical line starts at row
+// `start` (tmux's grid_unwrap_position).
+template <typename Lines>
+void Unwrap(const Lines& out, size_t start, const WrapPosition& where, size_t* row, size_t* col) {
+  size_t y = start;
+  size_t x = where.col;
+  if (where.at_end) {
+    while (y + 1 < out.size() && out[y].wrapped) ++y;
+    x = static_cast<size_t>(out[y].used);
+  } else {
+    while (y + 1 < out.size() && out[y].wrapped && x >= static_cast<size_t>(out[y].used)) {
+      x -= static_cast<size_t>(out[y].used);
+      ++y;
+    }
+  }
+  *row = y;
+  *col = x;
+}
+
 }  // namespace
 
 // Reflows history and main screen to `cols` columns (tmux's grid_reflow):
@@ -97,18 +133,7 @@ void Terminal::ReflowMain(int cols, int* cursor_row, int* cursor_col, bool* wrap
   history_.clear();
 
   size_t cursor = history_rows + static_cast<size_t>(*cursor_row);
-  WrapPosition where;
-  for (size_t i = 0; i < cursor; ++i) {
-    if (all[i].wrapped) {
-      where.col += static_cast<size_t>(all[i].used);
-    } else {
-      where.col = 0;
-      ++where.line;
-    }
-  }
-  int col = *wrap_next ? cols_ : *cursor_col;
-  if (col >= all[cursor].used) where.at_end = true;
-  else where.col += static_cast<size_t>(col);
+  WrapPosition where = FindWrapPosition(all, cursor, *wrap_next ? cols_ : *cursor_col);
 
   std::vector<Line> out;
   std::vector<uint64_t> map(all.size());
@@ -126,18 +151,8 @@ void Terminal::ReflowMain(int cols, int* cursor_row, int* cursor_col, bool* wrap
     out.back().cells.resize(static_cast<size_t>(cols));
   }
 
-  // The cursor back from its logical position (tmux's grid_unwrap_position).
-  size_t y = cursor_line_start;
-  size_t x = where.col;
-  if (where.at_end) {
-    while (y + 1 < out.size() && out[y].wrapped) ++y;
-    x = static_cast<size_t>(out[y].used);
-  } else {
-    while (y + 1 < out.size() && out[y].wrapped && x >= static_cast<size_t>(out[y].used)) {
-      x -= static_cast<size_t>(out[y].used);
-      ++y;
-    }
-  }
+  size_t y, x;
+  Unwrap(out, cursor_line_start, where, &y, &x);
   size_t new_history = out.size() - static_cast<size_t>(rows_);
   if (y < new_history) {  // it went into the history: tmux puts it home
     y = new_history;
