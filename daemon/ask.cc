@@ -120,6 +120,16 @@ std::string Ask::WrapPrompt() const {
   return line.replace(at, 6, literal);
 }
 
+void Ask::FollowResize(const Terminal& term) {
+  if (!started()) return;
+  start_row_ = term.RowAfterResize(start_row_);
+  sent_row_ = term.RowAfterResize(sent_row_);
+  output_start_ = term.RowAfterResize(output_start_);
+  // The typed row may be re-wrapped: what it shows now is what it showed.
+  bool wrapped;
+  if (!sent_row_text_.empty() && !term.LineAt(sent_row_, &sent_row_text_, &wrapped)) sent_row_text_.clear();
+}
+
 void Ask::QueueLine(const Terminal& term) {
   const std::string& line = lines_[next_line_++];
   sent_row_ = CursorRow(term);

@@ -94,6 +94,9 @@ class Ask {
   bool revised() const;
   // First row of the ask on the terminal: history from here is pinned.
   uint64_t start_row() const { return start_row_; }
+  // The terminal was just resized: its rows were renumbered by reflow, so
+  // the rows this ask holds follow their text (Terminal::RowAfterResize).
+  void FollowResize(const Terminal& term);
 
  private:
   enum class Phase { kQueued, kSending, kWaiting, kDone };

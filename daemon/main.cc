@@ -127,6 +127,7 @@ int main(int argc, char** argv) {
   session.mode = o.mode;
   session.cwd = o.cwd;
   session.scrollback_lines = static_cast<size_t>(o.scrollback);
+  session.record_path = o.record;
   tuidriver::Session s(std::move(session), STDIN_FILENO, STDOUT_FILENO);
   return s.Run();
 }

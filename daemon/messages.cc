@@ -1,5 +1,7 @@
 #include "messages.h"
 
+#include <cstdio>
+
 namespace tuidriver {
 
 std::string ReplyOkMessage(const RequestId& id, const JsonObject& fields) {
@@ -13,6 +15,48 @@ std::string ReplyErrorMessage(const RequestId& id, const std::string& kind, cons
   JsonObject o;
   o.AddRaw("id", id.json).Add("type", "reply").Add("ok", false).Add("kind", kind).Add("error", error);
   return o.Merge(fields).Finish();
+}
+
+namespace {
+
+// A colour as the protocol writes it: a palette index, or "#rrggbb".
+void AddColour(JsonObject* o, const char* key, uint32_t colour) {
+  if (colour == 0) return;
+  if ((colour & 0xff000000u) == kPaletteColour) {
+    o->Add(key, static_cast<int>(colour & 0xff));
+    return;
+  }
+  char hex[8];
+  snprintf(hex, sizeof hex, "#%06x", colour & 0xffffffu);
+  o->Add(key, hex);
+}
+
+}  // namespace
+
+void AddScreenStyles(const Terminal& term, JsonObject* screen) {
+  static const struct {
+    uint16_t bit;
+    const char* name;
+  } kAttrs[] = {{kBold, "bold"},   {kDim, "dim"},         {kItalic, "italic"},       {kUnderline, "underline"},
+                {kBlink, "blink"}, {kReverse, "reverse"}, {kInvisible, "invisible"}, {kStrike, "strike"}};
+  std::string rows = "[";
+  for (int r = 0; r < term.rows(); ++r) {
+    rows += r == 0 ? "[" : ",[";
+    bool first = true;
+    for (const StyleRun& run : term.RowStyles(r)) {
+      JsonObject o;
+      o.Add("col", run.col).Add("len", run.len);
+      AddColour(&o, "fg", run.fg);
+      AddColour(&o, "bg", run.bg);
+      for (const auto& a : kAttrs) {
+        if (run.attrs & a.bit) o.Add(a.name, true);
+      }
+      rows += (first ? "" : ",") + o.Finish();
+      first = false;
+    }
+    rows += "]";
+  }
+  screen->AddRaw("styles", rows + "]");
 }
 
 std::string ChunkMessage(const RequestId& id, const std::string& delta) {

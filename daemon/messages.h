@@ -9,6 +9,7 @@
 
 #include "json_writer.h"
 #include "request.h"
+#include "terminal.h"
 
 namespace tuidriver {
 
@@ -17,6 +18,9 @@ std::string ReplyOkMessage(const RequestId& id, const JsonObject& fields = JsonO
 // {"id":…,"type":"reply","ok":false,"kind":…,"error":…, …fields}
 std::string ReplyErrorMessage(const RequestId& id, const std::string& kind, const std::string& error,
                               const JsonObject& fields = JsonObject());
+// The screen's "styles" field (screen with "styles":true): per row, its
+// runs {"col","len", colours and only the attributes that are set}.
+void AddScreenStyles(const Terminal& term, JsonObject* screen);
 // {"id":…,"type":"chunk","delta":…}: ask_stream's text as it grows.
 std::string ChunkMessage(const RequestId& id, const std::string& delta);
 // {"type":"output","data":…}: raw program output, for subscribers.

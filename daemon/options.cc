@@ -75,6 +75,8 @@ bool ParseOne(const std::string& arg, int argc, char** argv, int* i, Options* o,
     o->extra_args.push_back(v);
   } else if (Matches(arg, "--resume")) {
     if (!TakeValue(arg, "--resume", argc, argv, i, &o->resume, err)) return false;
+  } else if (Matches(arg, "--record")) {
+    if (!TakeValue(arg, "--record", argc, argv, i, &o->record, err)) return false;
   } else if (Matches(arg, "--cwd")) {
     if (!TakeValue(arg, "--cwd", argc, argv, i, &o->cwd, err)) return false;
   } else if (Matches(arg, "--engine-file")) {
@@ -132,6 +134,7 @@ const char* UsageText() {
          "  --resume SESSION_ID    continue an earlier conversation (engines with a transcript)\n"
          "  --engine-file PATH     load the engine from PATH instead of engines/\n"
          "  --scrollback N         lines of history kept (default 10000)\n"
+         "  --record FILE          record the session to FILE (asciicast v2, asciinema)\n"
          "\n"
          "environment:\n"
          "  TUIDRIVER_ENGINES      directory of engine files (default: found next to\n"

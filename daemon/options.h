@@ -18,6 +18,7 @@ struct Options {
   std::string cwd;
   std::string resume;                  // --resume SESSION_ID
   long scrollback = 10000;
+  std::string record;                  // --record FILE
 };
 
 // Parses argv. On a usage error returns false with *err set.

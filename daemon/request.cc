@@ -71,6 +71,13 @@ class Fields {
     return true;
   }
 
+  bool Bool(const char* name, bool* out) {
+    element e;
+    if (!Find(name, false, &e)) return !failed_;
+    if (e.get(*out)) return Wrong(name, "true or false", e);
+    return true;
+  }
+
   bool StringArray(const char* name, bool required, std::vector<std::string>* out) {
     element e;
     if (!Find(name, required, &e)) return !failed_;
@@ -199,7 +206,16 @@ bool ReadFields(const object& obj, Request* r, std::string* err) {
     }
     return true;
   }
-  return true;  // screen, status, close: no fields
+  if (t == "screen") return f.Bool("styles", &r->styles);
+  if (t == "record") {
+    if (!f.String("path", false, &r->path) || !f.Bool("stop", &r->stop)) return false;
+    if (r->path.empty() == !r->stop) {
+      *err = "a record request needs exactly one of 'path' (a file to record to) and \"stop\":true";
+      return false;
+    }
+    return true;
+  }
+  return true;  // status, close: no fields
 }
 
 }  // namespace
@@ -208,7 +224,8 @@ const std::vector<std::string>& KnownRequestTypes() {
   static const std::vector<std::string> kTypes = {
       "ask",   "ask_stream", "cancel",     "send",      "send_secret", "keys",
       "paste", "resize",     "screen",     "scrollback", "expect",     "wait_idle",
-      "signal", "status",    "subscribe",  "unsubscribe", "close",      "answer"};
+      "signal", "status",    "subscribe",  "unsubscribe", "close",      "answer",
+      "record"};
   return kTypes;
 }
 

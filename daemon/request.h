@@ -42,6 +42,9 @@ struct Request {
   int idle_ms = 0;                   // wait_idle
   std::string signal;                // signal
   std::vector<std::string> events;   // subscribe / unsubscribe
+  bool styles = false;               // screen: add the styled runs
+  std::string path;                  // record: the asciicast file to start
+  bool stop = false;                 // record: stop recording
 };
 
 // Why a line was refused, as the reply's kind.

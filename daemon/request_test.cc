@@ -76,6 +76,32 @@ TEST(Request, BadLinesAreProtocolErrors) {
   }
 }
 
+TEST(Request, ScreenStylesAndRecord) {
+  RequestParser p;
+  Parsed r = Parse(&p, R"({"id":1,"type":"screen"})");
+  ASSERT_TRUE(r.ok) << r.err;
+  EXPECT_FALSE(r.request.styles);
+  r = Parse(&p, R"({"id":1,"type":"screen","styles":true})");
+  ASSERT_TRUE(r.ok) << r.err;
+  EXPECT_TRUE(r.request.styles);
+  r = Parse(&p, R"({"id":1,"type":"screen","styles":"yes"})");
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(std::string::npos, r.err.find("'styles' must be true or false")) << r.err;
+  r = Parse(&p, R"({"id":2,"type":"record","path":"/tmp/x.cast"})");
+  ASSERT_TRUE(r.ok) << r.err;
+  EXPECT_EQ("/tmp/x.cast", r.request.path);
+  r = Parse(&p, R"({"id":2,"type":"record","stop":true})");
+  ASSERT_TRUE(r.ok) << r.err;
+  EXPECT_TRUE(r.request.stop);
+  for (const char* line : {R"({"id":3,"type":"record"})", R"({"id":3,"type":"record","stop":false})",
+                           R"({"id":3,"type":"record","path":"a","stop":true})",
+                           R"({"id":3,"type":"record","path":""})"}) {
+    r = Parse(&p, line);
+    EXPECT_FALSE(r.ok) << line;
+    EXPECT_EQ(RequestError::kProtocol, r.kind) << line;
+  }
+}
+
 TEST(Request, IdIsKeptWhenAFieldIsWrong) {
   RequestParser p;
   Parsed r = Parse(&p, R"({"id":9,"type":"ask","prompt":5})");

@@ -119,6 +119,11 @@ bool Session::Spawn() {
   spawn.cols = options_.engine.cols;
   spawn.rows = options_.engine.rows;
   std::string err;
+  if (!options_.record_path.empty() && !StartRecording(options_.record_path, &err)) {
+    // The session runs on, unrecorded, and says why.
+    out_.Send(SessionErrorMessage("record", err));
+    fprintf(stderr, "tuidriver: %s\n", err.c_str());
+  }
   if (pty_.Spawn(spawn, &err)) return true;
   out_.Send(SessionErrorMessage("spawn", err));
   out_.Drain(1000);
@@ -187,6 +192,7 @@ void Session::ReadChild(size_t budget) {
 }
 
 void Session::FeedChild(const char* data, size_t len) {
+  recorder_.Output(data, len);
   term_.Feed(data, len);
   std::string replies = term_.TakeReplies();
   if (!replies.empty() && !child_reaped_) pty_.Write(replies);
@@ -455,6 +461,7 @@ void Session::StartNextAsk(TimePoint now) {
   active_ = std::move(queue_.front());
   queue_.pop_front();
   if (transcript_.enabled()) transcript_.StartTurn();
+  recorder_.Marker("ask " + active_->id().json + " start");
   active_->Start(term_, &pty_input_, now);
   term_.PinHistory(active_->start_row());
   active_->Update(term_, &pty_input_, now);
@@ -667,10 +674,13 @@ void Session::Dispatch(Request& r) {
   else if (t == "resize") {
     if (state_ != State::kExited) pty_.Resize(r.cols, r.rows);
     term_.Resize(r.cols, r.rows);
+    if (active_) active_->FollowResize(term_);  // reflow renumbered its rows
+    recorder_.Resize(r.cols, r.rows);
     JsonObject fields;
     fields.Add("cols", r.cols).Add("rows", r.rows);
     ReplyOk(r.id, fields);
   } else if (t == "screen") HandleScreen(r);
+  else if (t == "record") HandleRecord(r);
   else if (t == "scrollback") HandleScrollback(r);
   else if (t == "expect") HandleExpect(r);
   else if (t == "wait_idle") HandleWaitIdle(r);
@@ -748,19 +758,55 @@ void Session::HandleInput(const Request& r) {
   }
   idle_at_prompt_ = false;  // what the program does with input is unknown
   JsonObject extra;
-  if (r.type == "send" || r.type == "send_secret") {
+  if (r.type == "send_secret") {
+    recorder_.Marker("[secret]");  // the secret itself is never recorded
+    pty_.Write(r.data);
+  } else if (r.type == "send") {
+    recorder_.Input(r.data);
     pty_.Write(r.data);
   } else if (r.type == "keys") {
     WriteKeys(r.keys);
   } else {
     bool bracketed = term_.bracketed_paste();
-    pty_.Write(bracketed ? BracketedPaste(r.text) : r.text);
+    std::string bytes = bracketed ? BracketedPaste(r.text) : r.text;
+    recorder_.Input(bytes);
+    pty_.Write(bytes);
     extra.Add("bracketed", bracketed);
   }
   ReplyOk(r.id, extra);
 }
 
-void Session::HandleScreen(const Request& r) { ReplyOk(r.id, ScreenFields()); }
+void Session::HandleScreen(const Request& r) {
+  JsonObject fields = ScreenFields();
+  if (r.styles) AddScreenStyles(term_, &fields);
+  ReplyOk(r.id, fields);
+}
+
+void Session::HandleRecord(const Request& r) {
+  if (r.stop) {
+    bool was = recorder_.recording();
+    recorder_.Stop();
+    JsonObject fields;
+    fields.Add("stopped", was);
+    ReplyOk(r.id, fields);
+    return;
+  }
+  std::string err;
+  if (!StartRecording(r.path, &err)) {
+    ReplyError(r.id, "record", err);
+    return;
+  }
+  JsonObject fields;
+  fields.Add("path", r.path);
+  ReplyOk(r.id, fields);
+}
+
+// The header names the terminal the program was told it runs in.
+bool Session::StartRecording(const std::string& path, std::string* err) {
+  auto term = options_.engine.env.find("TERM");
+  return recorder_.Start(path, term_.cols(), term_.rows(),
+                         term == options_.engine.env.end() ? "xterm-256color" : term->second, err);
+}
 
 void Session::HandleScrollback(const Request& r) {
   // Rows below the last non-blank one on screen are not history, and do not
@@ -883,7 +929,9 @@ void Session::BeginClose(const RequestId* id) {
 
 void Session::WriteKeys(const std::vector<std::string>& keys) {
   KeyModes modes{term_.app_cursor_keys(), term_.app_keypad()};
-  pty_.Write(KeysToBytes(keys, modes));
+  std::string bytes = KeysToBytes(keys, modes);
+  recorder_.Input(bytes);
+  pty_.Write(bytes);
 }
 
 void Session::SendQuitKeys(TimePoint now) {
@@ -944,6 +992,7 @@ void Session::ReplyError(const RequestId& id, const std::string& kind,
 }
 
 void Session::ReplyAsk(const Ask& ask, const JsonObject& extra) {
+  recorder_.Marker("ask " + ask.id().json + " end");
   const AskResult& r = ask.result();
   JsonObject fields;
   fields.Add("text", r.text);

@@ -22,6 +22,7 @@
 #include "terminal.h"
 #include "transcript.h"
 #include "utf8.h"
+#include "recorder.h"
 #include "waiters.h"
 
 namespace tuidriver {
@@ -38,6 +39,7 @@ struct SessionOptions {
   std::string session_id;       // empty: the CLI names it (read from its file)
   std::string transcript_path;  // the file, or a glob (docs/engines.md)
   std::string transcript_cwd;   // absolute: how a glob's match names its session
+  std::string record_path;      // --record FILE: an asciicast v2 recording from the start
 };
 
 class Session {
@@ -58,14 +60,16 @@ class Session {
   // What asks type goes to the PTY; the time of the last write is kept.
   class PtyInput : public ChildInput {
    public:
-    explicit PtyInput(PtyProcess* pty) : pty_(pty) {}
+    PtyInput(PtyProcess* pty, Recorder* recorder) : pty_(pty), recorder_(recorder) {}
     void Write(const std::string& bytes) override {
+      recorder_->Input(bytes);
       pty_->Write(bytes);
       last_write_ = Clock::now();
     }
     TimePoint last_write() const { return last_write_; }
    private:
     PtyProcess* pty_;
+    Recorder* recorder_;
     TimePoint last_write_;
   };
   // Swallows writes: a cancelled ask's interrupt is sent by the session
@@ -124,6 +128,8 @@ class Session {
   void CancelActive(const std::string& why);
   void HandleInput(const Request& request);
   void HandleScreen(const Request& request);
+  void HandleRecord(const Request& request);
+  bool StartRecording(const std::string& path, std::string* err);
   void HandleScrollback(const Request& request);
   void HandleExpect(Request& request);
   void HandleWaitIdle(Request& request);
@@ -165,7 +171,8 @@ class Session {
   int in_fd_;
   Output out_;
   PtyProcess pty_;
-  PtyInput pty_input_{&pty_};
+  Recorder recorder_;
+  PtyInput pty_input_{&pty_, &recorder_};
   Terminal term_;
   ScreenMatcher matcher_;
   RequestParser parser_;

@@ -20,6 +20,9 @@ const char32_t kLineDrawing[32] = {
     0x252c, 0x2502, 0x2264, 0x2265, 0x03c0, 0x2260, 0x00a3, 0x00b7,  // w x y z { | } ~
 };
 
+// Bytes of `cp` in UTF-8.
+size_t Utf8Length(char32_t cp) { return cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4; }
+
 std::string CsiReply(const char* fmt, int a, int b = 0) {
   char buf[48];
   int n = snprintf(buf, sizeof buf, fmt, a, b);
@@ -30,8 +33,8 @@ std::string CsiReply(const char* fmt, int a, int b = 0) {
 
 Terminal::Terminal(int cols, int rows, size_t scrollback_limit)
     : parser_(this), cols_(cols), rows_(rows), bottom_(rows), scrollback_limit_(scrollback_limit) {
-  ResizeBuffer(&main_, cols, rows, 0);
-  ResizeBuffer(&alt_, cols, rows, 0);
+  CutBuffer(&main_, cols, rows, nullptr);
+  CutBuffer(&alt_, cols, rows, nullptr);
   tab_stops_.assign(static_cast<size_t>(cols), false);
   for (int c = 0; c < cols; c += 8) tab_stops_[static_cast<size_t>(c)] = true;
 }
@@ -94,7 +97,7 @@ void Terminal::DecodeUtf8Byte(unsigned char b) {
 
 // The fast path: ASCII written straight into the row, a row's worth at a time.
 void Terminal::PrintAscii(const unsigned char* text, size_t len) {
-  if (graphics_[shift_] || insert_mode_) {
+  if (graphics_[shift_] || insert_mode_ || joining_) {
     for (size_t i = 0; i < len; ++i) PrintCodePoint(text[i]);
     return;
   }
@@ -114,15 +117,14 @@ void Terminal::PrintAscii(const unsigned char* text, size_t len) {
     Cell* cells = line.cells.data() + col;
     // Only a wide character across the span's edges needs care.
     if (cells[0].kind == kWideRight) SplitWideAt(&line, col);
-    if (cells[n - 1].kind == kWideLeft) SplitWideAt(&line, col + static_cast<int>(n) - 1);
+    ClearPaddingAfter(&line, col + static_cast<int>(n));
     for (size_t i = 0; i < n; ++i) {
       Cell& cell = cells[i];
-      cell.ch[0] = text[i];
-      cell.ch[1] = 0;
-      cell.ch[2] = 0;
-      cell.kind = kNarrow;
+      cell = pen_;
+      cell.ch = text[i];
     }
     last_char_ = text[n - 1];
+    line.used = std::max(line.used, col + static_cast<int>(n));
     text += n;
     len -= n;
     if (n == room) {
@@ -136,7 +138,21 @@ void Terminal::PrintAscii(const unsigned char* text, size_t len) {
 
 void Terminal::PrintCodePoint(char32_t cp) {
   if (cp >= 0x80 && cp < 0xA0) return;  // C1 controls sent as UTF-8: not text
+  char32_t ascii = cp < 0x80 ? cp : 0;
+  last_char_ = 0;
   if (graphics_[shift_] && cp >= 0x5f && cp <= 0x7e) cp = kLineDrawing[cp - 0x5f];
+  // As tmux 3.3: a zero-width joiner joins the next character, whatever its
+  // width, to the cell before (an emoji sequence takes one cell).
+  if (cp == 0x200D) {
+    joining_ = true;
+    return;
+  }
+  if (joining_) {
+    joining_ = false;
+    AddCombining(0x200D);
+    AddCombining(cp);
+    return;
+  }
   int width = cp < 0x80 ? 1 : CharWidth(cp);
   if (width == 0) {
     AddCombining(cp);
@@ -150,18 +166,19 @@ void Terminal::PrintCodePoint(char32_t cp) {
   if (insert_mode_) InsertCells(width);
   Line& line = ScreenLine(cursor_.row);
   int col = cursor_.col;
-  if (line.cells[static_cast<size_t>(col)].kind != kNarrow) SplitWideAt(&line, col);
-  if (width == 2 && line.cells[static_cast<size_t>(col + 1)].kind != kNarrow) SplitWideAt(&line, col + 1);
+  if (line.cells[static_cast<size_t>(col)].kind == kWideRight) SplitWideAt(&line, col);
+  ClearPaddingAfter(&line, col + width);
   Cell& cell = line.cells[static_cast<size_t>(col)];
-  cell = Cell();
-  cell.ch[0] = cp;
+  cell = pen_;
+  cell.ch = cp;
   if (width == 2) {
     cell.kind = kWideLeft;
     Cell& right = line.cells[static_cast<size_t>(col + 1)];
-    right = Cell();
+    right = pen_;
     right.kind = kWideRight;
   }
-  last_char_ = cp;
+  last_char_ = ascii;
+  line.used = std::max(line.used, col + width);
   if (col + width >= cols_) {
     cursor_.col = cols_ - 1;
     wrap_next_ = autowrap_;
@@ -170,30 +187,55 @@ void Terminal::PrintCodePoint(char32_t cp) {
   }
 }
 
-// A combining mark joins the character before the cursor (up to two marks
-// per cell; more are dropped).
+// A combining mark joins the cell before the cursor, blank or not, while
+// the cell's UTF-8 stays within tmux's limit; past it, marks are dropped.
 void Terminal::AddCombining(char32_t cp) {
   int col = wrap_next_ ? cursor_.col : cursor_.col - 1;
   if (col < 0) return;
   Line& line = ScreenLine(cursor_.row);
-  if (line.cells[static_cast<size_t>(col)].kind == kWideRight && col > 0) --col;
+  if (line.cells[static_cast<size_t>(col)].kind == kWideRight) {
+    if (col == 0) return;
+    --col;
+  }
   Cell& cell = line.cells[static_cast<size_t>(col)];
-  if (cell.ch[0] == 0) return;
-  if (cell.ch[1] == 0) cell.ch[1] = cp;
-  else if (cell.ch[2] == 0) cell.ch[2] = cp;
+  size_t bytes = Utf8Length(cell.ch) + Utf8Length(cp);
+  if (cell.marks != 0) {
+    for (char32_t m : line.marks[cell.marks - 1]) bytes += Utf8Length(m);
+  }
+  if (bytes > kMaxClusterBytes) return;
+  if (cell.marks == 0) {
+    // Overwritten cells leave their marks behind: drop them now and then.
+    if (line.marks.size() >= line.cells.size() * 2 + 16) CompactMarks(&line);
+    line.marks.emplace_back();
+    cell.marks = static_cast<uint32_t>(line.marks.size());
+  }
+  line.marks[cell.marks - 1].push_back(cp);
+  line.used = std::max(line.used, col + 1);
+  ++generation_;
+}
+
+void Terminal::CompactMarks(Line* line) {
+  std::vector<std::u32string> kept;
+  for (Cell& cell : line->cells) {
+    if (cell.marks == 0) continue;
+    kept.push_back(std::move(line->marks[cell.marks - 1]));
+    cell.marks = static_cast<uint32_t>(kept.size());
+  }
+  line->marks = std::move(kept);
 }
 
 void Terminal::WrapToNextLine() {
   ScreenLine(cursor_.row).wrapped = true;
   wrap_next_ = false;
   cursor_.col = 0;
-  Index();
+  Index(0);  // as tmux: a wrap scrolls in a default row, a line feed a BCE one
 }
 
 // ---- controls and escape sequences -----------------------------------------
 
 void Terminal::Execute(unsigned char control) {
   ++generation_;
+  last_char_ = 0;
   switch (control) {
     case '\b':
       if (wrap_next_) wrap_next_ = false;  // as tmux: back onto the last column
@@ -206,7 +248,7 @@ void Terminal::Execute(unsigned char control) {
     case '\v':
     case '\f':
       wrap_next_ = false;
-      Index();
+      Index(pen_.bg);
       if (newline_mode_) cursor_.col = 0;
       break;
     case '\r':
@@ -227,6 +269,7 @@ void Terminal::Execute(unsigned char control) {
 void Terminal::Escape(char intermediate, char final) {
   ++generation_;
   utf8_missing_ = 0;
+  last_char_ = 0;
   if (intermediate == '(' || intermediate == ')') {
     graphics_[intermediate == ')'] = final == '0';
     return;
@@ -239,8 +282,8 @@ void Terminal::Escape(char intermediate, char final) {
   switch (final) {
     case '7': SaveCursor(); break;
     case '8': RestoreCursor(); break;
-    case 'D': wrap_next_ = false; Index(); break;
-    case 'E': wrap_next_ = false; cursor_.col = 0; Index(); break;
+    case 'D': wrap_next_ = false; Index(pen_.bg); break;
+    case 'E': wrap_next_ = false; cursor_.col = 0; Index(pen_.bg); break;
     case 'M': wrap_next_ = false; ReverseIndex(); break;
     case 'H': tab_stops_[static_cast<size_t>(cursor_.col)] = true; break;
     case 'c': Reset(); break;
@@ -253,8 +296,8 @@ void Terminal::Escape(char intermediate, char final) {
 void Terminal::Csi(const CsiSequence& csi) {
   ++generation_;
   utf8_missing_ = 0;
-  if (csi.leader == 0 && csi.intermediate == 0 && (CsiCursor(csi) || CsiEdit(csi))) return;
-  CsiReport(csi);
+  if (!(csi.leader == 0 && csi.intermediate == 0 && (CsiCursor(csi) || CsiEdit(csi)))) CsiReport(csi);
+  last_char_ = 0;  // REP repeats only a character printed just before it
 }
 
 // Cursor moves (no leader, no intermediate). False if `csi` is none.
@@ -298,29 +341,25 @@ bool Terminal::CsiEdit(const CsiSequence& csi) {
     case 'K': EraseInLine(csi.Param(0, 0)); break;
     case '@': InsertCells(n); break;
     case 'P': DeleteCells(n); break;
-    case 'X': {
-      Line& line = ScreenLine(cursor_.row);
-      int end = std::min(cols_, cursor_.col + n);
-      SplitWideAt(&line, cursor_.col);
-      SplitWideAt(&line, end - 1);
-      BlankCells(&line, cursor_.col, end);
+    case 'X':  // cells are erased one by one, wide halves too (as tmux)
+      BlankCells(&ScreenLine(cursor_.row), cursor_.col, std::min(cols_, cursor_.col + n), pen_.bg);
       wrap_next_ = false;
       break;
-    }
     case 'L':
     case 'M':
       // Lines are inserted or deleted only inside the scroll region.
       if (cursor_.row >= top_ && cursor_.row < bottom_) {
-        ScrollRows(cursor_.row, bottom_, csi.final == 'M' ? n : -n, false);
+        ScrollRows(cursor_.row, bottom_, csi.final == 'M' ? n : -n, false, pen_.bg);
         cursor_.col = 0;
         wrap_next_ = false;
       }
       break;
-    case 'S': ScrollRows(top_, bottom_, n, !alt_screen_ && top_ == 0); break;
-    case 'T': ScrollRows(top_, bottom_, -n, false); break;
-    case 'b': {  // REP: bounded, a screenful at most
-      int times = std::min(n, cols_ * rows_);
-      for (int i = 0; i < times; ++i) PrintCodePoint(last_char_);
+    case 'S': ScrollRows(top_, bottom_, n, !alt_screen_ && top_ == 0, pen_.bg); break;
+    case 'T': ScrollRows(top_, bottom_, -n, false, pen_.bg); break;
+    case 'b': {  // REP: as tmux, up to the right margin, never past it
+      int times = std::min(n, wrap_next_ ? 0 : cols_ - cursor_.col);
+      char32_t ch = last_char_;
+      for (int i = 0; ch != 0 && i < times; ++i) PrintCodePoint(ch);
       break;
     }
     case 'g':
@@ -332,7 +371,7 @@ bool Terminal::CsiEdit(const CsiSequence& csi) {
     case 'r': SetScrollRegion(csi); break;
     case 's': if (csi.count == 1 && csi.params[0] == CsiSequence::kMissing) SaveCursor(); break;
     case 'u': if (csi.count == 1 && csi.params[0] == CsiSequence::kMissing) RestoreCursor(); break;
-    case 'm': break;  // colours and attributes are not kept
+    case 'm': SetGraphics(csi); break;
     default: return false;
   }
   return true;
@@ -444,9 +483,76 @@ void Terminal::SetScrollRegion(const CsiSequence& csi) {
   MoveTo(origin_mode_ ? top_ : 0, 0);
 }
 
+// SGR, as tmux reads it: 16, 256 and RGB colours, with ';' or ':'.
+void Terminal::SetGraphics(const CsiSequence& csi) {
+  Cell& pen = pen_;
+  for (int i = 0; i < csi.count; ++i) {
+    int p = csi.Param(i, 0);
+    int next = i + 1;  // the sub-parameters (after ':') belong to this one
+    while (next < csi.count && (csi.colons >> next) & 1) ++next;
+    static const uint16_t kSet[10] = {0, kBold, kDim, kItalic, kUnderline, kBlink, kBlink, kReverse, kInvisible, kStrike};
+    if (p == 0) {
+      pen = Cell();
+    } else if (p == 4 && next > i + 1) {  // 4:0 off, 4:1-5 the underline styles
+      if (csi.Param(i + 1, 0) == 0) pen.attrs &= static_cast<uint16_t>(~kUnderline);
+      else pen.attrs |= kUnderline;
+    } else if (p < 10) {
+      pen.attrs |= kSet[p];
+    } else if (p == 21) {
+      pen.attrs |= kUnderline;
+    } else if (p == 22) {
+      pen.attrs &= static_cast<uint16_t>(~(kBold | kDim));
+    } else if (p >= 23 && p <= 29 && p != 26) {
+      pen.attrs &= static_cast<uint16_t>(~kSet[p - 20]);
+    } else if (p >= 30 && p <= 37) {
+      pen.fg = kPaletteColour | static_cast<uint32_t>(p - 30);
+    } else if (p >= 40 && p <= 47) {
+      pen.bg = kPaletteColour | static_cast<uint32_t>(p - 40);
+    } else if (p >= 90 && p <= 97) {
+      pen.fg = kPaletteColour | static_cast<uint32_t>(p - 90 + 8);
+    } else if (p >= 100 && p <= 107) {
+      pen.bg = kPaletteColour | static_cast<uint32_t>(p - 100 + 8);
+    } else if (p == 39) {
+      pen.fg = 0;
+    } else if (p == 49) {
+      pen.bg = 0;
+    } else if (p == 38 || p == 48) {
+      next = ExtendedColour(csi, i, p == 38 ? &pen.fg : &pen.bg);
+    }
+    i = next - 1;
+  }
+}
+
+// 38/48 at parameter i: 5;n, 2;r;g;b, or with ':' 5:n, 2:r:g:b, 2:cs:r:g:b.
+// Returns the index of the parameter after it; a bad colour changes nothing.
+int Terminal::ExtendedColour(const CsiSequence& csi, int i, uint32_t* colour) {
+  int kind = csi.Param(i + 1, -1);
+  bool colon = i + 1 < csi.count && (csi.colons >> (i + 1)) & 1;
+  int end = i + 1;
+  while (end < csi.count && (csi.colons >> end) & 1) ++end;
+  int first = i + 2;  // the colour's values
+  if (colon && kind == 2 && end - i >= 6) first = i + 3;  // a colour space id comes first
+  if (!colon) end = kind == 5 ? i + 3 : kind == 2 ? i + 5 : i + 2;
+  if (kind == 5) {
+    int n = csi.Param(first, -1);
+    if (n >= 0 && n <= 255 && first < csi.count) *colour = kPaletteColour | static_cast<uint32_t>(n);
+  } else if (kind == 2 && first + 2 < csi.count) {
+    uint32_t rgb = 0;
+    for (int k = 0; k < 3; ++k) {
+      int v = csi.Param(first + k, 0);
+      // As tmux: a bad colour is skipped as "38;2" only, the rest read as SGR.
+      if (v > 255) return colon ? std::min(end, csi.count) : i + 2;
+      rgb = rgb << 8 | static_cast<uint32_t>(v);
+    }
+    *colour = kRgbColour | rgb;
+  }
+  return std::min(end, csi.count);
+}
+
 void Terminal::Osc(const std::string& payload) {
   ++generation_;
   utf8_missing_ = 0;
+  last_char_ = 0;
   size_t semi = payload.find(';');
   if (semi == std::string::npos || semi == 0) return;
   int number = 0;
@@ -471,6 +577,7 @@ void Terminal::Osc(const std::string& payload) {
 // DECRQSS (DCS $ q setting ST) is the only DCS answered.
 void Terminal::Dcs(const std::string& payload) {
   utf8_missing_ = 0;
+  last_char_ = 0;
   if (payload.compare(0, 2, "$q") != 0) return;
   std::string setting = payload.substr(2);
   std::string answer;
@@ -499,13 +606,13 @@ void Terminal::MoveTo(int row, int col) {
   wrap_next_ = false;
 }
 
-void Terminal::Index() {
-  if (cursor_.row == bottom_ - 1) ScrollRows(top_, bottom_, 1, !alt_screen_ && top_ == 0);
+void Terminal::Index(uint32_t bg) {
+  if (cursor_.row == bottom_ - 1) ScrollRows(top_, bottom_, 1, !alt_screen_ && top_ == 0, bg);
   else if (cursor_.row < rows_ - 1) ++cursor_.row;
 }
 
 void Terminal::ReverseIndex() {
-  if (cursor_.row == top_) ScrollRows(top_, bottom_, -1, false);
+  if (cursor_.row == top_) ScrollRows(top_, bottom_, -1, false, pen_.bg);
   else if (cursor_.row > 0) --cursor_.row;
 }
 
@@ -537,6 +644,7 @@ void Terminal::SaveCursor() {
   s.graphics[0] = graphics_[0];
   s.graphics[1] = graphics_[1];
   s.shift = shift_;
+  s.pen = pen_;
 }
 
 // A cursor saved before the screen shrank comes back onto the screen.
@@ -548,6 +656,7 @@ void Terminal::RestoreCursor() {
   graphics_[0] = s.graphics[0];
   graphics_[1] = s.graphics[1];
   shift_ = s.shift;
+  pen_ = s.pen;
 }
 
 // The alternate screen starts blank each time, as in tmux.
@@ -563,12 +672,12 @@ void Terminal::EraseInDisplay(int how) {
   wrap_next_ = false;
   if (how == 0) {
     EraseInLine(0);
-    BlankRows(cursor_.row + 1, rows_);
+    BlankRows(cursor_.row + 1, rows_, pen_.bg);
   } else if (how == 1) {
-    BlankRows(0, cursor_.row);
+    BlankRows(0, cursor_.row, pen_.bg);
     EraseInLine(1);
   } else if (how == 2) {
-    BlankRows(0, rows_);
+    BlankRows(0, rows_, pen_.bg);
   }
   // 3 (erase the scrollback) keeps the history: replies may still be read from it.
 }
@@ -579,20 +688,19 @@ void Terminal::EraseInLine(int how) {
   int from = how == 0 ? cursor_.col : 0;
   int to = how == 1 ? cursor_.col + 1 : cols_;
   if (how > 2) return;
-  SplitWideAt(&line, from);
-  SplitWideAt(&line, to - 1);
-  BlankCells(&line, from, to);
+  BlankCells(&line, from, to, pen_.bg);  // a wide character's other half stays, as in tmux
   if (to == cols_) line.wrapped = false;
 }
 
+// ICH and DCH move cells as they are: a wide character's halves may part,
+// and a lone half stays (the left one still shows its character), as in tmux.
 void Terminal::InsertCells(int count) {
   Line& line = ScreenLine(cursor_.row);
   int col = cursor_.col;
   int n = std::min(count, cols_ - col);
-  SplitWideAt(&line, col);
   std::copy_backward(line.cells.begin() + col, line.cells.end() - n, line.cells.end());
-  BlankCells(&line, col, col + n);
-  DropOrphanHalves(&line);
+  BlankCells(&line, col, col + n, pen_.bg);
+  if (line.used > col) line.used = std::min(cols_, line.used + n);
   wrap_next_ = false;
 }
 
@@ -600,17 +708,14 @@ void Terminal::DeleteCells(int count) {
   Line& line = ScreenLine(cursor_.row);
   int col = cursor_.col;
   int n = std::min(count, cols_ - col);
-  SplitWideAt(&line, col);
-  SplitWideAt(&line, col + n - 1);
   std::copy(line.cells.begin() + col + n, line.cells.end(), line.cells.begin() + col);
-  BlankCells(&line, cols_ - n, cols_);
-  DropOrphanHalves(&line);
+  BlankCells(&line, cols_ - n, cols_, pen_.bg);
   wrap_next_ = false;
 }
 
 // Scrolls rows [top, bottom) up by `up` rows (down if negative) by rotating
 // row indices; rows that leave the top go to the history if `to_history`.
-void Terminal::ScrollRows(int top, int bottom, int up, bool to_history) {
+void Terminal::ScrollRows(int top, int bottom, int up, bool to_history, uint32_t bg) {
   int height = bottom - top;
   if (height <= 0 || up == 0) return;
   int n = std::min(std::abs(up), height);
@@ -622,10 +727,10 @@ void Terminal::ScrollRows(int top, int bottom, int up, bool to_history) {
   auto last = screen_->order.begin() + bottom;
   if (up > 0) {
     std::rotate(first, first + n, last);
-    BlankRows(bottom - n, bottom);
+    BlankRows(bottom - n, bottom, bg);
   } else {
     std::rotate(first, last - n, last);
-    BlankRows(top, top + n);
+    BlankRows(top, top + n, bg);
   }
 }
 
@@ -634,9 +739,11 @@ void Terminal::ScreenAlignment() {
     Line& line = ScreenLine(r);
     for (Cell& cell : line.cells) {
       cell = Cell();
-      cell.ch[0] = 'E';
+      cell.ch = 'E';
     }
+    line.marks.clear();
     line.wrapped = false;
+    line.used = cols_;
   }
   top_ = 0;
   bottom_ = rows_;
@@ -655,9 +762,12 @@ void Terminal::Reset() {
   MoveTo(0, 0);
   bracketed_paste_ = app_cursor_keys_ = app_keypad_ = synchronized_update_ = false;
   other_modes_.clear();
+  last_char_ = 0;
+  joining_ = false;
 }
 
 void Terminal::ResetModes() {
+  pen_ = Cell();
   autowrap_ = true;
   origin_mode_ = insert_mode_ = newline_mode_ = false;
   graphics_[0] = graphics_[1] = false;
@@ -668,47 +778,14 @@ void Terminal::ResetModes() {
   wrap_next_ = false;
 }
 
-void Terminal::BlankRows(int from, int to) {
+void Terminal::BlankRows(int from, int to, uint32_t bg) {
   for (int r = std::max(from, 0); r < std::min(to, rows_); ++r) {
     Line& line = ScreenLine(r);
-    BlankCells(&line, 0, cols_);
+    BlankCells(&line, 0, cols_, bg);
+    line.marks.clear();
     line.wrapped = false;
+    line.used = 0;
   }
-}
-
-// After cells moved sideways, a half of a wide character without its other
-// half is blanked.
-void Terminal::DropOrphanHalves(Line* line) {
-  Cell* cells = line->cells.data();
-  for (int c = 0; c < cols_; ++c) {
-    bool left = cells[c].kind == kWideLeft, right = cells[c].kind == kWideRight;
-    if ((left && (c + 1 >= cols_ || cells[c + 1].kind != kWideRight)) ||
-        (right && (c == 0 || cells[c - 1].kind != kWideLeft))) {
-      cells[c] = Cell();
-    }
-  }
-}
-
-void Terminal::Resize(int cols, int rows) {
-  if (cols == cols_ && rows == rows_) return;
-  // Shrinking moves the top rows into the history, so the cursor's row stays.
-  int drop = std::max(0, cursor_.row - (rows - 1));
-  if (!alt_screen_) {
-    for (int r = 0; r < drop; ++r) PushHistory(ScreenLine(r));
-    TrimHistory();
-  }
-  ResizeBuffer(&main_, cols, rows, alt_screen_ ? 0 : drop);
-  ResizeBuffer(&alt_, cols, rows, alt_screen_ ? drop : 0);
-  tab_stops_.resize(static_cast<size_t>(cols), false);
-  for (int c = (cols_ + 7) / 8 * 8; c < cols; c += 8) tab_stops_[static_cast<size_t>(c)] = true;
-  rows_ = rows;
-  cols_ = cols;
-  // The region goes back to the whole screen; a program redraws (and sets
-  // its region again) on the SIGWINCH that follows.
-  top_ = 0;
-  bottom_ = rows;
-  MoveTo(cursor_.row - drop, cursor_.col);
-  ++generation_;
 }
 
 Terminal::Line& Terminal::ScreenLine(int row) {
@@ -719,60 +796,48 @@ const Terminal::Line& Terminal::ScreenLine(int row) const {
   return screen_->pool[static_cast<size_t>(screen_->order[static_cast<size_t>(row)])];
 }
 
-void Terminal::BlankCells(Line* line, int from, int to) {
+void Terminal::BlankCells(Line* line, int from, int to, uint32_t bg) {
   from = std::max(from, 0);
   to = std::min(to, static_cast<int>(line->cells.size()));
   static_assert(std::is_trivially_copyable<Cell>::value, "cells are blanked with memset");
-  if (from < to) {
+  if (from >= to) return;
+  if (bg == 0) {
     memset(static_cast<void*>(line->cells.data() + from), 0, static_cast<size_t>(to - from) * sizeof(Cell));
+    return;
   }
+  Cell blank;
+  blank.bg = bg;
+  std::fill(line->cells.begin() + from, line->cells.begin() + to, blank);
 }
 
-// Writing over either half of a wide character destroys all of it (as in
-// xterm and tmux): blank the other half so no stray half is left.
+// Writing over the right half of a wide character destroys all of it (as
+// in xterm; tmux keeps the character and shows it overlapped).
 void Terminal::SplitWideAt(Line* line, int col) {
   int n = static_cast<int>(line->cells.size());
-  if (col < 0 || col >= n) return;
-  Cell& cell = line->cells[static_cast<size_t>(col)];
-  if (cell.kind == kWideRight && col > 0) {
-    BlankCells(line, col - 1, col + 1);
-  } else if (cell.kind == kWideLeft && col + 1 < n) {
-    BlankCells(line, col, col + 2);
+  if (col < 0 || col >= n || line->cells[static_cast<size_t>(col)].kind != kWideRight) return;
+  bool pair = col > 0 && line->cells[static_cast<size_t>(col - 1)].kind == kWideLeft;
+  BlankCells(line, pair ? col - 1 : col, col + 1);
+}
+
+// A character written up to `col` leaves no stray right half after it.
+void Terminal::ClearPaddingAfter(Line* line, int col) {
+  if (col >= 0 && col < static_cast<int>(line->cells.size()) &&
+      line->cells[static_cast<size_t>(col)].kind == kWideRight) {
+    BlankCells(line, col, col + 1);
   }
 }
 
 
-void Terminal::ResizeBuffer(Buffer* b, int cols, int rows, int drop_top) {
-  std::vector<Line> lines;
-  for (size_t r = static_cast<size_t>(drop_top); r < b->order.size(); ++r) {
-    lines.push_back(std::move(b->pool[static_cast<size_t>(b->order[r])]));
-  }
-  lines.resize(static_cast<size_t>(rows));
-  b->order.resize(static_cast<size_t>(rows));
-  for (int r = 0; r < rows; ++r) {
-    Line& line = lines[static_cast<size_t>(r)];
-    line.cells.resize(static_cast<size_t>(cols));
-    // A wide character cut in half by the new right edge goes away.
-    if (cols > 0 && line.cells.back().kind == kWideLeft) line.cells.back() = Cell();
-    b->order[static_cast<size_t>(r)] = r;
-  }
-  b->pool = std::move(lines);
-}
-
-
-char* Terminal::EncodeCells(const Cell* cells, size_t end, char* out) {
+char* Terminal::EncodeCells(const Line& line, size_t end, char* out) {
+  const Cell* cells = line.cells.data();
   for (size_t i = 0; i < end; ++i) {
     const Cell& cell = cells[i];
     if (cell.kind == kWideRight) continue;  // its character is in the left half
-    char32_t first = cell.ch[0];
-    if (first < 0x80 && cell.ch[1] == 0) {
-      *out++ = first == 0 ? ' ' : static_cast<char>(first);
-      continue;
-    }
-    for (char32_t ch : cell.ch) {
-      if (ch == 0) break;
-      out = WriteUtf8(ch, out);
-    }
+    char32_t first = cell.ch;
+    if (first < 0x80) *out++ = first == 0 ? ' ' : static_cast<char>(first);
+    else out = WriteUtf8(first, out);
+    if (cell.marks == 0) continue;
+    for (char32_t mark : line.marks[cell.marks - 1]) out = WriteUtf8(mark, out);
   }
   return out;
 }
@@ -780,7 +845,7 @@ char* Terminal::EncodeCells(const Cell* cells, size_t end, char* out) {
 // Text of cells [0, end).
 std::string Terminal::LineText(const Line& line, size_t end) {
   std::string buf(end * kMaxCellBytes, '\0');
-  size_t n = static_cast<size_t>(EncodeCells(line.cells.data(), end, &buf[0]) - buf.data());
+  size_t n = static_cast<size_t>(EncodeCells(line, end, &buf[0]) - buf.data());
   return std::string(buf.data(), n);
 }
 
@@ -790,7 +855,10 @@ namespace {
 template <typename Cells>
 size_t TrimmedEnd(const Cells& cells) {
   size_t end = cells.size();
-  while (end > 0 && (cells[end - 1].ch[0] == 0 || cells[end - 1].ch[0] == ' ')) --end;
+  while (end > 0 && (cells[end - 1].ch == 0 || cells[end - 1].ch == ' ') && cells[end - 1].marks == 0 &&
+         cells[end - 1].kind == 0) {
+    --end;
+  }
   return end;
 }
 
@@ -815,16 +883,78 @@ std::vector<std::string> Terminal::ScreenLines() const {
   return lines;
 }
 
+std::vector<StyleRun> Terminal::RowStyles(int row) const {
+  std::vector<StyleRun> runs;
+  if (row < 0 || row >= rows_) return runs;
+  const Line& line = ScreenLine(row);
+  for (int c = 0; c < cols_; ++c) {
+    const Cell& cell = line.cells[static_cast<size_t>(c)];
+    if (cell.fg == 0 && cell.bg == 0 && cell.attrs == 0) continue;
+    if (!runs.empty()) {
+      StyleRun& last = runs.back();
+      if (last.col + last.len == c && last.fg == cell.fg && last.bg == cell.bg && last.attrs == cell.attrs) {
+        ++last.len;
+        continue;
+      }
+    }
+    runs.push_back(StyleRun{c, 1, cell.fg, cell.bg, cell.attrs});
+  }
+  return runs;
+}
+
 bool Terminal::RowWrapped(int row) const {
   return row >= 0 && row < rows_ && ScreenLine(row).wrapped;
 }
 
 void Terminal::PushHistory(const Line& line) {
+  history_.push_back(ToHistory(line));
+  ++lines_scrolled_;
+}
+
+Terminal::HistoryLine Terminal::ToHistory(const Line& line) {
   size_t end = TrimmedEnd(line.cells);
   if (encode_buf_.size() < end * kMaxCellBytes) encode_buf_.resize(end * kMaxCellBytes);
-  size_t n = static_cast<size_t>(EncodeCells(line.cells.data(), end, encode_buf_.data()) - encode_buf_.data());
-  history_.push_back(HistoryLine{std::string(encode_buf_.data(), n), line.wrapped});
-  ++lines_scrolled_;
+  size_t n = static_cast<size_t>(EncodeCells(line, end, encode_buf_.data()) - encode_buf_.data());
+  HistoryLine h{std::string(encode_buf_.data(), n), line.wrapped, 0};
+  h.blanks = static_cast<uint16_t>(std::max(0, line.used - static_cast<int>(end)));
+  return h;
+}
+
+// The cells of a history line again, as they were printed: a character and
+// the marks (or joined characters) after it share a cell.
+Terminal::Line Terminal::FromHistory(const HistoryLine& h, int cols) {
+  Line line;
+  line.wrapped = h.wrapped;
+  line.cells.reserve(static_cast<size_t>(cols));
+  size_t pos = 0;
+  bool joining = false;
+  uint32_t cp;
+  while (pos < h.text.size()) {
+    DecodeUtf8(h.text, &pos, &cp);
+    int width = CharWidth(cp);
+    if ((joining || width <= 0) && !line.cells.empty()) {
+      Cell& cell = line.cells[line.cells.size() - (line.cells.back().kind == kWideRight ? 2 : 1)];
+      if (cell.marks == 0) {
+        line.marks.emplace_back();
+        cell.marks = static_cast<uint32_t>(line.marks.size());
+      }
+      line.marks[cell.marks - 1].push_back(cp);
+      joining = cp == 0x200D;
+      continue;
+    }
+    Cell cell;
+    cell.ch = cp;
+    cell.kind = width == 2 ? kWideLeft : kNarrow;
+    line.cells.push_back(cell);
+    if (width == 2) {
+      cell = Cell();
+      cell.kind = kWideRight;
+      line.cells.push_back(cell);
+    }
+  }
+  line.used = static_cast<int>(line.cells.size()) + h.blanks;
+  line.cells.resize(static_cast<size_t>(std::max(cols, line.used)));
+  return line;
 }
 
 void Terminal::TrimHistory() {
@@ -840,12 +970,16 @@ bool Terminal::LineAt(uint64_t abs, std::string* text, bool* wrapped) const {
     const HistoryLine& h = history_[static_cast<size_t>(abs - first_retained_row())];
     *text = h.text;
     *wrapped = h.wrapped;
+    if (h.wrapped) text->append(h.blanks, ' ');
     return true;
   }
   uint64_t row = abs - lines_scrolled_;
   if (row >= static_cast<uint64_t>(rows_)) return false;
-  *text = RowText(static_cast<int>(row));
-  *wrapped = RowWrapped(static_cast<int>(row));
+  const Line& line = ScreenLine(static_cast<int>(row));
+  *wrapped = line.wrapped;
+  size_t end = TrimmedEnd(line.cells);
+  if (line.wrapped) end = std::max(end, static_cast<size_t>(std::min(line.used, cols_)));
+  *text = LineText(line, end);
   return true;
 }
 

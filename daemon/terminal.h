@@ -4,16 +4,18 @@
 //
 // VtParser splits the bytes into text, controls and sequences; this class
 // acts on them the way xterm and tmux do (tmux is the reference the tests
-// compare screens with). It keeps characters, not colours. Printable runs
-// are written straight into the row, because program output is mostly
-// text and the emulator must keep up with the PTY. Rows live in a fixed
-// pool and scrolling rotates row indices, so scrolling never copies the
-// screen; lines that leave the top go to a bounded history.
+// compare screens with). Screen cells keep characters, colours and
+// attributes; the history keeps text. Printable runs are written straight
+// into the row, because program output is mostly text and the emulator must
+// keep up with the PTY. Rows live in a fixed pool and scrolling rotates row
+// indices, so scrolling never copies the screen; lines that leave the top go
+// to a bounded history.
 //
 // Rows are numbered two ways. Screen rows are 0..rows()-1. Absolute rows
-// count every line since the start: absolute row lines_scrolled() + r is
-// screen row r, and smaller absolute rows are in the history. An ask keeps
-// its absolute start row, so its reply survives scrolling.
+// count every line held: absolute row lines_scrolled() + r is screen row r,
+// and smaller absolute rows are in the history. An ask keeps its absolute
+// start row, so its reply survives scrolling; a resize that reflows lines
+// renumbers rows, and RowAfterResize says where each went.
 #ifndef TUIDRIVER_TERMINAL_H_
 #define TUIDRIVER_TERMINAL_H_
 
@@ -28,6 +30,24 @@
 #include "vt_parser.h"
 
 namespace tuidriver {
+
+// Cell attributes (SGR), as bits.
+enum CellAttr : uint16_t {
+  kBold = 1, kDim = 2, kItalic = 4, kUnderline = 8,
+  kBlink = 16, kReverse = 32, kInvisible = 64, kStrike = 128,
+};
+// A colour: 0 is the default; else a palette index or an RGB value, tagged.
+constexpr uint32_t kPaletteColour = 1u << 24;  // | index 0-255
+constexpr uint32_t kRgbColour = 2u << 24;      // | 0xrrggbb
+
+// Cells of one row with the same attributes, not all default.
+struct StyleRun {
+  int col = 0;
+  int len = 0;  // columns
+  uint32_t fg = 0;
+  uint32_t bg = 0;
+  uint16_t attrs = 0;
+};
 
 struct Cursor {
   int row = 0;
@@ -52,9 +72,16 @@ class Terminal : private VtParser::Handler {
   // the last call. The caller writes them to the PTY.
   std::string TakeReplies();
 
-  // Changes the size. History is kept; rows that no longer fit above the
-  // cursor move into the history.
+  // Changes the size as tmux 3.3 does. Rows below the cursor go first when
+  // the screen gets shorter, then rows move into the history; when it gets
+  // taller, rows come back from the history. On a new width, the main
+  // screen and its history are reflowed: lines the terminal wrapped are
+  // re-wrapped, so no text is cut, and the cursor stays on its character.
+  // The alternate screen is cut or padded.
   void Resize(int cols, int rows);
+  // Where absolute row `abs`, as numbered before the last Resize, is now
+  // (reflow renumbers rows). For what holds an absolute row across a resize.
+  uint64_t RowAfterResize(uint64_t abs) const;
 
   int cols() const { return cols_; }
   int rows() const { return rows_; }
@@ -84,13 +111,16 @@ class Terminal : private VtParser::Handler {
   std::string RowPrefix(int row, int cols) const;
   // True when the terminal wrapped screen row `row` onto the next row.
   bool RowWrapped(int row) const;
+  // The styled runs of screen row `row`, left to right; default cells are in none.
+  std::vector<StyleRun> RowStyles(int row) const;
 
   // Lines that have left the top of the main screen, ever.
   uint64_t lines_scrolled() const { return lines_scrolled_; }
   // The oldest absolute row still held.
   uint64_t first_retained_row() const { return lines_scrolled_ - history_.size(); }
   size_t scrollback_size() const { return history_.size(); }
-  // Text and wrap flag of absolute row `abs`; false if it is not held.
+  // Text and wrap flag of absolute row `abs`; false if it is not held. A
+  // wrapped row keeps its trailing spaces: they are part of the line.
   bool LineAt(uint64_t abs, std::string* text, bool* wrapped) const;
 
   // While pinned, history at or after absolute row `abs` is never dropped,
@@ -105,20 +135,33 @@ class Terminal : private VtParser::Handler {
   // A blank cell is all zero bytes, so rows are blanked with memset.
   enum CellKind : uint8_t { kNarrow = 0, kWideLeft = 1, kWideRight = 2 };
   struct Cell {
-    char32_t ch[3] = {0, 0, 0};  // base character + up to two combining
-    CellKind kind = kNarrow;     // the halves of a wide character are marked
+    char32_t ch = 0;          // the base character; 0: blank
+    uint32_t fg = 0;          // colours (kPaletteColour, kRgbColour), 0: default
+    uint32_t bg = 0;
+    uint32_t marks = 0;       // combining marks: 0 none, else 1 + index into Line::marks
+    uint16_t attrs = 0;       // CellAttr bits
+    CellKind kind = kNarrow;  // the halves of a wide character are marked
   };
   struct Line {
     std::vector<Cell> cells;
     bool wrapped = false;
+    // Columns written since the row was blank (tmux's "cellused", erased
+    // cells included): what reflow carries over.
+    int used = 0;
+    // Combining marks (and what a zero-width joiner joined) of this row's
+    // cells. Rare, so kept aside: a cell stays small for the ASCII path.
+    std::vector<std::u32string> marks;
   };
+  // tmux keeps a cell's UTF-8 up to this many bytes; marks past it are dropped.
+  static constexpr size_t kMaxClusterBytes = 21;
   struct Buffer {
     std::vector<Line> pool;   // the rows' storage
     std::vector<int> order;   // screen row -> index into pool
   };
   struct HistoryLine {
-    std::string text;
+    std::string text;      // without trailing blanks
     bool wrapped = false;
+    uint16_t blanks = 0;   // blank columns after the text that were used
   };
 
   // What VtParser found (see vt_parser.h).
@@ -133,6 +176,8 @@ class Terminal : private VtParser::Handler {
   void PrintAscii(const unsigned char* text, size_t len);
   void PrintCodePoint(char32_t cp);
   void AddCombining(char32_t cp);
+  void ClearPaddingAfter(Line* line, int col);
+  static void CompactMarks(Line* line);
   void WrapToNextLine();
   void DecodeUtf8Byte(unsigned char b);
 
@@ -144,10 +189,13 @@ class Terminal : private VtParser::Handler {
   void SetPrivateMode(int mode, bool set);
   void ReportMode(const CsiSequence& csi);
   void SetScrollRegion(const CsiSequence& csi);
+  void SetGraphics(const CsiSequence& csi);
+  int ExtendedColour(const CsiSequence& csi, int i, uint32_t* colour);
 
   // Cursor and screen operations, as the sequences name them.
   void MoveTo(int row, int col);  // clamped to the screen
-  void Index();                    // down one row, scrolling at the region's bottom
+  // Down one row, scrolling at the region's bottom; new rows get background `bg`.
+  void Index(uint32_t bg);
   void ReverseIndex();
   void Tab(int count);
   void BackTab(int count);
@@ -158,7 +206,7 @@ class Terminal : private VtParser::Handler {
   void EraseInLine(int how);
   void InsertCells(int count);
   void DeleteCells(int count);
-  void ScrollRows(int top, int bottom, int up, bool to_history);
+  void ScrollRows(int top, int bottom, int up, bool to_history, uint32_t bg);
   void ScreenAlignment();
   void Reset();
   void ResetModes();
@@ -168,15 +216,25 @@ class Terminal : private VtParser::Handler {
   static std::string LineText(const Line& line, size_t end);
   // Writes the UTF-8 text of cells [0, end) to `out`, which has room for
   // end * kMaxCellBytes bytes; returns the end of what it wrote.
-  static char* EncodeCells(const Cell* cells, size_t end, char* out);
-  static constexpr size_t kMaxCellBytes = 12;  // three code points
-  void BlankCells(Line* line, int from, int to);
-  void BlankRows(int from, int to);
+  static char* EncodeCells(const Line& line, size_t end, char* out);
+  static constexpr size_t kMaxCellBytes = kMaxClusterBytes + 3;
+  // Erased cells keep background `bg` (the current one for erases: BCE, as tmux).
+  void BlankCells(Line* line, int from, int to, uint32_t bg = 0);
+  void BlankRows(int from, int to, uint32_t bg = 0);
   void SplitWideAt(Line* line, int col);
-  void DropOrphanHalves(Line* line);
   void PushHistory(const Line& line);
   void TrimHistory();
-  static void ResizeBuffer(Buffer* b, int cols, int rows, int drop_top);
+  HistoryLine ToHistory(const Line& line);
+  static Line FromHistory(const HistoryLine& h, int cols);
+
+  // Resize, in terminal_resize.cc.
+  void ResizeMainHeight(int rows, int* cursor_row);
+  void ReflowMain(int cols, int* cursor_row, int* cursor_col, bool* wrap_next);
+  static void CutBuffer(Buffer* b, int cols, int rows, int* cursor_row);
+  static void Rewrap(std::vector<Line>* all, size_t first, size_t last, int cols,
+                     std::vector<Line>* out, std::vector<uint64_t>* map);
+  static std::vector<Line> TakeLines(Buffer* b);
+  static void PutLines(Buffer* b, std::vector<Line> lines);
 
   // What DECSC saves and DECRC restores.
   struct SavedCursor {
@@ -186,6 +244,7 @@ class Terminal : private VtParser::Handler {
     bool origin_mode = false;
     bool graphics[2] = {false, false};
     int shift = 0;
+    Cell pen;
   };
 
   VtParser parser_;
@@ -198,11 +257,16 @@ class Terminal : private VtParser::Handler {
   Cursor cursor_;
   // The last character filled the last column: the next one wraps first.
   bool wrap_next_ = false;
+  Cell pen_;  // the attributes new characters get (SGR); its ch is unused
   SavedCursor saved_[2];  // main screen, alternate screen
   int top_ = 0;           // scroll region: rows [top_, bottom_)
   int bottom_;
   std::vector<bool> tab_stops_;
-  char32_t last_char_ = ' ';  // what REP repeats
+  // What REP repeats: the character just printed if it was ASCII, else 0
+  // (as tmux, which repeats nothing after other characters or sequences).
+  char32_t last_char_ = 0;
+  // A zero-width joiner came: the next character joins the cell before (tmux).
+  bool joining_ = false;
   // A UTF-8 character in progress: the code point so far and the bytes missing.
   char32_t utf8_cp_ = 0;
   int utf8_missing_ = 0;
@@ -235,6 +299,12 @@ class Terminal : private VtParser::Handler {
   uint64_t pin_row_ = 0;
   uint64_t lines_scrolled_ = 0;
   uint64_t generation_ = 0;
+  // The last reflow: absolute row resize_base_ + i went to resize_map_[i];
+  // rows from resize_old_end_ on moved to resize_new_end_ on.
+  uint64_t resize_base_ = 0;
+  std::vector<uint64_t> resize_map_;
+  uint64_t resize_old_end_ = 0;
+  uint64_t resize_new_end_ = 0;
 };
 
 }  // namespace tuidriver

@@ -78,7 +78,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     term.TakeReplies();
     p += n;
     left -= n;
-    if ((rng >> 8) % 31 == 0) term.Resize(2 + (rng >> 3) % 50, 2 + (rng >> 11) % 15);
+    if ((rng >> 8) % 31 == 0) {
+      // Reflow renumbers rows: a row held across it maps to one still held
+      // (or to one not printed yet), never before the history.
+      uint64_t held = term.lines_scrolled() + static_cast<uint64_t>(term.cursor().row);
+      uint64_t first = term.first_retained_row();
+      term.Resize(2 + (rng >> 3) % 50, 2 + (rng >> 11) % 15);
+      if (held >= first && term.RowAfterResize(held) < first) abort();
+    }
     if ((rng >> 12) % 7 == 0) term.PinHistory(term.lines_scrolled());
     if ((rng >> 14) % 11 == 0) term.UnpinHistory();
   }
@@ -95,7 +102,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (c.row < 0 || c.row >= term.rows() || c.col < 0 || c.col >= term.cols()) abort();
   CheckSplitsChangeNothing(cols, rows, whole);
   for (const std::string& line : term.ScreenLines()) Check(line);
-  for (int r = 0; r < term.rows(); ++r) Check(term.RowPrefix(r, term.cols()));
+  for (int r = 0; r < term.rows(); ++r) {
+    Check(term.RowPrefix(r, term.cols()));
+    int end = 0;  // styled runs are in order, inside the row, never empty
+    for (const tuidriver::StyleRun& run : term.RowStyles(r)) {
+      if (run.col < end || run.len < 1 || run.col + run.len > term.cols()) abort();
+      end = run.col + run.len;
+    }
+  }
   for (uint64_t row = term.first_retained_row(); row < term.lines_scrolled() + term.rows(); ++row) {
     std::string text;
     bool wrapped;

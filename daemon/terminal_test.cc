@@ -109,6 +109,53 @@ TEST(Terminal, TwoCombiningMarksAreKeptAndClearedByOverwriting) {
   EXPECT_EQ("o\xCC\x88x", t.RowText(0));
 }
 
+TEST(Terminal, CombiningMarksAreKeptUpToTmuxsLimit) {
+  Terminal t(10, 2, 100);
+  std::string acute = "\xCC\x81";
+  std::string many;
+  for (int i = 0; i < 12; ++i) many += acute;
+  Feed(&t, "Z" + many + "y");
+  std::string ten;  // 1 + 10 * 2 = 21 bytes, the most a cell holds
+  for (int i = 0; i < 10; ++i) ten += acute;
+  EXPECT_EQ("Z" + ten + "y", t.RowText(0));
+  EXPECT_EQ(2, t.cursor().col);
+}
+
+TEST(Terminal, ManyRewritesWithMarksStayBounded) {
+  Terminal t(4, 2, 100);
+  for (int i = 0; i < 10000; ++i) Feed(&t, "\re\xCC\x81o\xCC\x88");
+  EXPECT_EQ("e\xCC\x81o\xCC\x88", t.RowText(0));
+}
+
+TEST(Terminal, ZeroWidthJoinerJoinsTheNextCharacter) {
+  Terminal t(10, 2, 100);
+  // man ZWJ woman: one cell two columns wide, as tmux 3.3.
+  Feed(&t, "\xF0\x9F\x91\xA8\xE2\x80\x8D\xF0\x9F\x91\xA9x");
+  EXPECT_EQ("\xF0\x9F\x91\xA8\xE2\x80\x8D\xF0\x9F\x91\xA9x", t.RowText(0));
+  EXPECT_EQ(3, t.cursor().col);
+}
+
+TEST(Terminal, InsertAndDeleteMoveWideCellsAsTheyAre) {
+  Terminal t(20, 2, 100);
+  std::string row = "\xE6\x97\xA5\xE6\x9C\xAC\xE8\xAA\x9E";  // 日本語
+  Feed(&t, row + "\x1b[3G\x1b[2@");  // on the left half of 本
+  EXPECT_EQ("\xE6\x97\xA5  \xE6\x9C\xAC\xE8\xAA\x9E", t.RowText(0));
+  Feed(&t, "\x1b[2J\x1b[H" + row + "\x1b[4G\x1b[1P");  // the right half of 本
+  EXPECT_EQ("\xE6\x97\xA5\xE6\x9C\xAC\xE8\xAA\x9E", t.RowText(0));
+}
+
+TEST(Terminal, RepeatsOnlyAnAsciiCharacterJustPrinted) {
+  Terminal t(10, 2, 100);
+  Feed(&t, "ab\x1b[2b");
+  EXPECT_EQ("abbb", t.RowText(0));
+  Feed(&t, "\x1b[2b\r\n\xE4\xB8\xAD\x1b[2b");  // after REP itself, after a wide character: nothing
+  EXPECT_EQ("abbb", t.RowText(0));
+  EXPECT_EQ("\xE4\xB8\xAD", t.RowText(1));
+  Feed(&t, "\rabcdefgh\x1b[9b");  // up to the margin only
+  EXPECT_EQ("abcdefghhh", t.RowText(1));
+  EXPECT_EQ(1, t.cursor().row);
+}
+
 TEST(Terminal, ErasedAndSkippedCellsReadAsSpaces) {
   Terminal t(10, 2, 100);
   Feed(&t, "abcdef\x1b[1;3H\x1b[2X\x1b[1;9Hz");  // erase c,d; skip to column 9
@@ -274,9 +321,39 @@ TEST(Terminal, ResizeKeepsCursorRowOnScreen) {
   EXPECT_EQ(3, t.rows());
   EXPECT_EQ("row5", t.RowText(2));
   EXPECT_EQ(2, t.cursor().row);
-  t.Resize(30, 8);
-  EXPECT_EQ("row5", t.RowText(2));
+  t.Resize(30, 8);  // taller: rows come back from the history, as in tmux
+  EXPECT_EQ("row0", t.RowText(0));
+  EXPECT_EQ("row5", t.RowText(5));
+  EXPECT_EQ(5, t.cursor().row);
+  EXPECT_EQ(0u, t.scrollback_size());
   EXPECT_EQ(8u, t.ScreenLines().size());
+}
+
+TEST(Terminal, ReflowRenumbersRowsAndSaysWhere) {
+  Terminal t(10, 4, 100);
+  Feed(&t, "0123456789abcdefghij\r\nend");  // one line wrapped over two rows, then "end"
+  EXPECT_EQ(2u, t.lines_scrolled() + static_cast<uint64_t>(t.cursor().row));
+  t.Resize(20, 4);  // wider: the wrapped line takes one row
+  EXPECT_EQ("0123456789abcdefghij", t.RowText(0));
+  EXPECT_EQ("end", t.RowText(1));
+  EXPECT_EQ(0u, t.RowAfterResize(0));
+  EXPECT_EQ(0u, t.RowAfterResize(1));  // the second half joined the first row
+  EXPECT_EQ(1u, t.RowAfterResize(2));
+  EXPECT_EQ(1, t.cursor().row);
+  EXPECT_EQ(3, t.cursor().col);
+  t.Resize(20, 4);  // the same size: nothing moves
+  EXPECT_EQ(2u, t.RowAfterResize(2));
+  t.Resize(5, 4);  // narrower: seven rows (the blank ones too), three go into the history
+  EXPECT_EQ(3u, t.scrollback_size());
+  EXPECT_EQ(4u, t.RowAfterResize(1));
+  std::string text;
+  bool wrapped;
+  ASSERT_TRUE(t.LineAt(0, &text, &wrapped));
+  EXPECT_EQ("01234", text);
+  EXPECT_TRUE(wrapped);
+  EXPECT_EQ("fghij", t.RowText(0));
+  EXPECT_EQ("end", t.RowText(1));
+  EXPECT_EQ(1, t.cursor().row);
 }
 
 TEST(Terminal, EraseClearsRows) {
@@ -451,7 +528,7 @@ TEST(Terminal, ControlsAfterEscAreExecutedFirst) {
 namespace tuidriver {
 namespace {
 
-// REP (CSI b) before any character was printed repeats a blank, however it
+// REP (CSI b) before any character was printed repeats nothing, however it
 // comes (libvterm 0.1.4 looped forever; found by terminal_fuzz).
 TEST(Terminal, RepeatBeforeAnyCharacterDoesNotHang) {
   std::string long_rep = "\x1b[" + std::string(200, '0') + "1b";
@@ -493,6 +570,12 @@ TEST(Terminal, RestoredCursorStaysOnAShrunkScreen) {
     t.Feed(after.data(), after.size());
     EXPECT_LT(t.cursor().row, 7) << save;
     EXPECT_LE(t.cursor().col, 10) << save;
+    if (save == "\x1b[?1049h") {
+      // The main screen's cursor was reflowed with it (past the end of its
+      // blank row: to the row's start), as in tmux.
+      EXPECT_EQ("xy", t.RowText(6)) << save;
+      continue;
+    }
     // x went to the last cell, y wrapped to a new line below it.
     EXPECT_EQ("         x", t.RowText(5)) << save;
     EXPECT_EQ("y", t.RowText(6)) << save;

@@ -112,6 +112,7 @@ void VtParser::CsiByte(unsigned char b) {
   } else if (b == ';' || b == ':') {
     param_started_ = true;
     if (csi_.count <= CsiSequence::kMaxParams) ++csi_.count;  // past the limit: dropped
+    if (b == ':' && csi_.count <= CsiSequence::kMaxParams) csi_.colons |= 1u << (csi_.count - 1);
   } else {  // a digit
     param_started_ = true;
     if (csi_.count > CsiSequence::kMaxParams) return;

@@ -12,6 +12,7 @@
 #define TUIDRIVER_VT_PARSER_H_
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 namespace tuidriver {
@@ -21,6 +22,7 @@ struct CsiSequence {
   static constexpr int kMissing = -1;
   int params[kMaxParams];  // kMissing where a parameter was left out
   int count = 0;           // how many parameters were given (at least 1)
+  uint32_t colons = 0;     // bit i: parameter i came after ':' (a sub-parameter, as in 38:2:r:g:b)
   char leader = 0;         // a private marker before the parameters: ? > < =
   char intermediate = 0;   // the last byte 0x20-0x2f, e.g. '$' in CSI ? 1 $ p
   char final = 0;

@@ -11,10 +11,11 @@ cd "$(dirname "$0")/.."
 # the tests drive vim and less (integration, shim), tmux (the screen
 # reference), ps (process checks), git (Codex refuses to start outside a
 # repository), readelf (binutils, via build-essential), clang + its runtime
-# (the fuzzers), node/npm (the shim, the agent CLIs).
+# (the fuzzers), node/npm (the shim, the agent CLIs), asciinema (its `cat`
+# checks the recordings).
 PACKAGES=(build-essential cmake pkg-config libutf8proc-dev libre2-dev libsimdjson-dev
           libgtest-dev googletest python3 vim less tmux procps git clang libclang-rt-14-dev
-          dpkg-dev ca-certificates)
+          dpkg-dev ca-certificates asciinema)
 for arg in "$@"; do
   case "$arg" in
     --bench) PACKAGES+=(valgrind linux-perf) ;;

@@ -77,5 +77,43 @@ class BashEngine(unittest.TestCase):
         self.assertEqual(self.ask_ok("echo safe\x1b[31m\x07"), "safe")
 
 
+class ResizeDuringAnAsk(unittest.TestCase):
+    """Issue 14: shrinking the terminal while an ask runs, then widening it,
+    must not cut the lines printed so far (reflow, as tmux does)."""
+
+    def run_ask(self, kind):
+        tmp = tempfile.mkdtemp()
+        go = [os.path.join(tmp, "go%d" % i) for i in range(2)]
+        wait = "while [ ! -e %s ]; do sleep 0.05; done"
+        x60 = "x" * 60
+        prompt = ("printf 'line1 %s\\n'; printf 'line2 %s'; " % (x60, x60[:30]) + wait % go[0]
+                  + "; printf '%s\\nline3 %s\\n'; " % (x60[30:], x60) + wait % go[1]
+                  + "; printf 'line4 %s\\n'" % x60)
+        with Daemon("bash", "--cwd", tmp, "--cols", "120", "--rows", "30") as d:
+            d.send({"id": "A", "type": kind, "prompt": prompt, "timeout": 30})
+            d.wait_screen(lambda s: any(l.startswith("line2 ") for l in s["lines"]), 15)
+            self.assertTrue(d.request("resize", cols=30, rows=30)["ok"])
+            open(go[0], "w").close()
+            d.wait_screen(lambda s: any(l.startswith("line3 ") for l in s["lines"]), 15)
+            self.assertTrue(d.request("resize", cols=120, rows=30)["ok"])
+            open(go[1], "w").close()
+            reply = d.wait_for(lambda m: m.get("id") == "A" and m.get("type") == "reply", 40)
+            chunks = "".join(m["delta"] for m in d.events if m.get("id") == "A" and m.get("type") == "chunk")
+            lines = d.request("screen")["lines"]
+        self.assertTrue(reply["ok"], reply)
+        self.assertNotIn("revised", reply)
+        expected = "\n".join("line%d %s" % (i, x60) for i in range(1, 5))
+        self.assertEqual(reply["text"], expected)
+        self.assertIn("line1 " + x60, lines)  # the screen was reflowed back too
+        return chunks
+
+    def test_ask(self):
+        self.run_ask("ask")
+
+    def test_ask_stream(self):
+        chunks = self.run_ask("ask_stream")
+        self.assertEqual(chunks, "\n".join("line%d %s" % (i, "x" * 60) for i in range(1, 5)))
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -1,6 +1,6 @@
 export { Session } from './session';
 export type {
-  SpawnOptions, AskOptions, ExitInfo, ScreenState, SessionStatus, ExpectResult, DialogEvent,
+  SpawnOptions, AskOptions, ExitInfo, ScreenState, StyledScreenState, StyleRun, SessionStatus, ExpectResult, DialogEvent,
   OutputDroppedEvent, SessionEvents, NeedsInputEvent, StateExplanation, RuleMatch,
   Turn, TurnTool, TurnResult,
 } from './session';

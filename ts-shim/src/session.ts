@@ -25,6 +25,8 @@ export interface SpawnOptions {
   engineFile?: string;
   /** Lines of history to keep (daemon default: 10000). */
   scrollback?: number;
+  /** Records the session from its start to this file, asciicast v2 (see `record()`). */
+  record?: string;
   /** Continue an earlier conversation by its session id (`sessionId`; engines with a transcript, e.g. `claude`). */
   resume?: string;
 }
@@ -117,6 +119,31 @@ export interface ScreenState {
   rows: number;
   altScreen: boolean;
   title: string;
+}
+
+/**
+ * Cells of one row with the same attributes (`screen({ styles: true })`); cells with none set
+ * are in no run. Colours are a palette index 0–255 or `'#rrggbb'`; only set attributes appear.
+ */
+export interface StyleRun {
+  col: number;
+  /** Columns (a wide character counts two). */
+  len: number;
+  fg?: number | string;
+  bg?: number | string;
+  bold?: true;
+  dim?: true;
+  italic?: true;
+  underline?: true;
+  blink?: true;
+  reverse?: true;
+  invisible?: true;
+  strike?: true;
+}
+
+/** The screen with its styles: `styles[i]` holds the runs of `lines[i]`, left to right. */
+export interface StyledScreenState extends ScreenState {
+  styles: StyleRun[][];
 }
 
 export interface SessionStatus {
@@ -445,9 +472,25 @@ export class Session extends EventEmitter<SessionEvents> {
     return { cols: Number(r.cols), rows: Number(r.rows) };
   }
 
-  /** The rendered screen: one string per row, no colours, trailing blanks trimmed. */
-  async screen(): Promise<ScreenState> {
-    return toScreen(await this.call({ type: 'screen' }));
+  /**
+   * The rendered screen: one string per row, trailing blanks trimmed. With `{ styles: true }`,
+   * also each row's styled runs (colours, bold, reverse...).
+   */
+  async screen(): Promise<ScreenState>;
+  async screen(opts: { styles: true }): Promise<StyledScreenState>;
+  async screen(opts: { styles?: boolean }): Promise<ScreenState | StyledScreenState>;
+  async screen(opts: { styles?: boolean } = {}): Promise<ScreenState | StyledScreenState> {
+    if (!opts.styles) return toScreen(await this.call({ type: 'screen' }));
+    const r = await this.call({ type: 'screen', styles: true });
+    return { ...toScreen(r), styles: r.styles as StyleRun[][] };
+  }
+
+  /**
+   * Records the session to an asciicast v2 file (asciinema): `{ path }` starts (the file is
+   * replaced), `{ stop: true }` stops. Input sent with `sendSecret` is recorded as a marker only.
+   */
+  async record(opts: { path: string } | { stop: true }): Promise<void> {
+    await this.call('path' in opts ? { type: 'record', path: opts.path } : { type: 'record', stop: true });
   }
 
   /** History followed by the screen, oldest first; `lines` keeps the newest N. */
@@ -747,6 +790,7 @@ function commonArgs(opts: SpawnOptions): string[] {
   if (opts.cols !== undefined) args.push('--cols', String(opts.cols));
   if (opts.rows !== undefined) args.push('--rows', String(opts.rows));
   if (opts.scrollback !== undefined) args.push('--scrollback', String(opts.scrollback));
+  if (opts.record !== undefined) args.push('--record', opts.record);
   if (opts.cwd !== undefined) args.push('--cwd', opts.cwd);
   return args;
 }

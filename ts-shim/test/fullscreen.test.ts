@@ -130,3 +130,49 @@ test('mirror with history: the lines above the screen, then the screen, then liv
     await s.close();
   }
 });
+
+test('screen({ styles: true }): the styled runs of each row', { timeout: 30_000 }, async () => {
+  const s = await Session.spawnCommand(
+    ['sh', '-c', "printf 'plain \\033[1;31mred\\033[0m \\033[7;48;5;21mrev\\033[38;2;1;2;3mrgb\\033[m'; exec sleep 60"],
+    { cols: 30, rows: 3 });
+  try {
+    await s.expect('rgb');
+    const plain = await s.screen();
+    assert.equal('styles' in plain, false);
+    const scr = await s.screen({ styles: true });
+    assert.deepEqual(scr.lines, plain.lines);
+    assert.deepEqual(scr.styles, [
+      [{ col: 6, len: 3, fg: 1, bold: true },
+        { col: 10, len: 3, bg: 21, reverse: true },
+        { col: 13, len: 3, fg: '#010203', bg: 21, reverse: true }],
+      [], [],
+    ]);
+  } finally {
+    await s.close();
+  }
+});
+
+test('record(): an asciicast v2 file, a secret as a marker only', { timeout: 30_000 }, async (t) => {
+  const dir = tempDir(t);
+  const file = path.join(dir, 'run.cast');
+  const again = path.join(dir, 'again.cast');
+  const s = await Session.spawnCommand(['cat'], { cols: 40, rows: 5, record: file });
+  try {
+    await s.send('shown\r');
+    await s.sendSecret('hidden\r');
+    await s.expect(/hidden\r?\n.*hidden/s);
+    await s.record({ stop: true });
+    await s.record({ path: again });
+    await s.send('more\r');
+    await s.expect(/more\r?\n.*more/s);
+  } finally {
+    await s.close();
+  }
+  const read = (f: string) => fs.readFileSync(f, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l));
+  const [header, ...events] = read(file);
+  assert.equal(header.version, 2);
+  assert.equal(header.width, 40);
+  assert.equal(header.height, 5);
+  assert.deepEqual(events.filter((e) => e[1] !== 'o').map((e) => e.slice(1)), [['i', 'shown\r'], ['m', '[secret]']]);
+  assert.deepEqual(read(again).slice(1).filter((e) => e[1] === 'i').map((e) => e[2]), ['more\r']);
+});

@@ -1,0 +1,270 @@
+// Terminal::Resize, after tmux 3.3 (screen_resize_cursor, grid_reflow): the
+// height changes first at the old width, then the main screen and its
+// history are reflowed to the new width. tmux is the reference the tests
+// compare with.
+#include <algorithm>
+#include <utility>
+
+#include "terminal.h"
+
+namespace tuidriver {
+
+std::vector<Terminal::Line> Terminal::TakeLines(Buffer* b) {
+  std::vector<Line> lines;
+  lines.reserve(b->order.size());
+  for (int index : b->order) lines.push_back(std::move(b->pool[static_cast<size_t>(index)]));
+  return lines;
+}
+
+void Terminal::PutLines(Buffer* b, std::vector<Line> lines) {
+  b->order.resize(lines.size());
+  for (size_t r = 0; r < lines.size(); ++r) b->order[r] = static_cast<int>(r);
+  b->pool = std::move(lines);
+}
+
+// No reflow (the alternate screen): rows below the cursor go first, then
+// rows at the top; a wide character cut by the new right edge goes away.
+void Terminal::CutBuffer(Buffer* b, int cols, int rows, int* cursor_row) {
+  std::vector<Line> lines = TakeLines(b);
+  int old_rows = static_cast<int>(lines.size());
+  if (rows < old_rows && cursor_row != nullptr) {
+    int eat = std::min(old_rows - rows, std::max(0, old_rows - 1 - *cursor_row));
+    int drop = old_rows - rows - eat;
+    lines.erase(lines.begin(), lines.begin() + drop);
+    *cursor_row -= drop;
+  }
+  lines.resize(static_cast<size_t>(rows));
+  for (Line& line : lines) {
+    line.cells.resize(static_cast<size_t>(cols));
+    if (line.cells.back().kind == kWideLeft) line.cells.back() = Cell();
+    line.used = std::min(line.used, cols);
+  }
+  PutLines(b, std::move(lines));
+}
+
+// tmux's screen_resize_y: a shorter screen drops the rows below the cursor,
+// then moves rows into the history; a taller one takes rows back from it.
+void Terminal::ResizeMainHeight(int rows, int* cursor_row) {
+  std::vector<Line> lines = TakeLines(&main_);
+  if (rows < rows_) {
+    int needed = rows_ - rows;
+    int eat = std::min(needed, std::max(0, rows_ - 1 - *cursor_row));
+    lines.resize(static_cast<size_t>(rows_ - eat));
+    int push = needed - eat;
+    for (int r = 0; r < push; ++r) PushHistory(lines[static_cast<size_t>(r)]);
+    lines.erase(lines.begin(), lines.begin() + push);
+    TrimHistory();
+    *cursor_row -= push;
+  } else if (rows > rows_) {
+    size_t pull = std::min(static_cast<size_t>(rows - rows_), history_.size());
+    std::vector<Line> back;
+    for (size_t i = history_.size() - pull; i < history_.size(); ++i) {
+      back.push_back(FromHistory(history_[i], cols_));
+    }
+    history_.resize(history_.size() - pull);
+    lines_scrolled_ -= pull;
+    lines.insert(lines.begin(), std::make_move_iterator(back.begin()), std::make_move_iterator(back.end()));
+    *cursor_row += static_cast<int>(pull);
+    lines.resize(static_cast<size_t>(rows));
+    for (Line& line : lines) line.cells.resize(static_cast<size_t>(cols_));
+  }
+  PutLines(&main_, std::move(lines));
+}
+
+namespace {
+
+// Where the cursor is in its logical line (wrapped rows joined), as tmux's
+// grid_wrap_position: the line's number and the column in it, or its end
+// when the cursor is past what its row used.
+struct WrapPosition {
+  size_t line = 0;
+  size_t col = 0;
+  bool at_end = false;
+};
+
+// `col` on row `cursor` of `all` as a WrapPosition (tmux's grid_wrap_position).
+template <typename Lines>
+WrapPosition FindWrapPosition(const Lines& all, size_t cursor, int col) {
+  WrapPosition where;
+  for (size_t i = 0; i < cursor; ++i) {
+    if (all[i].wrapped) {
+      where.col += static_cast<size_t>(all[i].used);
+    } else {
+      where.col = 0;
+      ++where.line;
+    }
+  }
+  if (col >= all[cursor].used) where.at_end = true;
+  else where.col += static_cast<size_t>(col);
+  return where;
+}
+
+// The row and column of `where` in `out`, whose logical line starts at row
+// `start` (tmux's grid_unwrap_position).
+template <typename Lines>
+void Unwrap(const Lines& out, size_t start, const WrapPosition& where, size_t* row, size_t* col) {
+  size_t y = start;
+  size_t x = where.col;
+  if (where.at_end) {
+    while (y + 1 < out.size() && out[y].wrapped) ++y;
+    x = static_cast<size_t>(out[y].used);
+  } else {
+    while (y + 1 < out.size() && out[y].wrapped && x >= static_cast<size_t>(out[y].used)) {
+      x -= static_cast<size_t>(out[y].used);
+      ++y;
+    }
+  }
+  *row = y;
+  *col = x;
+}
+
+}  // namespace
+
+// Reflows history and main screen to `cols` columns (tmux's grid_reflow):
+// each logical line is laid out again, a wide character that does not fit
+// at a row's end going to the next row.
+void Terminal::ReflowMain(int cols, int* cursor_row, int* cursor_col, bool* wrap_next) {
+  uint64_t base = first_retained_row();
+  std::vector<Line> all;
+  all.reserve(history_.size() + static_cast<size_t>(rows_));
+  for (const HistoryLine& h : history_) all.push_back(FromHistory(h, cols_));
+  size_t history_rows = all.size();
+  for (Line& line : TakeLines(&main_)) all.push_back(std::move(line));
+  history_.clear();
+
+  size_t cursor = history_rows + static_cast<size_t>(*cursor_row);
+  WrapPosition where = FindWrapPosition(all, cursor, *wrap_next ? cols_ : *cursor_col);
+
+  std::vector<Line> out;
+  std::vector<uint64_t> map(all.size());
+  size_t cursor_line_start = 0;
+  size_t logical = 0;
+  for (size_t i = 0; i < all.size(); ++logical) {
+    size_t last = i;
+    while (last + 1 < all.size() && all[last].wrapped) ++last;
+    if (logical == where.line) cursor_line_start = out.size();
+    Rewrap(&all, i, last, cols, &out, &map);
+    i = last + 1;
+  }
+  while (out.size() < static_cast<size_t>(rows_)) {
+    out.emplace_back();
+    out.back().cells.resize(static_cast<size_t>(cols));
+  }
+
+  size_t y, x;
+  Unwrap(out, cursor_line_start, where, &y, &x);
+  size_t new_history = out.size() - static_cast<size_t>(rows_);
+  if (y < new_history) {  // it went into the history: tmux puts it home
+    y = new_history;
+    x = 0;
+  }
+  *cursor_row = static_cast<int>(y - new_history);
+  *wrap_next = x >= static_cast<size_t>(cols) && autowrap_;
+  *cursor_col = static_cast<int>(std::min(x, static_cast<size_t>(cols - 1)));
+
+  for (size_t i = 0; i < new_history; ++i) history_.push_back(ToHistory(out[i]));
+  out.erase(out.begin(), out.begin() + static_cast<long>(new_history));
+  PutLines(&main_, std::move(out));
+
+  resize_base_ = base;
+  resize_map_.resize(map.size());
+  for (size_t i = 0; i < map.size(); ++i) resize_map_[i] = base + map[i];
+  resize_old_end_ = base + all.size();
+  resize_new_end_ = base + new_history + static_cast<uint64_t>(rows_);
+  lines_scrolled_ = base + new_history;
+  if (pinned_) pin_row_ = RowAfterResize(pin_row_);
+  TrimHistory();
+}
+
+// Lays out rows [first, last] of `all` (one logical line) at `cols` columns
+// onto `out`; map[i] gets the row of `out` that row i's first cell went to.
+void Terminal::Rewrap(std::vector<Line>* all, size_t first, size_t last, int cols,
+                      std::vector<Line>* out, std::vector<uint64_t>* map) {
+  Line cur;
+  cur.cells.resize(static_cast<size_t>(cols));
+  int col = 0;
+  for (size_t r = first; r <= last; ++r) {
+    Line& src = (*all)[r];
+    (*map)[r] = out->size();
+    bool placed = false;
+    for (int c = 0; c < src.used && c < static_cast<int>(src.cells.size()); ++c) {
+      const Cell& cell = src.cells[static_cast<size_t>(c)];
+      if (cell.kind == kWideRight) continue;  // travels with its left half
+      int width = cell.kind == kWideLeft ? 2 : 1;
+      if (col + width > cols) {
+        cur.wrapped = true;
+        cur.used = col;
+        out->push_back(std::move(cur));
+        cur = Line();
+        cur.cells.resize(static_cast<size_t>(cols));
+        col = 0;
+      }
+      if (!placed) (*map)[r] = out->size();
+      placed = true;
+      Cell& dst = cur.cells[static_cast<size_t>(col)];
+      dst = cell;
+      if (cell.marks != 0) {
+        cur.marks.push_back(std::move(src.marks[cell.marks - 1]));
+        dst.marks = static_cast<uint32_t>(cur.marks.size());
+      }
+      if (width == 2) {
+        Cell right = cell;
+        right.ch = 0;
+        right.marks = 0;
+        right.kind = kWideRight;
+        cur.cells[static_cast<size_t>(col + 1)] = right;
+      }
+      col += width;
+    }
+  }
+  cur.wrapped = (*all)[last].wrapped;
+  cur.used = col;
+  out->push_back(std::move(cur));
+}
+
+void Terminal::Resize(int cols, int rows) {
+  // Until a reflow says otherwise, rows keep their numbers.
+  resize_map_.clear();
+  resize_base_ = resize_old_end_ = resize_new_end_ = first_retained_row();
+  if (cols == cols_ && rows == rows_) return;
+  // The main screen's cursor: the live one, or the one saved on entering
+  // the alternate screen (restored on leaving it).
+  SavedCursor& saved = saved_[0];
+  int row = alt_screen_ ? std::clamp(saved.row, 0, rows_ - 1) : cursor_.row;
+  int col = alt_screen_ ? std::clamp(saved.col, 0, cols_ - 1) : cursor_.col;
+  bool wrap = alt_screen_ ? saved.wrap_next : wrap_next_;
+  int alt_row = cursor_.row;
+
+  ResizeMainHeight(rows, &row);
+  CutBuffer(&alt_, cols_, rows, alt_screen_ ? &alt_row : nullptr);
+  rows_ = rows;
+  if (cols != cols_) {
+    ReflowMain(cols, &row, &col, &wrap);
+    CutBuffer(&alt_, cols, rows, nullptr);
+  }
+  tab_stops_.resize(static_cast<size_t>(cols), false);
+  for (int c = (cols_ + 7) / 8 * 8; c < cols; c += 8) tab_stops_[static_cast<size_t>(c)] = true;
+  cols_ = cols;
+  // The region goes back to the whole screen; a program redraws (and sets
+  // its region again) on the SIGWINCH that follows.
+  top_ = 0;
+  bottom_ = rows;
+  if (alt_screen_) {
+    saved.row = row;
+    saved.col = col;
+    saved.wrap_next = wrap;
+    MoveTo(alt_row, cursor_.col);
+  } else {
+    MoveTo(row, col);
+    wrap_next_ = wrap && cursor_.col == cols_ - 1;
+  }
+  ++generation_;
+}
+
+uint64_t Terminal::RowAfterResize(uint64_t abs) const {
+  if (abs < resize_base_) return abs;
+  if (abs >= resize_old_end_) return abs - resize_old_end_ + resize_new_end_;
+  return resize_map_[static_cast<size_t>(abs - resize_base_)];
+}
+
+}  // namespace tuidriver
