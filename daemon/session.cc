@@ -62,7 +62,10 @@ Session::Session(SessionOptions options, int in_fd, int out_fd)
       term_(options_.engine.cols, options_.engine.rows, options_.scrollback_lines),
       matcher_(options_.engine),
       transcript_(options_.engine.transcript.format, options_.transcript_path, options_.transcript_cwd,
-                  options_.session_id) {
+                  options_.session_id),
+      asks_(options_.engine, matcher_, options_.mode, &transcript_, &sink_),
+      dialogs_(options_.engine, matcher_, options_.mode),
+      closer_(options_.engine) {
   // A TTY is left blocking: O_NONBLOCK would stay set on the terminal the
   // user's shell shares. ReadRequests then reads it once per wake-up.
   stdin_tty_ = isatty(in_fd_);
@@ -128,28 +131,23 @@ bool Session::Spawn() {
 
 int Session::PollTimeoutMs(TimePoint now) const {
   TimePoint wake = now + Ms(60000);
-  // Only times still ahead count. One already passed was handled when it
-  // came (OnScreen ran at `now`) or waits for something else, such as a
-  // resync that waits for the next ask: waking for it would spin the CPU.
+  // Each part gives only times it waits for. One already passed would be a
+  // defect there (it was handled when OnScreen ran at `now`): it is ignored
+  // rather than let it spin the CPU.
   auto consider = [&wake, now](TimePoint t) {
     if (t > now) wake = std::min(wake, t);
   };
-  if (state_ == State::kStarting) consider(ready_deadline_);
-  if (active_) consider(active_->next_wakeup());
-  if (held_) consider(held_poll_);
-  else if (!queue_.empty() && state_ == State::kReady) consider(queue_.front()->deadline());
-  consider(waiters_.next_wakeup());
-  if (interrupt_pending_) consider(interrupt_due_);
-  consider(settle_wake_);
-  if (resync_) {
-    consider(resync_give_up_);
-    consider(last_output_ + Ms(kResyncQuietMs));
+  if (state_ == State::kStarting && !closing_) {
+    consider(ready_deadline_);
+    consider(ready_wake_);
   }
-  if (close_phase_ != ClosePhase::kNone) consider(close_deadline_);
-  if (close_phase_ == ClosePhase::kSettle) consider(last_output_ + Ms(kResyncQuietMs));
-  consider(dialog_wake_);
-  if (term_.synchronized_update()) consider(frame_started_ + Ms(kFrameLimitMs));
-  if (!dialog_keys_.empty()) consider(dialog_keys_.front().due);
+  if (state_ == State::kReady) consider(asks_.next_wakeup());
+  if (state_ != State::kExited) {
+    consider(dialogs_.next_wakeup());
+    if (term_.synchronized_update()) consider(frame_started_ + Ms(kFrameLimitMs));
+  }
+  consider(waiters_.next_wakeup());
+  consider(closer_.next_wakeup());
   auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(wake - now).count();
   return static_cast<int>(std::max<long long>(0, ms + 1));
 }
@@ -164,8 +162,8 @@ void Session::HandleSignals() {
     g_terminate = 0;
     stdin_open_ = false;
     urgent_close_ = true;
-    BeginClose(nullptr);
-    close_deadline_ = std::min(close_deadline_, Clock::now() + Ms(kUrgentGraceMs));
+    if (closing_) closer_.Hurry(Clock::now());
+    else BeginClose(nullptr);
   }
 }
 
@@ -210,7 +208,7 @@ void Session::CheckChildExit() {
 
 void Session::ReportExit() {
   TimePoint now = Clock::now();
-  if (active_) active_->Update(term_, &pty_input_, now);
+  asks_.LastLook(term_, &child_, now);
   if (subscribed_output_) {
     std::string tail;
     output_utf8_.Flush(&tail);
@@ -221,9 +219,7 @@ void Session::ReportExit() {
   state_ = State::kExited;
   out_.Send(ExitEvent(ExitFields()));
   std::string why = ExitDescription();
-  if (active_ && !active_->finished()) active_->ChildExited(term_, why);
-  FinishAsk();
-  ReleaseHeldReply(now, true);
+  asks_.ChildExited(&term_, why, now);
   FailPending("exited", why);
   if (was_starting && !options_.raw && !closing_) {
     // Nothing more can happen: the daemon ends with 3 (ReportNotReady).
@@ -235,21 +231,20 @@ void Session::ReportExit() {
 }
 
 void Session::FailPending(const std::string& kind, const std::string& why) {
-  for (auto& ask : queue_) {
-    ask->FailInQueue(kind, why);
-    ReplyAsk(*ask);
-  }
-  queue_.clear();
+  asks_.FailQueued(kind, why);
   for (const RequestId& id : waiters_.TakeAll()) ReplyError(id, kind, why, ScreenFields());
 }
 
 void Session::OnScreen(TimePoint now) {
   if (state_ != State::kExited && !MidFrame(now)) {
-    bool changed = term_.generation() != seen_generation_;
-    seen_generation_ = term_.generation();
-    if (changed || now >= dialog_wake_) AnswerDialogs(now);
+    int rule = dialogs_.Update(term_, last_output_, !options_.raw && !closing_, &child_, now);
+    if (rule >= 0) {
+      asks_.OnDialog(&term_);
+      const DialogRule& d = options_.engine.dialogs[static_cast<size_t>(rule)];
+      out_.Send(DialogEvent(d.name, d.keys));
+    }
     if (state_ == State::kStarting) CheckReady(now);
-    if (state_ == State::kReady) RunAsks(now);
+    if (state_ == State::kReady) asks_.Update(&term_, last_output_, dialogs_.sending(), &child_, now);
   }
   UpdateWaiters(now);
   // After stdin's end, requests already received finish first (each within
@@ -257,8 +252,6 @@ void Session::OnScreen(TimePoint now) {
   if (!stdin_open_ && !closing_ && state_ != State::kStarting && NothingPending()) BeginClose(nullptr);
   AdvanceClose(now);
 }
-
-bool Session::NothingPending() const { return !active_ && !held_ && queue_.empty() && waiters_.empty(); }
 
 // A read can end in the middle of a frame the program draws inside a
 // synchronized update (Codex draws every frame so). Its prompt, busy state
@@ -273,57 +266,13 @@ bool Session::MidFrame(TimePoint now) {
   return now < frame_started_ + Ms(kFrameLimitMs);
 }
 
-void Session::AnswerDialogs(TimePoint now) {
-  SendDialogKeys(now);
-  if (options_.raw || closing_ || !dialog_keys_.empty()) return;
-  int rule = matcher_.MatchDialog(term_, options_.mode);
-  if (rule < 0) {
-    dialog_armed_ = -1;
-    return;
-  }
-  // Answer a settled screen only: a TUI draws a dialog before it listens.
-  TimePoint settled = last_output_ + Ms(kDialogSettleMs);
-  if (now < settled) {
-    dialog_wake_ = settled;
-    return;
-  }
-  // Answered already: answer again only if it is still there a while later
-  // (the keys came too early), and not forever.
-  if (rule == dialog_armed_ && (now < dialog_retry_at_ || dialog_tries_ >= 3)) {
-    dialog_wake_ = dialog_tries_ < 3 ? dialog_retry_at_ : TimePoint();
-    return;
-  }
-  dialog_tries_ = rule == dialog_armed_ ? dialog_tries_ + 1 : 1;
-  dialog_armed_ = rule;
-  dialog_retry_at_ = now + Ms(kDialogRetryMs);
-  const DialogRule& d = options_.engine.dialogs[static_cast<size_t>(rule)];
-  if (active_ && active_->TurnNotStarted(term_)) {
-    active_->Requeue();
-    queue_.push_front(std::move(active_));
-    term_.UnpinHistory();
-    clear_after_dialog_ = true;
-  }
-  // One key at a time, a little apart: some TUIs read a burst as one key.
-  TimePoint due = now;
-  for (const std::string& key : d.keys) {
-    dialog_keys_.push_back({key, due});
-    due += Ms(kDialogKeyGapMs);
-  }
-  SendDialogKeys(now);
-  out_.Send(DialogEvent(d.name, d.keys));
-}
-
-void Session::SendDialogKeys(TimePoint now) {
-  while (!dialog_keys_.empty() && now >= dialog_keys_.front().due) {
-    WriteKeys({dialog_keys_.front().key});
-    dialog_keys_.pop_front();
-  }
-}
-
 void Session::CheckReady(TimePoint now) {
-  if (options_.raw || (ReadySettled(now) && matcher_.Started(term_))) {
+  ready_wake_ = TimePoint::max();
+  if (options_.raw || (ReadySettled(term_, matcher_, options_.engine, options_.mode, dialogs_.sending(),
+                                    last_output_, now, &ready_wake_) &&
+                       matcher_.Started(term_))) {
     state_ = State::kReady;
-    if (!queue_.empty()) queue_.front()->RestartClock(now);
+    asks_.OnReady(now);
     JsonObject o;
     o.Add("type", "ready");
     if (options_.raw) o.AddNull("engine");
@@ -367,190 +316,6 @@ void Session::ReportNotReady(const std::string& error) {
   fprintf(stderr, "tuidriver: %s%s\n", error.c_str(),
           tail.empty() ? "; its screen is blank" : ("; the end of its screen:" + tail).c_str());
   exit_code_ = 3;
-}
-
-void Session::RunAsks(TimePoint now) {
-  SendPendingInterrupt(now);
-  if (active_) {
-    active_->Update(term_, &pty_input_, now);
-    std::string input_event;
-    if (active_->TakeInputEvent(&input_event)) out_.Send(input_event);
-    if (active_->streaming()) {
-      std::string delta = active_->TakeDelta();
-      if (!delta.empty()) out_.Send(ChunkMessage(active_->id(), delta));
-    }
-    if (active_->finished()) FinishAsk();
-  }
-  if (held_ && now >= held_poll_) ReleaseHeldReply(now, false);
-  // Replies go out in order: the next ask starts once the held one is sent.
-  if (!active_ && !held_ && !queue_.empty()) StartNextAsk(now);
-}
-
-bool Session::ReadySettled(TimePoint now) {
-  if (!matcher_.Ready(term_) || !dialog_keys_.empty()) return false;
-  if (options_.engine.ready_after_da1 && term_.da1_queries() == 0) return false;
-  if (matcher_.MatchDialog(term_, options_.mode) >= 0) return false;
-  int settle = options_.engine.timeouts.settle_ms;
-  if (settle > 0 && now < last_output_ + Ms(settle)) {
-    settle_wake_ = last_output_ + Ms(settle);
-    return false;
-  }
-  return true;
-}
-
-void Session::SendPendingInterrupt(TimePoint now) {
-  if (!interrupt_pending_ || now < interrupt_due_) return;
-  interrupt_pending_ = false;
-  if (state_ == State::kExited) return;
-  WriteKeys(options_.engine.interrupt_keys);
-  // The resync waits for the program's reaction from now on.
-  resync_generation_ = term_.generation();
-  resync_give_up_ = now + Ms(kResyncReactMs);
-}
-
-void Session::StartNextAsk(TimePoint now) {
-  if (now >= queue_.front()->deadline()) {
-    // The program never became ready for it (busy, or lost after an
-    // interrupt): fail it rather than wait forever.
-    queue_.front()->FailInQueue("timeout", "the program did not become ready for this ask in time");
-    ReplyAsk(*queue_.front());
-    queue_.pop_front();
-    if (!queue_.empty()) queue_.front()->RestartClock(now);
-    return;
-  }
-  if (interrupt_pending_) return;
-  if (clear_after_dialog_) {
-    if (!dialog_keys_.empty() || matcher_.MatchDialog(term_, options_.mode) >= 0 ||
-        now < last_output_ + Ms(kResyncQuietMs)) {
-      settle_wake_ = last_output_ + Ms(kResyncQuietMs);
-      return;
-    }
-    clear_after_dialog_ = false;
-    if (!matcher_.Ready(term_) && !matcher_.Busy(term_) && !options_.engine.clear_input_keys.empty()) {
-      WriteKeys(options_.engine.clear_input_keys);
-      return;
-    }
-  }
-  if (resync_ && !resync_cleared_ && !options_.engine.clear_input_keys.empty() &&
-      term_.generation() != resync_generation_ && now >= last_output_ + Ms(kResyncQuietMs) &&
-      !matcher_.Ready(term_) && !matcher_.Busy(term_)) {
-    // The program reacted and settled, but its prompt is not empty: the
-    // interrupted text came back into the input box.
-    WriteKeys(options_.engine.clear_input_keys);
-    resync_cleared_ = true;
-    return;
-  }
-  if (BackToPrompt(now)) return;
-  if (!ReadySettled(now)) return;
-  if (resync_) {
-    // Wait for the program to react to the interrupt, but not forever, and
-    // then for its output to settle: an interrupted program may show its
-    // prompt before the rest of its reaction (a traceback), which must not
-    // land in the next ask.
-    if (term_.generation() == resync_generation_) {
-      if (now < resync_give_up_) return;
-      if (!resync_nudged_) {
-        // No visible reaction. At the main prompt, a REPL may hold the
-        // interrupt until its next input (CPython does when the signal lands
-        // just before it blocks): an empty line flushes it harmlessly. At a
-        // continuation prompt the interrupt was lost; an Enter would run the
-        // half-typed block, so interrupt again instead.
-        bool at_main_prompt = matcher_.PromptVisible(term_) && !matcher_.ContinuationVisible(term_);
-        const std::vector<std::string>& nudge =
-            at_main_prompt ? options_.engine.submit.enter : options_.engine.interrupt_keys;
-        WriteKeys(nudge);
-        resync_nudged_ = true;
-        resync_give_up_ = now + Ms(kResyncReactMs);
-        return;
-      }
-    }
-    if (now < last_output_ + Ms(kResyncQuietMs)) return;
-    resync_ = false;
-  }
-  active_ = std::move(queue_.front());
-  queue_.pop_front();
-  if (transcript_.enabled()) transcript_.StartTurn();
-  active_->Start(term_, &pty_input_, now);
-  term_.PinHistory(active_->start_row());
-  active_->Update(term_, &pty_input_, now);
-  if (active_->finished()) FinishAsk();
-}
-
-// A REPL left at a question or continuation prompt (needs_input) is
-// interrupted before the next ask, as after a timeout. One left at its
-// prompt that has printed since (a thread, a timer, a background job) has
-// pushed the prompt off the cursor line: an empty line brings it back.
-// Returns true when it sent keys.
-bool Session::BackToPrompt(TimePoint now) {
-  if (options_.engine.submit.mode != SubmitMode::kLines || !dialog_keys_.empty()) return false;
-  if (interrupt_before_next_) {
-    interrupt_before_next_ = false;
-    if (matcher_.PromptVisible(term_)) return false;
-    WriteKeys(options_.engine.interrupt_keys);
-    resync_ = true;
-    resync_nudged_ = resync_cleared_ = false;
-    resync_generation_ = term_.generation();
-    resync_give_up_ = now + Ms(kResyncReactMs);
-    return true;
-  }
-  if (!idle_at_prompt_ || resync_ || matcher_.Ready(term_) || matcher_.ContinuationVisible(term_)) return false;
-  TimePoint quiet = last_output_ + Ms(kBackgroundQuietMs);
-  if (now < quiet) {
-    settle_wake_ = quiet;
-    return false;
-  }
-  if (nudged_generation_ == term_.generation()) return false;  // once per screen
-  nudged_generation_ = term_.generation();
-  WriteKeys(options_.engine.submit.enter);
-  return true;
-}
-
-void Session::ReleaseHeldReply(TimePoint now, bool final) {
-  if (!held_) return;
-  Turn turn;
-  std::string err;
-  TranscriptReader::Result got = transcript_.ReadTurn(&turn, &err);
-  if (got == TranscriptReader::Result::kNotYet && !final && now < held_until_) {
-    held_poll_ = now + Ms(kTranscriptPollMs);
-    return;
-  }
-  JsonObject extra;
-  if (got == TranscriptReader::Result::kDone) {
-    extra.Add("markdown", turn.markdown).AddRaw("turn", TurnJson(turn, transcript_.session_id()).Finish());
-  } else {
-    // Never a silent wrong answer: the screen's text, and why there is no more.
-    extra.AddNull("markdown").Add("transcript_error", err);
-  }
-  ReplyAsk(*held_, extra);
-  held_.reset();
-}
-
-void Session::FinishAsk() {
-  if (!active_ || !active_->finished()) return;
-  if (active_->streaming()) {
-    std::string delta = active_->TakeDelta();
-    if (!delta.empty()) out_.Send(ChunkMessage(active_->id(), delta));
-  }
-  const AskResult& r = active_->result();
-  idle_at_prompt_ = r.ok;
-  interrupt_before_next_ = !r.ok && r.kind == "needs_input";
-  if (!r.ok && (r.kind == "timeout" || r.kind == "cancelled")) {
-    resync_ = true;
-    resync_nudged_ = false;
-    resync_cleared_ = false;
-    resync_generation_ = term_.generation();
-    resync_give_up_ = Clock::now() + Ms(kResyncReactMs);
-  }
-  if (transcript_.enabled() && r.ok) {
-    held_ = std::move(active_);
-    held_until_ = Clock::now() + Ms(kTranscriptWaitMs);
-    ReleaseHeldReply(Clock::now(), false);
-  } else {
-    ReplyAsk(*active_);
-    active_.reset();
-  }
-  term_.UnpinHistory();
-  if (!queue_.empty()) queue_.front()->RestartClock(Clock::now());
 }
 
 void Session::UpdateWaiters(TimePoint now) {
@@ -636,12 +401,7 @@ void Session::HandleLine(const std::string& line) {
 }
 
 bool Session::IdInUse(const RequestId& id) const {
-  if (active_ && active_->id() == id) return true;
-  if (held_ && held_->id() == id) return true;
-  for (const auto& a : queue_) {
-    if (a->id() == id) return true;
-  }
-  if (waiters_.Has(id)) return true;
+  if (asks_.Has(id) || waiters_.Has(id)) return true;
   for (const RequestId& c : close_ids_) {
     if (c == id) return true;
   }
@@ -651,8 +411,8 @@ bool Session::IdInUse(const RequestId& id) const {
 void Session::Dispatch(Request& r) {
   const std::string& t = r.type;
   if (t == "ask" || t == "ask_stream") HandleAsk(r);
-  else if (t == "cancel") HandleCancel(r);
-  else if (t == "answer") HandleAnswer(r);
+  else if (t == "cancel") asks_.Cancel(r, &term_, &child_, Clock::now());
+  else if (t == "answer") asks_.Answer(r, term_, &child_, Clock::now());
   else if (t == "send" || t == "send_secret" || t == "keys" || t == "paste") HandleInput(r);
   else if (t == "resize") {
     if (state_ != State::kExited) pty_.Resize(r.cols, r.rows);
@@ -660,7 +420,7 @@ void Session::Dispatch(Request& r) {
     JsonObject fields;
     fields.Add("cols", r.cols).Add("rows", r.rows);
     ReplyOk(r.id, fields);
-  } else if (t == "screen") HandleScreen(r);
+  } else if (t == "screen") ReplyOk(r.id, ScreenFields());
   else if (t == "scrollback") HandleScrollback(r);
   else if (t == "expect") HandleExpect(r);
   else if (t == "wait_idle") HandleWaitIdle(r);
@@ -677,50 +437,8 @@ void Session::HandleAsk(Request& r) {
     ReplyError(r.id, "exited", ExitDescription(), ExitFields());
   } else if (closing_) {
     ReplyError(r.id, "error", "the session is closing");
-  } else if (queue_.size() >= 10000) {
-    ReplyError(r.id, "busy", "too many asks queued (10000)");
-  } else {
-    queue_.push_back(std::make_unique<Ask>(r, options_.engine, matcher_, Clock::now()));
-  }
-}
-
-void Session::CancelActive(const std::string& why) {
-  NoInput later;
-  active_->Cancel(term_, &later, why);
-  interrupt_pending_ = true;
-  interrupt_due_ = std::max(Clock::now(), pty_input_.last_write() + Ms(kInterruptAfterInputMs));
-  FinishAsk();
-  SendPendingInterrupt(Clock::now());
-}
-
-void Session::HandleCancel(const Request& r) {
-  if (active_ && active_->id() == r.target) {
-    // An interrupt that lands while the program is still taking in the
-    // prompt can be lost or held back (CPython's readline does both), so it
-    // goes out once the input has had a moment to be read.
-    CancelActive("cancelled by request " + r.id.json);
-    ReplyOk(r.id);
-    return;
-  }
-  for (auto it = queue_.begin(); it != queue_.end(); ++it) {
-    if ((*it)->id() == r.target) {
-      (*it)->Cancel(term_, &pty_input_, "cancelled by request " + r.id.json + " before it started");
-      ReplyAsk(**it);
-      queue_.erase(it);
-      ReplyOk(r.id);
-      return;
-    }
-  }
-  ReplyError(r.id, "error", "no ask with id " + r.target.json + " is running or queued");
-}
-
-// on_input "wait": answers the question the target ask reported.
-void Session::HandleAnswer(const Request& r) {
-  std::string err = "no ask with id " + r.target.json + " is running";
-  if (active_ && active_->id() == r.target && active_->Answer(r, term_, &pty_input_, Clock::now(), &err)) {
-    ReplyOk(r.id);
-  } else {
-    ReplyError(r.id, "error", err);
+  } else if (!asks_.Add(r, Clock::now())) {
+    ReplyError(r.id, "busy", "too many asks queued (" + std::to_string(AskQueue::kMaxQueued) + ")");
   }
 }
 
@@ -736,12 +454,12 @@ void Session::HandleInput(const Request& r) {
                " bytes sent to it earlier; nothing was sent");
     return;
   }
-  idle_at_prompt_ = false;  // what the program does with input is unknown
+  asks_.OnInput();  // what the program does with input is unknown
   JsonObject extra;
   if (r.type == "send" || r.type == "send_secret") {
     pty_.Write(r.data);
   } else if (r.type == "keys") {
-    WriteKeys(r.keys);
+    WriteKeys(r.keys, term_, &child_);
   } else {
     bool bracketed = term_.bracketed_paste();
     pty_.Write(bracketed ? BracketedPaste(r.text) : r.text);
@@ -749,8 +467,6 @@ void Session::HandleInput(const Request& r) {
   }
   ReplyOk(r.id, extra);
 }
-
-void Session::HandleScreen(const Request& r) { ReplyOk(r.id, ScreenFields()); }
 
 void Session::HandleScrollback(const Request& r) {
   // Rows below the last non-blank one on screen are not history, and do not
@@ -810,7 +526,7 @@ void Session::HandleSignal(const Request& r) {
 void Session::HandleStatus(const Request& r) {
   const char* state = "starting";
   if (state_ == State::kExited) state = "exited";
-  else if (state_ == State::kReady) state = (active_ || !queue_.empty()) ? "busy" : "ready";
+  else if (state_ == State::kReady) state = asks_.busy() ? "busy" : "ready";
   JsonObject o;
   o.Add("state", state).Add("pid", static_cast<int64_t>(pty_.pid()));
   if (state_ == State::kExited) o.AddNull("foreground_pid").AddNull("cwd");
@@ -818,7 +534,7 @@ void Session::HandleStatus(const Request& r) {
   o.Add("cols", term_.cols()).Add("rows", term_.rows());
   if (options_.raw) o.AddNull("engine");
   else o.Add("engine", options_.engine.name);
-  o.Add("mode", options_.mode).Add("queued", static_cast<int64_t>(queue_.size()));
+  o.Add("mode", options_.mode).Add("queued", static_cast<int64_t>(asks_.queued()));
   if (transcript_.session_id().empty()) o.AddNull("session_id");
   else o.Add("session_id", transcript_.session_id());
   o.AddRaw("explain", ScreenMatcher::ExplainJson(matcher_.Explain(term_, options_.mode)));
@@ -844,74 +560,33 @@ void Session::BeginClose(const RequestId* id) {
   if (id) close_ids_.push_back(*id);
   if (closing_) return;
   closing_ = true;
-  ReleaseHeldReply(Clock::now(), true);
-  if (active_ && !active_->finished() && id) CancelActive("the session is closing");
+  TimePoint now = Clock::now();
+  asks_.ReleaseHeld(now);
   if (id) {
-    for (auto& ask : queue_) {
-      ask->Cancel(term_, &pty_input_, "the session is closing");
-      ReplyAsk(*ask);
-    }
-    queue_.clear();
+    asks_.CancelActive("the session is closing", &term_, &child_, now);
+    asks_.CancelQueued("the session is closing", term_, &child_);
   }
   if (state_ == State::kExited) {
     FinishClose();
     return;
   }
-  TimePoint now = Clock::now();
-  if (options_.engine.quit_keys.empty() || urgent_close_) {
-    close_phase_ = ClosePhase::kQuitKeys;
-    close_deadline_ = now;
-  } else if (resync_ || interrupt_pending_) {
-    // An interrupted program is still reacting: quit keys typed now would be
-    // lost in its reaction, and the close would end in signals.
-    close_phase_ = ClosePhase::kSettle;
-    close_deadline_ = now + Ms(kCloseSettleMs);
-  } else {
-    SendQuitKeys(now);
-  }
-}
-
-void Session::WriteKeys(const std::vector<std::string>& keys) {
-  KeyModes modes{term_.app_cursor_keys(), term_.app_keypad()};
-  pty_.Write(KeysToBytes(keys, modes));
-}
-
-void Session::SendQuitKeys(TimePoint now) {
-  WriteKeys(options_.engine.quit_keys);
-  close_phase_ = ClosePhase::kQuitKeys;
-  close_deadline_ = now + Ms(options_.engine.timeouts.quit_grace_ms);
+  // An interrupted program is still reacting: quit keys typed now would be
+  // lost in its reaction, and the close would end in signals.
+  closer_.Begin(asks_.resyncing(), urgent_close_, term_, &child_, now);
 }
 
 void Session::AdvanceClose(TimePoint now) {
-  if (close_phase_ == ClosePhase::kSettle) {
-    SendPendingInterrupt(now);
-    // Settled: it reacted to the interrupt, shows its prompt, and is quiet.
-    bool settled = !interrupt_pending_ && term_.generation() != resync_generation_ &&
-                   matcher_.Ready(term_) && now >= last_output_ + Ms(kResyncQuietMs);
-    if (settled || now >= close_deadline_) SendQuitKeys(now);
-    return;
+  if (closer_.phase() == Closer::Phase::kNone) return;
+  if (closer_.phase() == Closer::Phase::kSettle && state_ != State::kExited) {
+    asks_.SendDueInterrupt(term_, &child_, now);
   }
-  if (close_phase_ == ClosePhase::kNone || now < close_deadline_) return;
-  if (close_phase_ == ClosePhase::kQuitKeys) {
-    pty_.SignalForeground(SIGTERM);
-    pty_.SignalGroup(SIGTERM);
-    pty_.SignalGroup(SIGHUP);
-    close_phase_ = ClosePhase::kTerm;
-    int grace = options_.engine.timeouts.term_grace_ms;
-    close_deadline_ = now + Ms(urgent_close_ ? std::min(grace, kUrgentGraceMs) : grace);
-  } else if (close_phase_ == ClosePhase::kTerm) {
-    pty_.SignalForeground(SIGKILL);
-    pty_.SignalGroup(SIGKILL);
-    close_phase_ = ClosePhase::kKill;
-    close_deadline_ = now + Ms(1000);
-  } else {
-    // SIGKILL did not reap the child within a second: give up waiting.
-    FinishClose();
-  }
+  closer_.Update(asks_.Settled(term_, last_output_, now), last_output_ + Ms(AskQueue::kQuietMs), term_,
+                 &child_, &child_, now);
+  if (closer_.gave_up()) FinishClose();  // SIGKILL did not reap the child within a second
 }
 
 void Session::FinishClose() {
-  close_phase_ = ClosePhase::kNone;
+  if (closed_) return;
   // Whatever the program left behind goes with it: its process group, and
   // detached descendants that were re-parented to us.
   pty_.SignalGroup(SIGKILL);
@@ -931,19 +606,6 @@ void Session::ReplyOk(const RequestId& id, const JsonObject& fields) {
 void Session::ReplyError(const RequestId& id, const std::string& kind,
                          const std::string& error, const JsonObject& fields) {
   out_.Send(ReplyErrorMessage(id, kind, error, fields));
-}
-
-void Session::ReplyAsk(const Ask& ask, const JsonObject& extra) {
-  const AskResult& r = ask.result();
-  JsonObject fields;
-  fields.Add("text", r.text);
-  if (r.ok) {
-    if (ask.revised()) fields.Add("revised", true);
-    ReplyOk(ask.id(), fields.Merge(extra));
-    return;
-  }
-  if (!r.question.empty()) fields.Add("question", r.question);
-  ReplyError(ask.id(), r.kind, r.error, fields);
 }
 
 JsonObject Session::ScreenFields() const {

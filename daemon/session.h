@@ -1,9 +1,20 @@
 // The daemon: one child on a PTY, one terminal emulator, and the NDJSON
 // protocol on stdin/stdout, driven by a single-threaded ppoll loop.
 //
-// The Session owns everything it uses. Requests are answered at once,
-// except asks, which run one at a time in arrival order, and expect,
-// wait_idle and close, which reply when their condition is met.
+// The Session owns everything it uses, and is only the loop: it polls
+// stdin, the PTY and stdout, reads requests and output, and hands them to
+// the parts, each of which has one job, reads the time as a parameter
+// (Update(..., now)) and says when it must run next (next_wakeup()); the
+// loop sleeps until the earliest of those, as mosh's server does:
+//   AskQueue         asks in arrival order, one at a time, and the resync
+//                    (interrupt, wait for the reaction, nudge) after one
+//                    that timed out, was cancelled or ended at a question;
+//   DialogResponder  answers the engine's dialogs with their keys;
+//   Waiters          expect and wait_idle;
+//   Closer           settle, quit keys, SIGTERM, SIGKILL.
+// The parts reach the child through ChildInput/ChildSignals and stdout
+// through MessageSink, so each is tested with fakes and a fake clock.
+// Requests other than ask, expect, wait_idle and close are answered at once.
 #ifndef TUIDRIVER_SESSION_H_
 #define TUIDRIVER_SESSION_H_
 
@@ -13,6 +24,9 @@
 #include <vector>
 
 #include "ask.h"
+#include "ask_queue.h"
+#include "closer.h"
+#include "dialog_responder.h"
 #include "engine_config.h"
 #include "json_writer.h"
 #include "output.h"
@@ -51,32 +65,27 @@ class Session {
 
  private:
   enum class State { kStarting, kReady, kExited };
-  // kSettle: an interrupted program gets back to its prompt before the quit keys.
-  enum class ClosePhase { kNone, kSettle, kQuitKeys, kTerm, kKill };
 
-
-  // What asks type goes to the PTY; the time of the last write is kept.
-  class PtyInput : public ChildInput {
+  // The parts reach the child and stdout through these (fakes in tests).
+  class PtyChild : public ChildInput, public ChildSignals {
    public:
-    explicit PtyInput(PtyProcess* pty) : pty_(pty) {}
-    void Write(const std::string& bytes) override {
-      pty_->Write(bytes);
-      last_write_ = Clock::now();
-    }
-    TimePoint last_write() const { return last_write_; }
+    explicit PtyChild(PtyProcess* pty) : pty_(pty) {}
+    void Write(const std::string& bytes) override { pty_->Write(bytes); }
+    void SignalForeground(int sig) override { pty_->SignalForeground(sig); }
+    void SignalGroup(int sig) override { pty_->SignalGroup(sig); }
    private:
     PtyProcess* pty_;
-    TimePoint last_write_;
   };
-  // Swallows writes: a cancelled ask's interrupt is sent by the session
-  // itself, a little later (see HandleCancel).
-  class NoInput : public ChildInput {
+  class OutputSink : public MessageSink {
    public:
-    void Write(const std::string&) override {}
+    explicit OutputSink(Output* out) : out_(out) {}
+    void Send(const std::string& line) override { out_->Send(line); }
+   private:
+    Output* out_;
   };
 
   bool Spawn();
-  void Loop();
+  // The poll timeout: until the earliest wake-up any part asks for.
   int PollTimeoutMs(TimePoint now) const;
   void HandleSignals();
 
@@ -85,31 +94,19 @@ class Session {
   void FeedChild(const char* data, size_t len);
   void CheckChildExit();
   void ReportExit();
+  // After output or a wake-up: each part looks at the screen and the time.
   void OnScreen(TimePoint now);
   bool MidFrame(TimePoint now);
-  void AnswerDialogs(TimePoint now);
-  void SendDialogKeys(TimePoint now);
   void CheckReady(TimePoint now);
   void ReportNotReady(const std::string& error);
-  // Every request still waiting (queued and active asks, expect, wait_idle,
-  // close) gets its one reply: the program is gone or never became ready.
+  // Every request still waiting (queued asks, expect, wait_idle) gets its
+  // one reply: the program is gone or never became ready.
   void FailPending(const std::string& kind, const std::string& why);
   // No more requests can come and none waits: close, as EOF implies.
-  bool NothingPending() const;
-  void RunAsks(TimePoint now);
-  void StartNextAsk(TimePoint now);
-  void FinishAsk();
-  // A finished agent ask waits for its turn in the transcript, up to
-  // kTranscriptWaitMs, so the reply carries the exact markdown.
-  void ReleaseHeldReply(TimePoint now, bool final);
-  bool BackToPrompt(TimePoint now);
-  void SendPendingInterrupt(TimePoint now);
-  // The prompt shows, no dialog does, and the screen has been quiet for
-  // the engine's settle time.
-  bool ReadySettled(TimePoint now);
+  bool NothingPending() const { return asks_.empty() && waiters_.empty(); }
   void UpdateWaiters(TimePoint now);
 
-  // Client side.
+  // Client side: request framing and dispatch.
   void ReadRequests();
   // Adds bytes of the current request line to in_buf_; false (and the line
   // refused) once it would pass kMaxRequestBytes.
@@ -117,12 +114,7 @@ class Session {
   void HandleLine(const std::string& line);
   void Dispatch(Request& request);
   void HandleAsk(Request& request);
-  void HandleCancel(const Request& request);
-  void HandleAnswer(const Request& request);
-  // Fails the active ask as cancelled; its interrupt keys follow shortly.
-  void CancelActive(const std::string& why);
   void HandleInput(const Request& request);
-  void HandleScreen(const Request& request);
   void HandleScrollback(const Request& request);
   void HandleExpect(Request& request);
   void HandleWaitIdle(Request& request);
@@ -134,24 +126,19 @@ class Session {
   // program has not read waits (see PtyProcess::Write).
   static constexpr size_t kMaxPendingInput = 1 << 20;
 
-  // Close.
+  // Close: the Closer runs the phases; these start and end it.
   void BeginClose(const RequestId* id);
-  void SendQuitKeys(TimePoint now);
-  // Key names to bytes in the program's current cursor/keypad modes, to the PTY.
-  void WriteKeys(const std::vector<std::string>& keys);
   void AdvanceClose(TimePoint now);
   void FinishClose();
 
-  // Replies.
-  // Every reply goes through these (messages.h builds the lines).
+  // Replies. Every line goes through messages.h.
   void ReplyOk(const RequestId& id, const JsonObject& fields = JsonObject());
   void ReplyError(const RequestId& id, const std::string& kind,
                   const std::string& error, const JsonObject& fields = JsonObject());
-  void ReplyAsk(const Ask& ask, const JsonObject& extra = JsonObject());
   JsonObject ScreenFields() const;
-  // `"code":N,"signal":null` or `"code":null,"signal":"SIGKILL"`.
+  // "exit_code":N,"signal":null or "exit_code":null,"signal":"SIGKILL".
   JsonObject ExitFields() const;
-  // A close's reply: `"text":"",` and the exit fields.
+  // A close's reply: "text":"" and the exit fields.
   JsonObject CloseFields() const {
     JsonObject o;
     o.Add("text", "");
@@ -163,15 +150,24 @@ class Session {
   SessionOptions options_;
   int in_fd_;
   Output out_;
+  OutputSink sink_{&out_};
   PtyProcess pty_;
-  PtyInput pty_input_{&pty_};
+  PtyChild child_{&pty_};
   Terminal term_;
   ScreenMatcher matcher_;
   RequestParser parser_;
   Utf8Sanitizer output_utf8_;
+  TranscriptReader transcript_;
+
+  // The parts, each with Update(..., now) and next_wakeup().
+  AskQueue asks_;             // asks, their replies, and the resync between them
+  DialogResponder dialogs_;   // the engine's dialogs
+  Waiters waiters_;           // expect and wait_idle
+  Closer closer_;             // settle, quit keys, SIGTERM, SIGKILL
 
   State state_ = State::kStarting;
   TimePoint ready_deadline_;
+  TimePoint ready_wake_ = TimePoint::max();  // the ready screen's settle time
   bool stdin_open_ = true;
   bool stdin_tty_ = false;
   std::string in_buf_;
@@ -180,78 +176,22 @@ class Session {
   bool child_reaped_ = false;
   bool quit_ = false;
   int exit_code_ = 0;
-
-  std::unique_ptr<Ask> active_;
-  TranscriptReader transcript_;
-  std::unique_ptr<Ask> held_;  // finished, its reply waiting for the transcript
-  TimePoint held_until_;
-  TimePoint held_poll_;
-  static constexpr int kTranscriptWaitMs = 200;
-  static constexpr int kTranscriptPollMs = 10;
-  std::deque<std::unique_ptr<Ask>> queue_;
-  // After a cancelled or timed-out ask: the next ask waits until the
-  // program has shown its prompt again, so leftovers are not attributed.
-  bool resync_ = false;
-  TimePoint settle_wake_;
-  // A cancel's interrupt keys, due at this time (unset: none pending).
-  bool interrupt_pending_ = false;
-  TimePoint interrupt_due_;
-  static constexpr int kInterruptAfterInputMs = 100;
-  // A dialog took an ask's keystrokes (see Ask::TurnNotStarted): once it
-  // is gone, whatever reached the input box is cleared before the retry.
-  bool clear_after_dialog_ = false;
-  bool resync_nudged_ = false;
-  // BackToPrompt: the last ask ended at the prompt and no input was sent
-  // since; the last one ended in needs_input; the screen last nudged.
-  bool idle_at_prompt_ = true;
-  bool interrupt_before_next_ = false;
-  uint64_t nudged_generation_ = ~0ull;
-  static constexpr int kBackgroundQuietMs = 300;
-  bool resync_cleared_ = false;
-  static constexpr int kResyncQuietMs = 150;
-  // How long an interrupted program has to show a reaction before it is
-  // nudged (a second interrupt at a continuation prompt). Generous: on a
-  // loaded machine a late reaction plus a nudge interrupted the next ask.
-  static constexpr int kResyncReactMs = 2000;
+  TimePoint last_output_;
   // Program output read before requests are looked at again: about 4 ms of
   // rendering, so a flood never holds up a `screen` or `cancel` for long.
   static constexpr size_t kReadBudget = 256 << 10;
-  uint64_t resync_generation_ = 0;
-  TimePoint resync_give_up_;
-  Waiters waiters_;  // expect and wait_idle
-  TimePoint last_output_;
-  uint64_t seen_generation_ = ~0ull;
   // The synchronized update (frame) the screen was last seen inside, and
   // since when; see MidFrame.
   uint64_t frame_seen_ = 0;
   TimePoint frame_started_;
   static constexpr int kFrameLimitMs = 500;
 
-  // Dialog answers: the last rule answered (re-armed once it is gone), how
-  // often, when to look again, and the keys still to send.
-  struct DialogKey {
-    std::string key;
-    TimePoint due;
-  };
-  int dialog_armed_ = -1;
-  int dialog_tries_ = 0;
-  TimePoint dialog_retry_at_;
-  TimePoint dialog_wake_;
-  std::deque<DialogKey> dialog_keys_;
-  static constexpr int kDialogSettleMs = 150;
-  static constexpr int kDialogRetryMs = 2000;
-  static constexpr int kDialogKeyGapMs = 50;
-
-  ClosePhase close_phase_ = ClosePhase::kNone;
-  TimePoint close_deadline_;
   std::vector<RequestId> close_ids_;
   bool closing_ = false;
   bool closed_ = false;  // FinishClose ran: a later close is answered at once
-  // Closing because we were signalled or our parent died: skip the quit
-  // keys and keep the SIGTERM grace short, so nothing outlives us long.
+  // Closing because we were signalled, our parent died, or the program
+  // never became ready: no quit keys and a short SIGTERM grace.
   bool urgent_close_ = false;
-  static constexpr int kUrgentGraceMs = 300;
-  static constexpr int kCloseSettleMs = 1000;
 };
 
 }  // namespace tuidriver
