@@ -27,8 +27,10 @@ void Closer::Begin(bool settle_first, bool urgent, const Terminal& term, ChildIn
 
 void Closer::Hurry(TimePoint now) {
   urgent_ = true;
-  if (phase_ == Phase::kSettle) phase_ = Phase::kQuitKeys;  // no keys: straight to SIGTERM
-  if (phase_ == Phase::kQuitKeys || phase_ == Phase::kTerm) {
+  if (phase_ == Phase::kSettle) {
+    phase_ = Phase::kQuitKeys;  // no keys: straight to SIGTERM
+    deadline_ = now;
+  } else if (phase_ == Phase::kQuitKeys || phase_ == Phase::kTerm) {
     deadline_ = std::min(deadline_, now + Ms(kUrgentGraceMs));
   }
 }
