@@ -42,6 +42,9 @@ class MessageSink {
  public:
   virtual ~MessageSink() = default;
   virtual void Send(const std::string& line) = 0;
+  // Raw program output for subscribers: may be dropped when the reader
+  // lags (see Output::SendDroppable).
+  virtual void SendDroppable(const std::string& line, size_t raw_bytes) { Send(line); }
 };
 
 struct AskResult {
