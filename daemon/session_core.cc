@@ -1,7 +1,5 @@
 #include "session_core.h"
 
-#include <signal.h>
-
 #include <algorithm>
 #include <cstdio>
 
@@ -12,8 +10,6 @@ namespace tuidriver {
 namespace {
 
 std::chrono::milliseconds Ms(long ms) { return std::chrono::milliseconds(ms); }
-
-
 
 }  // namespace
 
@@ -87,9 +83,11 @@ void SessionCore::Tick(TimePoint now) {
 
 TimePoint SessionCore::NextWakeup(TimePoint now) const {
   TimePoint wake = TimePoint::max();
-  // Each part gives only times it waits for. One already passed would be a
-  // defect there (it was handled when OnScreen ran at `now`): it is ignored
-  // rather than let it spin the CPU.
+  // Each part gives only times it waits for (its tests check that an idle
+  // part gives none). A time at or before `now` was handled by the Tick at
+  // `now`, or belongs to a part that is not run then (the asks mid-frame,
+  // whose wake-up is the frame limit): it is left out rather than let it
+  // spin the CPU.
   auto consider = [&wake, now](TimePoint t) {
     if (t > now) wake = std::min(wake, t);
   };
