@@ -36,6 +36,10 @@ std::chrono::milliseconds Ms(long ms) { return std::chrono::milliseconds(ms); }
 
 }  // namespace
 
+void WriteKeys(const std::vector<std::string>& keys, const Terminal& term, ChildInput* child) {
+  child->Write(KeysToBytes(keys, ModesOf(term)));
+}
+
 Ask::Ask(const Request& request, const EngineConfig& config,
          const ScreenMatcher& matcher, TimePoint now)
     : config_(config),

@@ -32,6 +32,21 @@ class ChildInput {
   virtual void Write(const std::string& bytes) = 0;
 };
 
+// Key names (keys.h) to bytes in the terminal's current cursor and keypad
+// modes, written to the child.
+void WriteKeys(const std::vector<std::string>& keys, const Terminal& term, ChildInput* child);
+
+// Where outgoing lines (replies, chunks, events; built by messages.h) go:
+// the daemon's stdout, or a fake in tests.
+class MessageSink {
+ public:
+  virtual ~MessageSink() = default;
+  virtual void Send(const std::string& line) = 0;
+  // Raw program output for subscribers: may be dropped when the reader
+  // lags (see Output::SendDroppable).
+  virtual void SendDroppable(const std::string& line, size_t raw_bytes) { Send(line); }
+};
+
 struct AskResult {
   bool ok = false;
   std::string kind;      // on failure: timeout, cancelled, exited, needs_input

@@ -13,7 +13,7 @@
 #include <set>
 #include <sstream>
 
-#include "json_type_name.h"
+#include "json_fields.h"
 #include "keys.h"
 #include "compile_regex.h"
 
@@ -22,89 +22,17 @@ namespace {
 
 using simdjson::dom::element;
 
-// Walks one JSON object strictly: every field must be known, every value of
-// the right type. The first problem is kept in `error`, with the field's
-// dotted path, e.g. "submit.mode".
-class Reader {
+// The shared strict reader (json_fields.h) with the engine file's own
+// shapes: regular expressions, key names, screen patterns.
+class Reader : public JsonFields {
  public:
-  explicit Reader(std::string* error) : error_(error) {}
-
-  bool failed() const { return !error_->empty(); }
-
-  bool Fail(const std::string& path, const std::string& message) {
-    if (error_->empty()) *error_ = "field '" + path + "': " + message;
-    return false;
-  }
-
-  // Calls `field(key, value, path)` for each field; fields starting with
-  // '$' ($schema, $comment) are ignored.
-  bool Object(const element& e, const std::string& path,
-              const std::function<bool(const std::string&, const element&, const std::string&)>& field) {
-    simdjson::dom::object obj;
-    if (e.get(obj)) return Fail(path.empty() ? "(top level)" : path, Want("an object", e));
-    for (auto kv : obj) {
-      std::string key(kv.key);
-      if (!key.empty() && key[0] == '$') continue;
-      std::string sub = path.empty() ? key : path + "." + key;
-      if (!field(key, kv.value, sub)) return Fail(sub, "unknown field");
-      if (failed()) return false;
-    }
-    return true;
-  }
-
-  void String(const element& e, const std::string& path, std::string* out) {
-    std::string_view s;
-    if (e.get(s)) {
-      Fail(path, Want("a string", e));
-      return;
-    }
-    out->assign(s.data(), s.size());
-  }
+  explicit Reader(std::string* error) : JsonFields(error) {}
 
   void Regex(const element& e, const std::string& path, std::string* out) {
     String(e, path, out);
     if (failed() || out->empty()) return;
     std::string err;
     if (!CompileRegex(*out, &err)) Fail(path, "invalid regular expression: " + err);
-  }
-
-  void Int(const element& e, const std::string& path, int64_t min, int64_t max, int64_t* out) {
-    int64_t v;
-    if (!e.is_int64() || e.get(v)) {
-      Fail(path, Want("an integer", e));
-      return;
-    }
-    if (v < min || v > max) {
-      Fail(path, "must be from " + std::to_string(min) + " to " + std::to_string(max) +
-                     ", got " + std::to_string(v));
-      return;
-    }
-    *out = v;
-  }
-
-  void Int(const element& e, const std::string& path, int64_t min, int64_t max, int* out) {
-    int64_t v = *out;
-    Int(e, path, min, max, &v);
-    *out = static_cast<int>(v);
-  }
-
-  void Bool(const element& e, const std::string& path, bool* out) {
-    if (e.get(*out)) Fail(path, Want("true or false", e));
-  }
-
-  void Strings(const element& e, const std::string& path, std::vector<std::string>* out) {
-    simdjson::dom::array arr;
-    if (e.get(arr)) {
-      Fail(path, Want("an array of strings", e));
-      return;
-    }
-    out->clear();
-    size_t i = 0;
-    for (element item : arr) {
-      out->emplace_back();
-      String(item, path + "[" + std::to_string(i++) + "]", &out->back());
-      if (failed()) return;
-    }
   }
 
   void Regexes(const element& e, const std::string& path, std::vector<std::string>* out) {
@@ -148,7 +76,7 @@ class Reader {
                 std::vector<ScreenPattern>* out) {
     simdjson::dom::array arr;
     if (e.get(arr)) {
-      Fail(path, Want("an array of patterns", e));
+      Wrong(path, "an array of patterns", e);
       return;
     }
     out->clear();
@@ -171,11 +99,6 @@ class Reader {
     else Fail(path, "expected one of cursor_line, screen; got '" + s + "'");
   }
 
- private:
-  static std::string Want(const char* want, const element& e) {
-    return std::string("expected ") + want + ", got " + JsonTypeName(e.type());
-  }
-  std::string* error_;
 };
 
 void ReadSubmit(Reader* r, const element& e, const std::string& path, SubmitConfig* s) {

@@ -1,7 +1,7 @@
 #include "request.h"
 
-#include <cmath>
 
+#include "json_fields.h"
 #include "json_type_name.h"
 #include "json_writer.h"
 
@@ -10,10 +10,6 @@ namespace {
 
 using simdjson::dom::element;
 using simdjson::dom::object;
-
-bool IsNumber(const element& e) {
-  return e.is_int64() || e.is_uint64() || e.is_double();
-}
 
 // Reads an id-shaped value: a number or a string.
 bool ReadId(const element& e, RequestId* id) {
@@ -29,7 +25,7 @@ bool ReadId(const element& e, RequestId* id) {
     AppendJsonString(s, &id->json);
     return true;
   }
-  if (IsNumber(e)) {
+  if (e.is_int64() || e.is_uint64() || e.is_double()) {
     id->kind = RequestId::Kind::kNumber;
     id->json = simdjson::minify(e);
     return true;
@@ -37,120 +33,40 @@ bool ReadId(const element& e, RequestId* id) {
   return false;
 }
 
-// Field readers: absent optional fields leave *out untouched.
-class Fields {
- public:
-  Fields(const object& obj, std::string* err) : obj_(obj), err_(err) {}
+// Request-only shapes, on top of the shared reader (json_fields.h).
+bool ReadTarget(const object& obj, const char* name, JsonFields* f, RequestId* out) {
+  element e;
+  if (!f->Find(obj, name, true, &e)) return false;
+  if (e.is_null() || !ReadId(e, out)) return f->Wrong(name, "a number or a string", e);
+  return true;
+}
 
-  bool String(const char* name, bool required, std::string* out) {
-    element e;
-    if (!Find(name, required, &e)) return !failed_;
-    std::string_view s;
-    if (e.get(s)) return Wrong(name, "a string", e);
+// A field that may be a string or a number, kept as text ("INT", "2").
+bool ReadStringOrNumber(const object& obj, const char* name, JsonFields* f, std::string* out) {
+  element e;
+  if (!f->Find(obj, name, true, &e)) return false;
+  std::string_view s;
+  if (!e.get(s)) {
     out->assign(s.data(), s.size());
     return true;
   }
-
-  bool Number(const char* name, double min, double max, double* out) {
-    element e;
-    if (!Find(name, false, &e)) return !failed_;
-    double v;
-    if (!IsNumber(e) || e.get(v) || !std::isfinite(v)) return Wrong(name, "a number", e);
-    if (v < min || v > max) return Range(name, min, max);
-    *out = v;
+  int64_t n;
+  if (e.is_int64() && !e.get(n)) {
+    *out = std::to_string(n);
     return true;
   }
-
-  bool Int(const char* name, bool required, long min, long max, long* out) {
-    element e;
-    if (!Find(name, required, &e)) return !failed_;
-    int64_t v;
-    if (!e.is_int64() || e.get(v)) return Wrong(name, "an integer", e);
-    if (v < min || v > max) return Range(name, static_cast<double>(min), static_cast<double>(max));
-    *out = static_cast<long>(v);
-    return true;
-  }
-
-  bool Bool(const char* name, bool* out) {
-    element e;
-    if (!Find(name, false, &e)) return !failed_;
-    if (e.get(*out)) return Wrong(name, "true or false", e);
-    return true;
-  }
-
-  bool StringArray(const char* name, bool required, std::vector<std::string>* out) {
-    element e;
-    if (!Find(name, required, &e)) return !failed_;
-    simdjson::dom::array arr;
-    if (e.get(arr)) return Wrong(name, "an array of strings", e);
-    out->clear();
-    for (element item : arr) {
-      std::string_view s;
-      if (item.get(s)) return Wrong(name, "an array of strings", e);
-      out->emplace_back(s.data(), s.size());
-    }
-    return true;
-  }
-
-  bool Id(const char* name, RequestId* out) {
-    element e;
-    if (!Find(name, true, &e)) return false;
-    if (e.is_null() || !ReadId(e, out)) return Wrong(name, "a number or a string", e);
-    return true;
-  }
-
-  // A field that may be a string or a number, kept as text ("INT", "2").
-  bool StringOrNumber(const char* name, std::string* out) {
-    element e;
-    if (!Find(name, true, &e)) return false;
-    std::string_view s;
-    if (!e.get(s)) {
-      out->assign(s.data(), s.size());
-      return true;
-    }
-    int64_t n;
-    if (e.is_int64() && !e.get(n)) {
-      *out = std::to_string(n);
-      return true;
-    }
-    return Wrong(name, "a string or a number", e);
-  }
-
- private:
-  bool Find(const char* name, bool required, element* e) {
-    if (obj_[name].get(*e) == simdjson::SUCCESS) return true;
-    if (required) {
-      *err_ = std::string("missing field '") + name + "'";
-      failed_ = true;
-    }
-    return false;
-  }
-  bool Wrong(const char* name, const char* want, const element& e) {
-    *err_ = std::string("field '") + name + "' must be " + want + ", got " + JsonTypeName(e.type());
-    failed_ = true;
-    return false;
-  }
-  bool Range(const char* name, double min, double max) {
-    char buf[160];
-    snprintf(buf, sizeof buf, "field '%s' must be between %g and %g", name, min, max);
-    *err_ = buf;
-    failed_ = true;
-    return false;
-  }
-
-  const object& obj_;
-  std::string* err_;
-  bool failed_ = false;
-};
+  return f->Wrong(name, "a string or a number", e);
+}
 
 constexpr double kMaxTimeoutS = 7 * 24 * 3600.0;
 
 bool ReadFields(const object& obj, Request* r, std::string* err) {
-  Fields f(obj, err);
+  JsonFields f(err);
   const std::string& t = r->type;
   if (t == "ask" || t == "ask_stream") {
-    if (!f.String("prompt", true, &r->prompt) || !f.Number("timeout", 0.001, kMaxTimeoutS, &r->timeout_s) ||
-        !f.String("on_input", false, &r->on_input)) {
+    if (!f.String(obj, "prompt", true, &r->prompt) ||
+        !f.Number(obj, "timeout", false, 0.001, kMaxTimeoutS, &r->timeout_s) ||
+        !f.String(obj, "on_input", false, &r->on_input)) {
       return false;
     }
     if (!r->on_input.empty() && r->on_input != "wait" && r->on_input != "fail") {
@@ -161,42 +77,49 @@ bool ReadFields(const object& obj, Request* r, std::string* err) {
   }
   if (t == "answer") {
     bool has_text = obj["text"].error() == simdjson::SUCCESS;
-    if (!f.Id("target", &r->target) || !f.Int("option", false, 1, 1000, &r->option) ||
-        !f.String("text", false, &r->text)) {
+    int64_t option = 0;
+    if (!ReadTarget(obj, "target", &f, &r->target) || !f.Int(obj, "option", false, 1, 1000, &option) ||
+        !f.String(obj, "text", false, &r->text)) {
       return false;
     }
+    r->option = static_cast<long>(option);
     if ((r->option > 0) == has_text) {
       *err = "an answer needs exactly one of 'option' (a choice's number) and 'text'";
       return false;
     }
     return true;
   }
-  if (t == "cancel") return f.Id("target", &r->target);
-  if (t == "send" || t == "send_secret") return f.String("data", true, &r->data);
-  if (t == "keys") return f.StringArray("keys", true, &r->keys);
-  if (t == "paste") return f.String("text", true, &r->text);
+  if (t == "cancel") return ReadTarget(obj, "target", &f, &r->target);
+  if (t == "send" || t == "send_secret") return f.String(obj, "data", true, &r->data);
+  if (t == "keys") return f.Strings(obj, "keys", true, &r->keys);
+  if (t == "paste") return f.String(obj, "text", true, &r->text);
   if (t == "resize") {
-    long cols = 0, rows = 0;
-    bool ok = f.Int("cols", true, 2, 1000, &cols) && f.Int("rows", true, 2, 1000, &rows);
+    int64_t cols = 0, rows = 0;
+    bool ok = f.Int(obj, "cols", true, 2, 1000, &cols) && f.Int(obj, "rows", true, 2, 1000, &rows);
     r->cols = static_cast<int>(cols);
     r->rows = static_cast<int>(rows);
     return ok;
   }
-  if (t == "scrollback") return f.Int("lines", false, 0, 100000000, &r->lines);
+  if (t == "scrollback") {
+    int64_t lines = r->lines;
+    bool ok = f.Int(obj, "lines", false, 0, 100000000, &lines);
+    r->lines = static_cast<long>(lines);
+    return ok;
+  }
   if (t == "expect") {
-    return f.String("pattern", true, &r->pattern) &&
-           f.Number("timeout", 0.001, kMaxTimeoutS, &r->timeout_s);
+    return f.String(obj, "pattern", true, &r->pattern) &&
+           f.Number(obj, "timeout", false, 0.001, kMaxTimeoutS, &r->timeout_s);
   }
   if (t == "wait_idle") {
-    long idle = 500;
-    bool ok = f.Int("idle_ms", false, 1, 3600000, &idle) &&
-              f.Number("timeout", 0.001, kMaxTimeoutS, &r->timeout_s);
+    int64_t idle = 500;
+    bool ok = f.Int(obj, "idle_ms", false, 1, 3600000, &idle) &&
+              f.Number(obj, "timeout", false, 0.001, kMaxTimeoutS, &r->timeout_s);
     r->idle_ms = static_cast<int>(idle);
     return ok;
   }
-  if (t == "signal") return f.StringOrNumber("signal", &r->signal);
+  if (t == "signal") return ReadStringOrNumber(obj, "signal", &f, &r->signal);
   if (t == "subscribe" || t == "unsubscribe") {
-    if (!f.StringArray("events", false, &r->events)) return false;
+    if (!f.Strings(obj, "events", false, &r->events)) return false;
     if (r->events.empty()) r->events = {"output"};
     for (const std::string& e : r->events) {
       if (e != "output") {
@@ -206,9 +129,9 @@ bool ReadFields(const object& obj, Request* r, std::string* err) {
     }
     return true;
   }
-  if (t == "screen") return f.Bool("styles", &r->styles);
+  if (t == "screen") return f.Bool(obj, "styles", false, &r->styles);
   if (t == "record") {
-    if (!f.String("path", false, &r->path) || !f.Bool("stop", &r->stop)) return false;
+    if (!f.String(obj, "path", false, &r->path) || !f.Bool(obj, "stop", false, &r->stop)) return false;
     if (r->path.empty() == !r->stop) {
       *err = "a record request needs exactly one of 'path' (a file to record to) and \"stop\":true";
       return false;

@@ -10,10 +10,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "json_writer.h"
 #include "messages.h"
-#include "keys.h"
-#include "compile_regex.h"
 #include "platform.h"
 
 namespace tuidriver {
@@ -51,18 +48,13 @@ void InstallSignals(sigset_t* wait_mask) {
 
 std::chrono::milliseconds Ms(long ms) { return std::chrono::milliseconds(ms); }
 
-
-
 }  // namespace
 
 Session::Session(SessionOptions options, int in_fd, int out_fd)
     : options_(std::move(options)),
       in_fd_(in_fd),
       out_(out_fd),
-      term_(options_.engine.cols, options_.engine.rows, options_.scrollback_lines),
-      matcher_(options_.engine),
-      transcript_(options_.engine.transcript.format, options_.transcript_path, options_.transcript_cwd,
-                  options_.session_id) {
+      core_(options_, &child_, &sink_) {
   // A TTY is left blocking: O_NONBLOCK would stay set on the terminal the
   // user's shell shares. ReadRequests then reads it once per wake-up.
   stdin_tty_ = isatty(in_fd_);
@@ -79,12 +71,10 @@ int Session::Run() {
   BecomeSubreaper();
   if (!Spawn()) return 3;
   TimePoint now = Clock::now();
-  last_output_ = now;
-  ready_deadline_ = now + Ms(options_.engine.timeouts.ready_ms);
-  if (options_.raw) CheckReady(now);
-  while (!quit_) {
-    // `now` is the time OnScreen last looked at everything: a wake-up time
-    // at or before it was due then, so PollTimeoutMs can ignore it.
+  core_.Start(now);
+  while (!core_.done()) {
+    // `now` is the time Tick last looked at everything: a wake-up time at
+    // or before it was due then, so NextWakeup leaves it out.
     std::vector<struct pollfd> fds;
     bool want_stdin = stdin_open_ && !out_.congested();
     fds.push_back({want_stdin ? in_fd_ : -1, POLLIN, 0});
@@ -101,11 +91,11 @@ int Session::Run() {
     // No waitpid here: SIGCHLD is blocked outside ppoll, so an exit always
     // wakes ppoll and HandleSignals reaps it (one syscall less per read).
     now = Clock::now();
-    OnScreen(now);
-    if (!out_.Flush() && state_ != State::kExited) BeginClose(nullptr);
+    core_.Tick(now);
+    if (!out_.Flush()) core_.OnStdoutGone(now);
   }
   out_.Drain(2000);
-  return exit_code_;
+  return core_.exit_code();
 }
 
 bool Session::Spawn() {
@@ -119,11 +109,6 @@ bool Session::Spawn() {
   spawn.cols = options_.engine.cols;
   spawn.rows = options_.engine.rows;
   std::string err;
-  if (!options_.record_path.empty() && !StartRecording(options_.record_path, &err)) {
-    // The session runs on, unrecorded, and says why.
-    out_.Send(SessionErrorMessage("record", err));
-    fprintf(stderr, "tuidriver: %s\n", err.c_str());
-  }
   if (pty_.Spawn(spawn, &err)) return true;
   out_.Send(SessionErrorMessage("spawn", err));
   out_.Drain(1000);
@@ -132,30 +117,7 @@ bool Session::Spawn() {
 }
 
 int Session::PollTimeoutMs(TimePoint now) const {
-  TimePoint wake = now + Ms(60000);
-  // Only times still ahead count. One already passed was handled when it
-  // came (OnScreen ran at `now`) or waits for something else, such as a
-  // resync that waits for the next ask: waking for it would spin the CPU.
-  auto consider = [&wake, now](TimePoint t) {
-    if (t > now) wake = std::min(wake, t);
-  };
-  if (state_ == State::kStarting) consider(ready_deadline_);
-  if (active_) consider(active_->next_wakeup());
-  if (held_) consider(held_poll_);
-  else if (!queue_.empty() && state_ == State::kReady) consider(queue_.front()->deadline());
-  consider(waiters_.next_wakeup());
-  if (interrupt_pending_) consider(interrupt_due_);
-  consider(settle_wake_);
-  if (resync_) {
-    consider(resync_give_up_);
-    consider(last_output_ + Ms(kResyncQuietMs));
-    consider(last_output_ + Ms(kResyncReactMs));
-  }
-  if (close_phase_ != ClosePhase::kNone) consider(close_deadline_);
-  if (close_phase_ == ClosePhase::kSettle) consider(last_output_ + Ms(kResyncQuietMs));
-  consider(dialog_wake_);
-  if (term_.synchronized_update()) consider(frame_started_ + Ms(kFrameLimitMs));
-  if (!dialog_keys_.empty()) consider(dialog_keys_.front().due);
+  TimePoint wake = std::min(core_.NextWakeup(now), now + Ms(60000));
   auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(wake - now).count();
   return static_cast<int>(std::max<long long>(0, ms + 1));
 }
@@ -166,12 +128,9 @@ void Session::HandleSignals() {
     CheckChildExit();
   }
   if (g_terminate) {
-    // Killed, or our parent died (PDEATHSIG): no time for quit keys.
     g_terminate = 0;
     stdin_open_ = false;
-    urgent_close_ = true;
-    BeginClose(nullptr);
-    close_deadline_ = std::min(close_deadline_, Clock::now() + Ms(kUrgentGraceMs));
+    core_.OnTerminate(Clock::now());
   }
 }
 
@@ -183,26 +142,12 @@ void Session::ReadChild(size_t budget) {
   while (total < budget) {
     ssize_t n = ReadAvailable(pty_.master_fd(), buf, sizeof buf);
     if (n <= 0) return;  // EAGAIN, or EOF
-    FeedChild(buf, static_cast<size_t>(n));
+    core_.OnOutput(buf, static_cast<size_t>(n), Clock::now());
     total += static_cast<size_t>(n);
     // A PTY read returns at most a few KiB however big the buffer, so a short
     // read does not mean the PTY is empty: while the program floods, reading
     // on saves a ppoll per read; once it pauses, one read says EAGAIN.
   }
-}
-
-void Session::FeedChild(const char* data, size_t len) {
-  recorder_.Output(data, len);
-  term_.Feed(data, len);
-  std::string replies = term_.TakeReplies();
-  if (!replies.empty() && !child_reaped_) pty_.Write(replies);
-  last_output_ = Clock::now();
-  if (subscribed_output_) {
-    std::string text;
-    output_utf8_.Append(data, len, &text);
-    if (!text.empty()) out_.SendDroppable(OutputEvent(text), len);
-  }
-  if (!waiters_.empty()) waiters_.OnOutput(SanitizePrompt(std::string(data, len)), last_output_);
 }
 
 void Session::CheckChildExit() {
@@ -212,374 +157,7 @@ void Session::CheckChildExit() {
   ReadChild(SIZE_MAX);
   child_reaped_ = true;
   pty_.DropInput();  // nobody will read it
-  ReportExit();
-}
-
-void Session::ReportExit() {
-  TimePoint now = Clock::now();
-  if (active_) active_->Update(term_, &pty_input_, now);
-  if (subscribed_output_) {
-    std::string tail;
-    output_utf8_.Flush(&tail);
-    if (!tail.empty()) out_.Send(OutputEvent(tail));
-  }
-  UpdateWaiters(now);
-  bool was_starting = state_ == State::kStarting;
-  state_ = State::kExited;
-  out_.Send(ExitEvent(ExitFields()));
-  std::string why = ExitDescription();
-  if (active_ && !active_->finished()) active_->ChildExited(term_, why);
-  FinishAsk();
-  ReleaseHeldReply(now, true);
-  FailPending("exited", why);
-  if (was_starting && !options_.raw && !closing_) {
-    // Nothing more can happen: the daemon ends with 3 (ReportNotReady).
-    ReportNotReady(options_.engine.name + " exited before it showed its prompt: " + why);
-    BeginClose(nullptr);
-  }
-  if (closing_) FinishClose();
-  else if (!stdin_open_) BeginClose(nullptr);
-}
-
-void Session::FailPending(const std::string& kind, const std::string& why) {
-  for (auto& ask : queue_) {
-    ask->FailInQueue(kind, why);
-    ReplyAsk(*ask);
-  }
-  queue_.clear();
-  for (const RequestId& id : waiters_.TakeAll()) ReplyError(id, kind, why, ScreenFields());
-}
-
-void Session::OnScreen(TimePoint now) {
-  if (state_ != State::kExited && !MidFrame(now)) {
-    bool changed = term_.generation() != seen_generation_;
-    seen_generation_ = term_.generation();
-    if (changed || now >= dialog_wake_) AnswerDialogs(now);
-    if (state_ == State::kStarting) CheckReady(now);
-    if (state_ == State::kReady) RunAsks(now);
-  }
-  UpdateWaiters(now);
-  // After stdin's end, requests already received finish first (each within
-  // its own timeout); then the session closes.
-  if (!stdin_open_ && !closing_ && state_ != State::kStarting && NothingPending()) BeginClose(nullptr);
-  AdvanceClose(now);
-}
-
-bool Session::NothingPending() const { return !active_ && !held_ && queue_.empty() && waiters_.empty(); }
-
-// A read can end in the middle of a frame the program draws inside a
-// synchronized update (Codex draws every frame so). Its prompt, busy state
-// and questions are judged only between frames, as a terminal would show
-// them, but a frame that never ends is ignored after kFrameLimitMs.
-bool Session::MidFrame(TimePoint now) {
-  if (!term_.synchronized_update()) return false;
-  if (term_.synchronized_updates() != frame_seen_) {
-    frame_seen_ = term_.synchronized_updates();
-    frame_started_ = now;
-  }
-  return now < frame_started_ + Ms(kFrameLimitMs);
-}
-
-void Session::AnswerDialogs(TimePoint now) {
-  SendDialogKeys(now);
-  if (options_.raw || closing_ || !dialog_keys_.empty()) return;
-  int rule = matcher_.MatchDialog(term_, options_.mode);
-  if (rule < 0) {
-    dialog_armed_ = -1;
-    return;
-  }
-  // Answer a settled screen only: a TUI draws a dialog before it listens.
-  TimePoint settled = last_output_ + Ms(kDialogSettleMs);
-  if (now < settled) {
-    dialog_wake_ = settled;
-    return;
-  }
-  // Answered already: answer again only if it is still there a while later
-  // (the keys came too early), and not forever.
-  if (rule == dialog_armed_ && (now < dialog_retry_at_ || dialog_tries_ >= 3)) {
-    dialog_wake_ = dialog_tries_ < 3 ? dialog_retry_at_ : TimePoint();
-    return;
-  }
-  dialog_tries_ = rule == dialog_armed_ ? dialog_tries_ + 1 : 1;
-  dialog_armed_ = rule;
-  dialog_retry_at_ = now + Ms(kDialogRetryMs);
-  const DialogRule& d = options_.engine.dialogs[static_cast<size_t>(rule)];
-  if (active_ && active_->TurnNotStarted(term_)) {
-    active_->Requeue();
-    queue_.push_front(std::move(active_));
-    term_.UnpinHistory();
-    clear_after_dialog_ = true;
-  }
-  // One key at a time, a little apart: some TUIs read a burst as one key.
-  TimePoint due = now;
-  for (const std::string& key : d.keys) {
-    dialog_keys_.push_back({key, due});
-    due += Ms(kDialogKeyGapMs);
-  }
-  SendDialogKeys(now);
-  out_.Send(DialogEvent(d.name, d.keys));
-}
-
-void Session::SendDialogKeys(TimePoint now) {
-  while (!dialog_keys_.empty() && now >= dialog_keys_.front().due) {
-    WriteKeys({dialog_keys_.front().key});
-    dialog_keys_.pop_front();
-  }
-}
-
-void Session::CheckReady(TimePoint now) {
-  if (options_.raw || (ReadySettled(now) && matcher_.Started(term_))) {
-    state_ = State::kReady;
-    if (!queue_.empty()) queue_.front()->RestartClock(now);
-    JsonObject o;
-    o.Add("type", "ready");
-    if (options_.raw) o.AddNull("engine");
-    else o.Add("engine", options_.engine.name);
-    o.Add("pid", static_cast<int64_t>(pty_.pid()))
-        .Add("cols", term_.cols())
-        .Add("rows", term_.rows());
-    if (!transcript_.session_id().empty()) o.Add("session_id", transcript_.session_id());
-    out_.Send(o.Finish());
-    return;
-  }
-  if (now >= ready_deadline_ && !closing_) {
-    // The prompt alone is not enough when the engine lists `started`
-    // patterns: say which is missing.
-    std::string missing = matcher_.Ready(term_) && !matcher_.Started(term_)
-                              ? " showed its prompt but none of its `started` patterns"
-                              : " did not show its prompt";
-    std::string error = options_.engine.name + missing + " within " +
-                        std::to_string(options_.engine.timeouts.ready_ms) + " ms";
-    ReportNotReady(error);
-    FailPending("not_ready", error);
-    // Closed as `close` would, without the quit keys: its whole process
-    // group goes, and the daemon ends (with 3) once the child is reaped.
-    urgent_close_ = true;
-    BeginClose(nullptr);
-  }
-}
-
-// The program never became ready: say so on stdout (with the screen) and on
-// stderr (with the screen's last lines, which usually tell why), and make
-// the daemon exit with 3.
-void Session::ReportNotReady(const std::string& error) {
-  std::vector<std::string> screen = term_.ScreenLines();
-  JsonObject fields;
-  fields.AddStringArray("screen", screen);
-  out_.Send(SessionErrorMessage("not_ready", error, fields));
-  while (!screen.empty() && screen.back().empty()) screen.pop_back();
-  size_t first = screen.size() > 8 ? screen.size() - 8 : 0;
-  std::string tail;
-  for (size_t i = first; i < screen.size(); ++i) tail += "\n  | " + screen[i];
-  fprintf(stderr, "tuidriver: %s%s\n", error.c_str(),
-          tail.empty() ? "; its screen is blank" : ("; the end of its screen:" + tail).c_str());
-  exit_code_ = 3;
-}
-
-void Session::RunAsks(TimePoint now) {
-  SendPendingInterrupt(now);
-  if (active_) {
-    active_->Update(term_, &pty_input_, now);
-    std::string input_event;
-    if (active_->TakeInputEvent(&input_event)) out_.Send(input_event);
-    if (active_->streaming()) {
-      std::string delta = active_->TakeDelta();
-      if (!delta.empty()) out_.Send(ChunkMessage(active_->id(), delta));
-    }
-    if (active_->finished()) FinishAsk();
-  }
-  if (held_ && now >= held_poll_) ReleaseHeldReply(now, false);
-  // Replies go out in order: the next ask starts once the held one is sent.
-  if (!active_ && !held_ && !queue_.empty()) StartNextAsk(now);
-}
-
-bool Session::ReadySettled(TimePoint now) {
-  if (!matcher_.Ready(term_) || !dialog_keys_.empty()) return false;
-  if (options_.engine.ready_after_da1 && term_.da1_queries() == 0) return false;
-  if (matcher_.MatchDialog(term_, options_.mode) >= 0) return false;
-  int settle = options_.engine.timeouts.settle_ms;
-  if (settle > 0 && now < last_output_ + Ms(settle)) {
-    settle_wake_ = last_output_ + Ms(settle);
-    return false;
-  }
-  return true;
-}
-
-void Session::SendPendingInterrupt(TimePoint now) {
-  if (!interrupt_pending_ || now < interrupt_due_) return;
-  interrupt_pending_ = false;
-  if (state_ == State::kExited) return;
-  WriteKeys(options_.engine.interrupt_keys);
-  // The resync waits for the program's reaction from now on.
-  resync_generation_ = term_.generation();
-  resync_give_up_ = now + Ms(kResyncReactMs);
-}
-
-void Session::StartNextAsk(TimePoint now) {
-  if (now >= queue_.front()->deadline()) {
-    // The program never became ready for it (busy, or lost after an
-    // interrupt): fail it rather than wait forever.
-    queue_.front()->FailInQueue("timeout", "the program did not become ready for this ask in time");
-    ReplyAsk(*queue_.front());
-    queue_.pop_front();
-    if (!queue_.empty()) queue_.front()->RestartClock(now);
-    return;
-  }
-  if (interrupt_pending_) return;
-  if (clear_after_dialog_) {
-    if (!dialog_keys_.empty() || matcher_.MatchDialog(term_, options_.mode) >= 0 ||
-        now < last_output_ + Ms(kResyncQuietMs)) {
-      settle_wake_ = last_output_ + Ms(kResyncQuietMs);
-      return;
-    }
-    clear_after_dialog_ = false;
-    if (!matcher_.Ready(term_) && !matcher_.Busy(term_) && !options_.engine.clear_input_keys.empty()) {
-      WriteKeys(options_.engine.clear_input_keys);
-      return;
-    }
-  }
-  if (resync_ && !resync_cleared_ && !options_.engine.clear_input_keys.empty() &&
-      term_.generation() != resync_generation_ && now >= last_output_ + Ms(kResyncQuietMs) &&
-      !matcher_.Ready(term_) && !matcher_.Busy(term_)) {
-    // The program reacted and settled, but its prompt is not empty: the
-    // interrupted text came back into the input box.
-    WriteKeys(options_.engine.clear_input_keys);
-    resync_cleared_ = true;
-    return;
-  }
-  if (BackToPrompt(now)) return;
-  // Wait for the program to react to the interrupt, but not forever, and
-  // then for its output to settle: an interrupted program may show its
-  // prompt before the rest of its reaction (a traceback), which must not
-  // land in the next ask.
-  if (resync_ && NudgeAfterInterrupt(now)) return;
-  if (!ReadySettled(now)) return;
-  if (resync_) {
-    if (now < last_output_ + Ms(kResyncQuietMs)) return;
-    resync_ = false;
-  }
-  active_ = std::move(queue_.front());
-  queue_.pop_front();
-  if (transcript_.enabled()) transcript_.StartTurn();
-  recorder_.Marker("ask " + active_->id().json + " start");
-  active_->Start(term_, &pty_input_, now);
-  term_.PinHistory(active_->start_row());
-  active_->Update(term_, &pty_input_, now);
-  if (active_->finished()) FinishAsk();
-}
-
-// After an interrupt: returns true while the next ask must wait for the
-// program's reaction. A program that shows no reaction in time, or that
-// reacted but settled with no prompt, gets a nudge. At the main prompt, a
-// REPL may hold the interrupt until its next input (CPython does when the
-// signal lands just before it blocks): an empty line flushes it harmlessly.
-// Elsewhere an Enter could run a half-typed block, so the interrupt is sent
-// again first; a line-mode REPL that still shows no prompt gets the Enter
-// last (bash at its continuation prompt may hold the interrupt until then).
-bool Session::NudgeAfterInterrupt(TimePoint now) {
-  bool reacted = term_.generation() != resync_generation_;
-  bool ready = matcher_.Ready(term_);
-  if (reacted && ready) return false;  // back at a prompt: ReadySettled takes over
-  if (now < resync_give_up_ || (reacted && now < last_output_ + Ms(kResyncReactMs))) return true;
-  bool at_main_prompt = ready && !matcher_.ContinuationVisible(term_);
-  bool lines = options_.engine.submit.mode == SubmitMode::kLines;
-  if (resync_nudges_ >= (at_main_prompt || !lines ? 1 : 2)) return false;  // nothing more to try
-  bool enter = at_main_prompt || resync_nudges_ == 1;
-  WriteKeys(enter ? options_.engine.submit.enter : options_.engine.interrupt_keys);
-  ++resync_nudges_;
-  resync_generation_ = term_.generation();
-  resync_give_up_ = now + Ms(kResyncReactMs);
-  return true;
-}
-
-// A REPL left at a question or continuation prompt (needs_input) is
-// interrupted before the next ask, as after a timeout. One left at its
-// prompt that has printed since (a thread, a timer, a background job) has
-// pushed the prompt off the cursor line: an empty line brings it back.
-// Returns true when it sent keys.
-bool Session::BackToPrompt(TimePoint now) {
-  if (options_.engine.submit.mode != SubmitMode::kLines || !dialog_keys_.empty()) return false;
-  if (interrupt_before_next_) {
-    interrupt_before_next_ = false;
-    if (matcher_.PromptVisible(term_)) return false;
-    WriteKeys(options_.engine.interrupt_keys);
-    resync_ = true;
-    resync_nudges_ = 0;
-    resync_cleared_ = false;
-    resync_generation_ = term_.generation();
-    resync_give_up_ = now + Ms(kResyncReactMs);
-    return true;
-  }
-  if (!idle_at_prompt_ || resync_ || matcher_.Ready(term_) || matcher_.ContinuationVisible(term_)) return false;
-  TimePoint quiet = last_output_ + Ms(kBackgroundQuietMs);
-  if (now < quiet) {
-    settle_wake_ = quiet;
-    return false;
-  }
-  if (nudged_generation_ == term_.generation()) return false;  // once per screen
-  nudged_generation_ = term_.generation();
-  WriteKeys(options_.engine.submit.enter);
-  return true;
-}
-
-void Session::ReleaseHeldReply(TimePoint now, bool final) {
-  if (!held_) return;
-  Turn turn;
-  std::string err;
-  TranscriptReader::Result got = transcript_.ReadTurn(&turn, &err);
-  if (got == TranscriptReader::Result::kNotYet && !final && now < held_until_) {
-    held_poll_ = now + Ms(kTranscriptPollMs);
-    return;
-  }
-  JsonObject extra;
-  if (got == TranscriptReader::Result::kDone) {
-    extra.Add("markdown", turn.markdown).AddRaw("turn", TurnJson(turn, transcript_.session_id()).Finish());
-  } else {
-    // Never a silent wrong answer: the screen's text, and why there is no more.
-    extra.AddNull("markdown").Add("transcript_error", err);
-  }
-  ReplyAsk(*held_, extra);
-  held_.reset();
-}
-
-void Session::FinishAsk() {
-  if (!active_ || !active_->finished()) return;
-  if (active_->streaming()) {
-    std::string delta = active_->TakeDelta();
-    if (!delta.empty()) out_.Send(ChunkMessage(active_->id(), delta));
-  }
-  const AskResult& r = active_->result();
-  idle_at_prompt_ = r.ok;
-  interrupt_before_next_ = !r.ok && r.kind == "needs_input";
-  if (!r.ok && (r.kind == "timeout" || r.kind == "cancelled")) {
-    resync_ = true;
-    resync_nudges_ = 0;
-    resync_cleared_ = false;
-    resync_generation_ = term_.generation();
-    resync_give_up_ = Clock::now() + Ms(kResyncReactMs);
-  }
-  if (transcript_.enabled() && r.ok) {
-    held_ = std::move(active_);
-    held_until_ = Clock::now() + Ms(kTranscriptWaitMs);
-    ReleaseHeldReply(Clock::now(), false);
-  } else {
-    ReplyAsk(*active_);
-    active_.reset();
-  }
-  term_.UnpinHistory();
-  if (!queue_.empty()) queue_.front()->RestartClock(Clock::now());
-}
-
-void Session::UpdateWaiters(TimePoint now) {
-  auto screen = [this] {
-    std::string text;
-    for (const std::string& l : term_.ScreenLines()) text += l + "\n";
-    return text;
-  };
-  for (Waiters::Outcome& o : waiters_.Update(screen, now)) {
-    if (o.met) ReplyOk(o.id, o.fields);
-    else ReplyError(o.id, "timeout", "condition not met before the timeout", ScreenFields());
-  }
+  core_.OnChildExit(Clock::now());
 }
 
 // ---- client side ----------------------------------------------------------
@@ -594,8 +172,7 @@ void Session::ReadRequests() {
       stdin_open_ = false;
       if (!in_buf_.empty() && !discarding_long_line_) HandleLine(in_buf_);
       in_buf_.clear();
-      // OnScreen closes once nothing is pending. Before ready it waits for
-      // ready (or the ready timeout), so a bare EOF still shows `ready`.
+      core_.OnStdinEof(Clock::now());
       return;
     }
     size_t start = 0;
@@ -626,410 +203,24 @@ bool Session::AppendRequestBytes(const char* data, size_t len) {
   }
   // Refuse now, and discard the rest of the line as it arrives: the line
   // is never held whole, and no more than the limit is ever buffered.
-  ReplyError(RequestId(), "protocol", "request line longer than " +
-             std::to_string(kMaxRequestBytes) + " bytes; discarded");
+  out_.Send(ReplyErrorMessage(RequestId(), "protocol", "request line longer than " +
+                              std::to_string(kMaxRequestBytes) + " bytes; discarded"));
   std::string().swap(in_buf_);
   discarding_long_line_ = true;
   return false;
 }
 
-void Session::HandleLine(const std::string& line) {
-  if (!line.empty() && line.back() == '\r') {
-    HandleLine(line.substr(0, line.size() - 1));
-    return;
-  }
-  Request request;
-  RequestError kind;
-  std::string err;
-  if (!parser_.Parse(line, &request, &kind, &err)) {
-    ReplyError(request.id, kind == RequestError::kUnknownType ? "unknown_type" : "protocol", err);
-    return;
-  }
-  if (request.id.kind != RequestId::Kind::kNone && IdInUse(request.id)) {
-    ReplyError(request.id, "protocol", "id " + request.id.json + " is already in use by a pending request");
-    return;
-  }
-  Dispatch(request);
-}
+void Session::HandleLine(const std::string& line) { core_.OnLine(line, Clock::now()); }
 
-bool Session::IdInUse(const RequestId& id) const {
-  if (active_ && active_->id() == id) return true;
-  if (held_ && held_->id() == id) return true;
-  for (const auto& a : queue_) {
-    if (a->id() == id) return true;
-  }
-  if (waiters_.Has(id)) return true;
-  for (const RequestId& c : close_ids_) {
-    if (c == id) return true;
-  }
+bool Session::PtyChild::Signal(int sig, std::string* err) {
+  if (pty_->SignalForeground(sig)) return true;
+  *err = strerror(errno);
   return false;
 }
 
-void Session::Dispatch(Request& r) {
-  const std::string& t = r.type;
-  if (t == "ask" || t == "ask_stream") HandleAsk(r);
-  else if (t == "cancel") HandleCancel(r);
-  else if (t == "answer") HandleAnswer(r);
-  else if (t == "send" || t == "send_secret" || t == "keys" || t == "paste") HandleInput(r);
-  else if (t == "resize") {
-    if (state_ != State::kExited) pty_.Resize(r.cols, r.rows);
-    term_.Resize(r.cols, r.rows);
-    if (active_) active_->FollowResize(term_);  // reflow renumbered its rows
-    recorder_.Resize(r.cols, r.rows);
-    JsonObject fields;
-    fields.Add("cols", r.cols).Add("rows", r.rows);
-    ReplyOk(r.id, fields);
-  } else if (t == "screen") HandleScreen(r);
-  else if (t == "record") HandleRecord(r);
-  else if (t == "scrollback") HandleScrollback(r);
-  else if (t == "expect") HandleExpect(r);
-  else if (t == "wait_idle") HandleWaitIdle(r);
-  else if (t == "signal") HandleSignal(r);
-  else if (t == "status") HandleStatus(r);
-  else if (t == "subscribe" || t == "unsubscribe") HandleSubscribe(r);
-  else if (t == "close") BeginClose(&r.id);
-}
-
-void Session::HandleAsk(Request& r) {
-  if (options_.raw) {
-    ReplyError(r.id, "error", "this is a raw session with no engine; ask needs an engine (tuidriver ENGINE)");
-  } else if (state_ == State::kExited) {
-    ReplyError(r.id, "exited", ExitDescription(), ExitFields());
-  } else if (closing_) {
-    ReplyError(r.id, "error", "the session is closing");
-  } else if (queue_.size() >= 10000) {
-    ReplyError(r.id, "busy", "too many asks queued (10000)");
-  } else {
-    queue_.push_back(std::make_unique<Ask>(r, options_.engine, matcher_, Clock::now()));
-  }
-}
-
-void Session::CancelActive(const std::string& why) {
-  NoInput later;
-  active_->Cancel(term_, &later, why);
-  interrupt_pending_ = true;
-  interrupt_due_ = std::max(Clock::now(), pty_input_.last_write() + Ms(kInterruptAfterInputMs));
-  FinishAsk();
-  SendPendingInterrupt(Clock::now());
-}
-
-void Session::HandleCancel(const Request& r) {
-  if (active_ && active_->id() == r.target) {
-    // An interrupt that lands while the program is still taking in the
-    // prompt can be lost or held back (CPython's readline does both), so it
-    // goes out once the input has had a moment to be read.
-    CancelActive("cancelled by request " + r.id.json);
-    ReplyOk(r.id);
-    return;
-  }
-  for (auto it = queue_.begin(); it != queue_.end(); ++it) {
-    if ((*it)->id() == r.target) {
-      (*it)->Cancel(term_, &pty_input_, "cancelled by request " + r.id.json + " before it started");
-      ReplyAsk(**it);
-      queue_.erase(it);
-      ReplyOk(r.id);
-      return;
-    }
-  }
-  ReplyError(r.id, "error", "no ask with id " + r.target.json + " is running or queued");
-}
-
-// on_input "wait": answers the question the target ask reported.
-void Session::HandleAnswer(const Request& r) {
-  std::string err = "no ask with id " + r.target.json + " is running";
-  if (active_ && active_->id() == r.target && active_->Answer(r, term_, &pty_input_, Clock::now(), &err)) {
-    ReplyOk(r.id);
-  } else {
-    ReplyError(r.id, "error", err);
-  }
-}
-
-void Session::HandleInput(const Request& r) {
-  if (state_ == State::kExited) {
-    ReplyError(r.id, "exited", ExitDescription(), ExitFields());
-    return;
-  }
-  if (pty_.input_pending() > kMaxPendingInput) {
-    // Input waits for the program without blocking the daemon, but not
-    // without bound.
-    ReplyError(r.id, "busy", "the program has not read the " + std::to_string(pty_.input_pending()) +
-               " bytes sent to it earlier; nothing was sent");
-    return;
-  }
-  idle_at_prompt_ = false;  // what the program does with input is unknown
-  JsonObject extra;
-  if (r.type == "send_secret") {
-    recorder_.Marker("[secret]");  // the secret itself is never recorded
-    pty_.Write(r.data);
-  } else if (r.type == "send") {
-    recorder_.Input(r.data);
-    pty_.Write(r.data);
-  } else if (r.type == "keys") {
-    WriteKeys(r.keys);
-  } else {
-    bool bracketed = term_.bracketed_paste();
-    std::string bytes = bracketed ? BracketedPaste(r.text) : r.text;
-    recorder_.Input(bytes);
-    pty_.Write(bytes);
-    extra.Add("bracketed", bracketed);
-  }
-  ReplyOk(r.id, extra);
-}
-
-void Session::HandleScreen(const Request& r) {
-  JsonObject fields = ScreenFields();
-  if (r.styles) AddScreenStyles(term_, &fields);
-  ReplyOk(r.id, fields);
-}
-
-void Session::HandleRecord(const Request& r) {
-  if (r.stop) {
-    bool was = recorder_.recording();
-    recorder_.Stop();
-    JsonObject fields;
-    fields.Add("stopped", was);
-    ReplyOk(r.id, fields);
-    return;
-  }
-  std::string err;
-  if (!StartRecording(r.path, &err)) {
-    ReplyError(r.id, "record", err);
-    return;
-  }
-  JsonObject fields;
-  fields.Add("path", r.path);
-  ReplyOk(r.id, fields);
-}
-
-// The header names the terminal the program was told it runs in.
-bool Session::StartRecording(const std::string& path, std::string* err) {
-  auto term = options_.engine.env.find("TERM");
-  return recorder_.Start(path, term_.cols(), term_.rows(),
-                         term == options_.engine.env.end() ? "xterm-256color" : term->second, err);
-}
-
-void Session::HandleScrollback(const Request& r) {
-  // Rows below the last non-blank one on screen are not history, and do not
-  // count against `lines`.
-  int last_row = term_.rows() - 1;
-  while (last_row >= 0 && term_.RowText(last_row).empty()) --last_row;
-  uint64_t end = term_.lines_scrolled() + static_cast<uint64_t>(last_row + 1);
-  uint64_t first = term_.first_retained_row();
-  if (r.lines >= 0 && end - first > static_cast<uint64_t>(r.lines)) first = end - static_cast<uint64_t>(r.lines);
-  std::vector<std::string> lines;
-  for (uint64_t row = first; row < end; ++row) {
-    std::string text;
-    bool wrapped;
-    if (term_.LineAt(row, &text, &wrapped)) lines.push_back(std::move(text));
-  }
-  JsonObject fields;
-  fields.AddStringArray("lines", lines);
-  ReplyOk(r.id, fields);
-}
-
-void Session::HandleExpect(Request& r) {
-  std::string err;
-  if (!waiters_.AddExpect(r, Clock::now(), &err)) {
-    ReplyError(r.id, "protocol", "field 'pattern' is not a valid regular expression: " + err);
-    return;
-  }
-  UpdateWaiters(Clock::now());
-  // The program is gone: the final screen matches now or never.
-  if (state_ == State::kExited && waiters_.Has(r.id)) {
-    FailPending("exited", ExitDescription());
-  }
-}
-
-void Session::HandleWaitIdle(Request& r) {
-  if (state_ == State::kExited) {
-    ReplyError(r.id, "exited", ExitDescription(), ScreenFields());
-    return;
-  }
-  waiters_.AddWaitIdle(r, Clock::now());
-}
-
-void Session::HandleSignal(const Request& r) {
-  int sig = SignalFromName(r.signal);
-  if (sig == 0) {
-    ReplyError(r.id, "protocol", "unknown signal '" + r.signal + "'");
-  } else if (state_ == State::kExited) {
-    ReplyError(r.id, "exited", ExitDescription(), ExitFields());
-  } else if (!pty_.SignalForeground(sig)) {
-    ReplyError(r.id, "error", std::string("could not send the signal: ") + strerror(errno));
-  } else {
-    JsonObject fields;
-    fields.Add("signal", "SIG" + SignalName(sig));
-    ReplyOk(r.id, fields);
-  }
-}
-
-void Session::HandleStatus(const Request& r) {
-  const char* state = "starting";
-  if (state_ == State::kExited) state = "exited";
-  else if (state_ == State::kReady) state = (active_ || !queue_.empty()) ? "busy" : "ready";
-  JsonObject o;
-  o.Add("state", state).Add("pid", static_cast<int64_t>(pty_.pid()));
-  if (state_ == State::kExited) o.AddNull("foreground_pid").AddNull("cwd");
-  else o.Add("foreground_pid", static_cast<int64_t>(pty_.ForegroundPid())).Add("cwd", pty_.Cwd());
-  o.Add("cols", term_.cols()).Add("rows", term_.rows());
-  if (options_.raw) o.AddNull("engine");
-  else o.Add("engine", options_.engine.name);
-  o.Add("mode", options_.mode).Add("queued", static_cast<int64_t>(queue_.size()));
-  if (transcript_.session_id().empty()) o.AddNull("session_id");
-  else o.Add("session_id", transcript_.session_id());
-  o.AddRaw("explain", ScreenMatcher::ExplainJson(matcher_.Explain(term_, options_.mode)));
-  if (state_ == State::kExited) o.Merge(ExitFields());
-  else o.AddNull("exit_code").AddNull("signal");
-  ReplyOk(r.id, o);
-}
-
-void Session::HandleSubscribe(const Request& r) {
-  subscribed_output_ = r.type == "subscribe";
-  JsonObject fields;
-  fields.AddStringArray("events", subscribed_output_ ? r.events : std::vector<std::string>());
-  ReplyOk(r.id, fields);
-}
-
-// ---- close ----------------------------------------------------------------
-
-void Session::BeginClose(const RequestId* id) {
-  if (id && closed_) {
-    ReplyOk(*id, CloseFields());
-    return;
-  }
-  if (id) close_ids_.push_back(*id);
-  if (closing_) return;
-  closing_ = true;
-  ReleaseHeldReply(Clock::now(), true);
-  if (active_ && !active_->finished() && id) CancelActive("the session is closing");
-  if (id) {
-    for (auto& ask : queue_) {
-      ask->Cancel(term_, &pty_input_, "the session is closing");
-      ReplyAsk(*ask);
-    }
-    queue_.clear();
-  }
-  if (state_ == State::kExited) {
-    FinishClose();
-    return;
-  }
-  TimePoint now = Clock::now();
-  if (options_.engine.quit_keys.empty() || urgent_close_) {
-    close_phase_ = ClosePhase::kQuitKeys;
-    close_deadline_ = now;
-  } else if (resync_ || interrupt_pending_) {
-    // An interrupted program is still reacting: quit keys typed now would be
-    // lost in its reaction, and the close would end in signals.
-    close_phase_ = ClosePhase::kSettle;
-    close_deadline_ = now + Ms(kCloseSettleMs);
-  } else {
-    SendQuitKeys(now);
-  }
-}
-
-void Session::WriteKeys(const std::vector<std::string>& keys) {
-  KeyModes modes{term_.app_cursor_keys(), term_.app_keypad()};
-  std::string bytes = KeysToBytes(keys, modes);
-  recorder_.Input(bytes);
-  pty_.Write(bytes);
-}
-
-void Session::SendQuitKeys(TimePoint now) {
-  WriteKeys(options_.engine.quit_keys);
-  close_phase_ = ClosePhase::kQuitKeys;
-  close_deadline_ = now + Ms(options_.engine.timeouts.quit_grace_ms);
-}
-
-void Session::AdvanceClose(TimePoint now) {
-  if (close_phase_ == ClosePhase::kSettle) {
-    SendPendingInterrupt(now);
-    // Settled: it reacted to the interrupt, shows its prompt, and is quiet.
-    bool settled = !interrupt_pending_ && term_.generation() != resync_generation_ &&
-                   matcher_.Ready(term_) && now >= last_output_ + Ms(kResyncQuietMs);
-    if (settled || now >= close_deadline_) SendQuitKeys(now);
-    return;
-  }
-  if (close_phase_ == ClosePhase::kNone || now < close_deadline_) return;
-  if (close_phase_ == ClosePhase::kQuitKeys) {
-    pty_.SignalForeground(SIGTERM);
-    pty_.SignalGroup(SIGTERM);
-    pty_.SignalGroup(SIGHUP);
-    close_phase_ = ClosePhase::kTerm;
-    int grace = options_.engine.timeouts.term_grace_ms;
-    close_deadline_ = now + Ms(urgent_close_ ? std::min(grace, kUrgentGraceMs) : grace);
-  } else if (close_phase_ == ClosePhase::kTerm) {
-    pty_.SignalForeground(SIGKILL);
-    pty_.SignalGroup(SIGKILL);
-    close_phase_ = ClosePhase::kKill;
-    close_deadline_ = now + Ms(1000);
-  } else {
-    // SIGKILL did not reap the child within a second: give up waiting.
-    FinishClose();
-  }
-}
-
-void Session::FinishClose() {
-  close_phase_ = ClosePhase::kNone;
-  // Whatever the program left behind goes with it: its process group, and
-  // detached descendants that were re-parented to us.
-  pty_.SignalGroup(SIGKILL);
+void Session::PtyChild::KillLeftovers() {
+  pty_->SignalGroup(SIGKILL);
   if (SignalOrphans(SIGKILL) > 0) ReapOrphans(1000);
-  for (const RequestId& id : close_ids_) ReplyOk(id, CloseFields());
-  close_ids_.clear();
-  closed_ = true;
-  quit_ = true;
-}
-
-// ---- replies --------------------------------------------------------------
-
-void Session::ReplyOk(const RequestId& id, const JsonObject& fields) {
-  out_.Send(ReplyOkMessage(id, fields));
-}
-
-void Session::ReplyError(const RequestId& id, const std::string& kind,
-                         const std::string& error, const JsonObject& fields) {
-  out_.Send(ReplyErrorMessage(id, kind, error, fields));
-}
-
-void Session::ReplyAsk(const Ask& ask, const JsonObject& extra) {
-  recorder_.Marker("ask " + ask.id().json + " end");
-  const AskResult& r = ask.result();
-  JsonObject fields;
-  fields.Add("text", r.text);
-  if (r.ok) {
-    if (ask.revised()) fields.Add("revised", true);
-    ReplyOk(ask.id(), fields.Merge(extra));
-    return;
-  }
-  if (!r.question.empty()) fields.Add("question", r.question);
-  ReplyError(ask.id(), r.kind, r.error, fields);
-}
-
-JsonObject Session::ScreenFields() const {
-  Cursor c = term_.cursor();
-  JsonObject cursor;
-  cursor.Add("row", c.row).Add("col", c.col).Add("visible", c.visible);
-  JsonObject o;
-  o.AddStringArray("lines", term_.ScreenLines());
-  o.AddRaw("cursor", cursor.Finish()).Add("cols", term_.cols()).Add("rows", term_.rows())
-      .Add("alt_screen", term_.alt_screen()).Add("title", term_.title());
-  return o;
-}
-
-std::string Session::ExitDescription() const {
-  const ExitStatus& s = pty_.exit_status();
-  if (s.signal) return "the program was killed by SIG" + SignalName(s.signal);
-  return "the program exited with code " + std::to_string(s.code);
-}
-
-// "exit_code":N,"signal":null  or  "exit_code":null,"signal":"SIGKILL": one
-// spelling everywhere (exit event, close reply, status, exited errors).
-JsonObject Session::ExitFields() const {
-  const ExitStatus& s = pty_.exit_status();
-  JsonObject o;
-  if (s.signal) o.AddNull("exit_code").Add("signal", "SIG" + SignalName(s.signal));
-  else o.Add("exit_code", s.code).AddNull("signal");
-  return o;
 }
 
 }  // namespace tuidriver

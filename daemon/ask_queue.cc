@@ -1,0 +1,408 @@
+#include "ask_queue.h"
+
+#include <algorithm>
+
+#include "messages.h"
+
+namespace tuidriver {
+namespace {
+
+std::chrono::milliseconds Ms(long ms) { return std::chrono::milliseconds(ms); }
+
+// Swallows writes: a cancelled ask's interrupt is sent by the queue
+// itself, a little later (see CancelActive).
+class NoInput : public ChildInput {
+ public:
+  void Write(const std::string&) override {}
+};
+
+}  // namespace
+
+// The asks' keystrokes, with the time of the last one (a cancel's interrupt
+// waits a moment after it).
+class AskQueue::TrackedInput : public ChildInput {
+ public:
+  TrackedInput(ChildInput* child, TimePoint* last_write, TimePoint now)
+      : child_(child), last_write_(last_write), now_(now) {}
+  void Write(const std::string& bytes) override {
+    child_->Write(bytes);
+    *last_write_ = now_;
+  }
+
+ private:
+  ChildInput* child_;
+  TimePoint* last_write_;
+  TimePoint now_;
+};
+
+bool ReadySettled(const Terminal& term, const ScreenMatcher& matcher, const EngineConfig& engine,
+                  const std::string& mode, bool dialog_busy, TimePoint last_output, TimePoint now,
+                  TimePoint* wake) {
+  if (!matcher.Ready(term) || dialog_busy) return false;
+  if (engine.ready_after_da1 && term.da1_queries() == 0) return false;
+  if (matcher.MatchDialog(term, mode) >= 0) return false;
+  int settle = engine.timeouts.settle_ms;
+  if (settle > 0 && now < last_output + Ms(settle)) {
+    *wake = last_output + Ms(settle);
+    return false;
+  }
+  return true;
+}
+
+AskQueue::AskQueue(const EngineConfig& engine, const ScreenMatcher& matcher, const std::string& mode,
+                   TranscriptReader* transcript, MessageSink* out)
+    : engine_(engine), matcher_(matcher), mode_(mode), transcript_(transcript), out_(out) {}
+
+AskQueue::~AskQueue() = default;
+
+// ---- requests ---------------------------------------------------------------
+
+bool AskQueue::Add(const Request& r, TimePoint now) {
+  if (queue_.size() >= kMaxQueued) return false;
+  queue_.push_back(std::make_unique<Ask>(r, engine_, matcher_, now));
+  return true;
+}
+
+void AskQueue::Cancel(const Request& r, Terminal* term, ChildInput* child, TimePoint now) {
+  if (active_ && active_->id() == r.target) {
+    // An interrupt that lands while the program is still taking in the
+    // prompt can be lost or held back (CPython's readline does both), so it
+    // goes out once the input has had a moment to be read.
+    CancelActive("cancelled by request " + r.id.json, term, child, now);
+    out_->Send(ReplyOkMessage(r.id));
+    return;
+  }
+  for (auto it = queue_.begin(); it != queue_.end(); ++it) {
+    if (!((*it)->id() == r.target)) continue;
+    NoInput none;  // not started: nothing to interrupt
+    (*it)->Cancel(*term, &none, "cancelled by request " + r.id.json + " before it started");
+    ReplyAsk(**it);
+    queue_.erase(it);
+    out_->Send(ReplyOkMessage(r.id));
+    return;
+  }
+  out_->Send(ReplyErrorMessage(r.id, "error", "no ask with id " + r.target.json + " is running or queued"));
+}
+
+void AskQueue::Answer(const Request& r, const Terminal& term, ChildInput* child, TimePoint now) {
+  std::string err = "no ask with id " + r.target.json + " is running";
+  TrackedInput in(child, &last_write_, now);
+  if (active_ && active_->id() == r.target && active_->Answer(r, term, &in, now, &err)) {
+    out_->Send(ReplyOkMessage(r.id));
+  } else {
+    out_->Send(ReplyErrorMessage(r.id, "error", err));
+  }
+}
+
+void AskQueue::OnInput() {
+  if (resync_ == Resync::kAtPrompt) resync_ = Resync::kUnknown;
+}
+
+bool AskQueue::Has(const RequestId& id) const {
+  if (active_ && active_->id() == id) return true;
+  if (held_ && held_->id() == id) return true;
+  for (const auto& a : queue_) {
+    if (a->id() == id) return true;
+  }
+  return false;
+}
+
+// ---- the loop -----------------------------------------------------------------
+
+void AskQueue::OnReady(TimePoint now) {
+  if (!queue_.empty()) queue_.front()->RestartClock(now);
+}
+
+void AskQueue::Update(Terminal* term, TimePoint last_output, bool dialog_busy, ChildInput* child,
+                      TimePoint now) {
+  wake_ = TimePoint::max();
+  SendDueInterrupt(*term, child, now);
+  if (active_) {
+    TrackedInput in(child, &last_write_, now);
+    active_->Update(*term, &in, now);
+    std::string input_event;
+    if (active_->TakeInputEvent(&input_event)) out_->Send(input_event);
+    if (active_->streaming()) {
+      std::string delta = active_->TakeDelta();
+      if (!delta.empty()) out_->Send(ChunkMessage(active_->id(), delta));
+    }
+    if (active_->finished()) FinishAsk(term, now);
+  }
+  if (held_ && now >= held_poll_) ReleaseHeldReply(now, false);
+  // Replies go out in order: the next ask starts once the held one is sent.
+  if (!active_ && !held_ && !queue_.empty()) StartNext(term, last_output, dialog_busy, child, now);
+}
+
+TimePoint AskQueue::next_wakeup() const {
+  TimePoint t = wake_;
+  if (active_) t = std::min(t, active_->next_wakeup());
+  if (held_) t = std::min(t, held_poll_);
+  else if (!active_ && !queue_.empty()) t = std::min(t, queue_.front()->deadline());
+  if (resync_ == Resync::kInterruptDue) t = std::min(t, interrupt_due_);
+  return t;
+}
+
+void AskQueue::OnDialog(Terminal* term) {
+  if (!active_ || !active_->TurnNotStarted(*term)) return;
+  active_->Requeue();
+  queue_.push_front(std::move(active_));
+  term->UnpinHistory();
+  clear_after_dialog_ = true;
+}
+
+void AskQueue::SendDueInterrupt(const Terminal& term, ChildInput* child, TimePoint now) {
+  if (resync_ != Resync::kInterruptDue || now < interrupt_due_) return;
+  WriteKeys(engine_.interrupt_keys, term, child);
+  // The resync waits for the program's reaction from now on.
+  EnterResync(term, now);
+}
+
+void AskQueue::StartNext(Terminal* term, TimePoint last_output, bool dialog_busy, ChildInput* child,
+                         TimePoint now) {
+  if (now >= queue_.front()->deadline()) {
+    // The program never became ready for it (busy, or lost after an
+    // interrupt): fail it rather than wait forever.
+    queue_.front()->FailInQueue("timeout", "the program did not become ready for this ask in time");
+    ReplyAsk(*queue_.front());
+    queue_.pop_front();
+    if (!queue_.empty()) queue_.front()->RestartClock(now);
+    return;
+  }
+  if (resync_ == Resync::kInterruptDue) return;
+  if (ClearLeftovers(*term, last_output, dialog_busy, child, now)) return;
+  if (BackToPrompt(*term, last_output, dialog_busy, child, now)) return;
+  if (InResync() && AwaitReaction(*term, last_output, child, now)) return;
+  TimePoint settle;
+  if (!ReadySettled(*term, matcher_, engine_, mode_, dialog_busy, last_output, now, &settle)) {
+    WakeAt(settle, now);
+    return;
+  }
+  if (InResync()) {
+    // An interrupted program may show its prompt before the rest of its
+    // reaction (a traceback), which must not land in the next ask.
+    TimePoint quiet = last_output + Ms(kQuietMs);
+    if (now < quiet) {
+      WakeAt(quiet, now);
+      return;
+    }
+    resync_ = Resync::kUnknown;
+  }
+  active_ = std::move(queue_.front());
+  queue_.pop_front();
+  if (transcript_->enabled()) transcript_->StartTurn();
+  if (recorder_) recorder_->Marker("ask " + active_->id().json + " start");
+  TrackedInput in(child, &last_write_, now);
+  active_->Start(*term, &in, now);
+  term->PinHistory(active_->start_row());
+  active_->Update(*term, &in, now);
+  if (active_->finished()) FinishAsk(term, now);
+}
+
+bool AskQueue::ClearLeftovers(const Terminal& term, TimePoint last_output, bool dialog_busy,
+                              ChildInput* child, TimePoint now) {
+  TimePoint quiet = last_output + Ms(kQuietMs);
+  const std::vector<std::string>& clear = engine_.clear_input_keys;
+  if (clear_after_dialog_) {
+    if (dialog_busy || matcher_.MatchDialog(term, mode_) >= 0 || now < quiet) {
+      WakeAt(quiet, now);
+      return true;
+    }
+    clear_after_dialog_ = false;
+    if (!matcher_.Ready(term) && !matcher_.Busy(term) && !clear.empty()) {
+      WriteKeys(clear, term, child);
+      return true;
+    }
+  }
+  if (!InResync() || term.generation() == resync_generation_) return false;
+  if (now < quiet) {
+    WakeAt(quiet, now);  // the reaction settles then
+    return false;
+  }
+  if (!resync_cleared_ && !clear.empty() && !matcher_.Ready(term) && !matcher_.Busy(term)) {
+    // The program reacted and settled, but its prompt is not empty: the
+    // interrupted text came back into the input box.
+    WriteKeys(clear, term, child);
+    resync_cleared_ = true;
+    return true;
+  }
+  return false;
+}
+
+// A REPL left at a question or continuation prompt (needs_input) is
+// interrupted before the next ask, as after a timeout. One left at its
+// prompt that has printed since (a thread, a timer, a background job) has
+// pushed the prompt off the cursor line: an empty line brings it back.
+// Returns true when it sent keys.
+bool AskQueue::BackToPrompt(const Terminal& term, TimePoint last_output, bool dialog_busy,
+                            ChildInput* child, TimePoint now) {
+  if (engine_.submit.mode != SubmitMode::kLines || dialog_busy) return false;
+  if (resync_ == Resync::kInterruptFirst) {
+    if (matcher_.PromptVisible(term)) {
+      resync_ = Resync::kUnknown;
+      return false;
+    }
+    WriteKeys(engine_.interrupt_keys, term, child);
+    EnterResync(term, now);
+    return true;
+  }
+  if (resync_ != Resync::kAtPrompt || matcher_.Ready(term) || matcher_.ContinuationVisible(term)) return false;
+  TimePoint quiet = last_output + Ms(kBackgroundQuietMs);
+  if (now < quiet) {
+    WakeAt(quiet, now);
+    return false;
+  }
+  if (nudged_generation_ == term.generation()) return false;  // once per screen
+  nudged_generation_ = term.generation();
+  WriteKeys(engine_.submit.enter, term, child);
+  return true;
+}
+
+// After an interrupt: true while the next ask must wait. A program that
+// shows no reaction in time, or reacted but settled with no prompt, gets a
+// nudge. At the main prompt, a REPL may hold the interrupt until its next
+// input (CPython does when the signal lands just before it blocks): an empty
+// line flushes it harmlessly. Elsewhere an Enter could run a half-typed
+// block, so the interrupt is sent again first; a line-mode REPL that still
+// shows no prompt gets the Enter last (bash at its continuation prompt was
+// seen holding the interrupt until then).
+bool AskQueue::AwaitReaction(const Terminal& term, TimePoint last_output, ChildInput* child, TimePoint now) {
+  bool reacted = term.generation() != resync_generation_;
+  bool ready = matcher_.Ready(term);
+  if (reacted && ready) return false;  // back at a prompt: ReadySettled takes over
+  TimePoint wait = reacted ? std::max(react_until_, last_output + Ms(kReactMs)) : react_until_;
+  if (now < wait) {
+    WakeAt(wait, now);
+    return true;
+  }
+  bool at_main_prompt = ready && !matcher_.ContinuationVisible(term);
+  bool lines = engine_.submit.mode == SubmitMode::kLines;
+  int nudges = resync_ == Resync::kAwaitReaction ? 0 : resync_ == Resync::kNudged ? 1 : 2;
+  if (nudges >= (at_main_prompt || !lines ? 1 : 2)) return false;  // nothing more to try
+  bool enter = at_main_prompt || nudges == 1;
+  WriteKeys(enter ? engine_.submit.enter : engine_.interrupt_keys, term, child);
+  resync_ = nudges == 0 ? Resync::kNudged : Resync::kNudgedTwice;
+  resync_generation_ = term.generation();
+  react_until_ = now + Ms(kReactMs);
+  WakeAt(react_until_, now);
+  return true;
+}
+
+void AskQueue::EnterResync(const Terminal& term, TimePoint now) {
+  resync_ = Resync::kAwaitReaction;
+  resync_cleared_ = false;
+  resync_generation_ = term.generation();
+  react_until_ = now + Ms(kReactMs);
+}
+
+// ---- the end of an ask ----------------------------------------------------------
+
+void AskQueue::FinishAsk(Terminal* term, TimePoint now) {
+  if (!active_ || !active_->finished()) return;
+  if (active_->streaming()) {
+    std::string delta = active_->TakeDelta();
+    if (!delta.empty()) out_->Send(ChunkMessage(active_->id(), delta));
+  }
+  const AskResult& r = active_->result();
+  if (r.ok) resync_ = Resync::kAtPrompt;
+  else if (r.kind == "needs_input") resync_ = Resync::kInterruptFirst;
+  else if (r.kind == "timeout" || r.kind == "cancelled") EnterResync(*term, now);
+  else resync_ = Resync::kUnknown;
+  if (transcript_->enabled() && r.ok) {
+    held_ = std::move(active_);
+    held_until_ = now + Ms(kTranscriptWaitMs);
+    ReleaseHeldReply(now, false);
+  } else {
+    ReplyAsk(*active_);
+    active_.reset();
+  }
+  term->UnpinHistory();
+  if (!queue_.empty()) queue_.front()->RestartClock(now);
+}
+
+// A finished agent ask waits for its turn in the transcript, up to
+// kTranscriptWaitMs, so the reply carries the exact markdown.
+void AskQueue::ReleaseHeldReply(TimePoint now, bool final) {
+  if (!held_) return;
+  Turn turn;
+  std::string err;
+  TranscriptReader::Result got = transcript_->ReadTurn(&turn, &err);
+  if (got == TranscriptReader::Result::kNotYet && !final && now < held_until_) {
+    held_poll_ = now + Ms(kTranscriptPollMs);
+    return;
+  }
+  JsonObject extra;
+  if (got == TranscriptReader::Result::kDone) {
+    extra.Add("markdown", turn.markdown).AddRaw("turn", TurnJson(turn, transcript_->session_id()).Finish());
+  } else {
+    // Never a silent wrong answer: the screen's text, and why there is no more.
+    extra.AddNull("markdown").Add("transcript_error", err);
+  }
+  ReplyAsk(*held_, extra);
+  held_.reset();
+}
+
+void AskQueue::CancelActive(const std::string& why, Terminal* term, ChildInput* child, TimePoint now) {
+  if (!has_active()) return;
+  NoInput later;
+  active_->Cancel(*term, &later, why);
+  TimePoint due = std::max(now, last_write_ + Ms(kInterruptAfterInputMs));
+  FinishAsk(term, now);
+  resync_ = Resync::kInterruptDue;
+  interrupt_due_ = due;
+  SendDueInterrupt(*term, child, now);
+}
+
+void AskQueue::CancelQueued(const std::string& why, const Terminal& term, ChildInput* child) {
+  for (auto& ask : queue_) {
+    ask->Cancel(term, child, why);
+    ReplyAsk(*ask);
+  }
+  queue_.clear();
+}
+
+void AskQueue::FailQueued(const std::string& kind, const std::string& why) {
+  for (auto& ask : queue_) {
+    ask->FailInQueue(kind, why);
+    ReplyAsk(*ask);
+  }
+  queue_.clear();
+}
+
+void AskQueue::LastLook(const Terminal& term, ChildInput* child, TimePoint now) {
+  TrackedInput in(child, &last_write_, now);
+  if (active_) active_->Update(term, &in, now);
+}
+
+void AskQueue::ChildExited(Terminal* term, const std::string& why, TimePoint now) {
+  if (active_ && !active_->finished()) active_->ChildExited(*term, why);
+  FinishAsk(term, now);
+  ReleaseHeldReply(now, true);
+  FailQueued("exited", why);
+  // Nothing is left to interrupt or wait for.
+  resync_ = Resync::kUnknown;
+  clear_after_dialog_ = false;
+  wake_ = TimePoint::max();
+}
+
+bool AskQueue::resyncing() const { return resync_ == Resync::kInterruptDue || InResync(); }
+
+bool AskQueue::Settled(const Terminal& term, TimePoint last_output, TimePoint now) const {
+  return resync_ != Resync::kInterruptDue && term.generation() != resync_generation_ && matcher_.Ready(term) &&
+         now >= last_output + Ms(kQuietMs);
+}
+
+void AskQueue::ReplyAsk(const Ask& ask, const JsonObject& extra) {
+  if (recorder_) recorder_->Marker("ask " + ask.id().json + " end");
+  const AskResult& r = ask.result();
+  JsonObject fields;
+  fields.Add("text", r.text);
+  if (r.ok) {
+    if (ask.revised()) fields.Add("revised", true);
+    out_->Send(ReplyOkMessage(ask.id(), fields.Merge(extra)));
+    return;
+  }
+  if (!r.question.empty()) fields.Add("question", r.question);
+  out_->Send(ReplyErrorMessage(ask.id(), r.kind, r.error, fields));
+}
+
+}  // namespace tuidriver

@@ -1,0 +1,363 @@
+#include "ask_queue.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+namespace tuidriver {
+namespace {
+
+using std::chrono::milliseconds;
+
+void Feed(Terminal* t, const std::string& s) { t->Feed(s.data(), s.size()); }
+
+struct RecordingInput : ChildInput {
+  void Write(const std::string& bytes) override { written += bytes; }
+  std::string Take() {
+    std::string w;
+    w.swap(written);
+    return w;
+  }
+  std::string written;
+};
+
+struct RecordingSink : MessageSink {
+  void Send(const std::string& line) override { lines.push_back(line); }
+  bool Has(const std::string& part) const {
+    return std::any_of(lines.begin(), lines.end(),
+                       [&](const std::string& l) { return l.find(part) != std::string::npos; });
+  }
+  std::vector<std::string> lines;
+};
+
+// A REPL: `>>> ` at the cursor, one line per ask, C-c to interrupt.
+EngineConfig Repl() {
+  EngineConfig c;
+  c.name = "repl";
+  c.prompt = {">>> $", MatchScope::kCursorLine};
+  c.continuation_prompt = {"\\.\\.\\. $", MatchScope::kCursorLine};
+  c.needs_input = {{"\\S.*\\? ?$", MatchScope::kCursorLine}};
+  return c;
+}
+
+Request AskFor(const std::string& id, const std::string& prompt, double timeout_s = 5) {
+  Request r;
+  r.type = "ask";
+  r.id.kind = RequestId::Kind::kNumber;
+  r.id.json = id;
+  r.prompt = prompt;
+  r.timeout_s = timeout_s;
+  return r;
+}
+
+Request CancelOf(const std::string& id, const std::string& target) {
+  Request r;
+  r.type = "cancel";
+  r.id.kind = RequestId::Kind::kNumber;
+  r.id.json = id;
+  r.target.kind = RequestId::Kind::kNumber;
+  r.target.json = target;
+  return r;
+}
+
+class AskQueueTest : public ::testing::Test {
+ protected:
+  AskQueueTest()
+      : engine_(Repl()), matcher_(engine_), term_(40, 10, 100), transcript_("", "", "", ""),
+        asks_(engine_, matcher_, "exec", &transcript_, &sink_) {
+    Feed(&term_, ">>> ");
+  }
+  TimePoint At(int ms) const { return t0_ + milliseconds(ms); }
+  void Update(int ms) { asks_.Update(&term_, last_output_, false, &input_, At(ms)); }
+  void Output(const std::string& s, int ms) {
+    Feed(&term_, s);
+    last_output_ = At(ms);
+  }
+  // Starts ask 1 ("sleep") at t0 and lets it time out after 500 ms: the
+  // program never answers.
+  void TimedOutAsk() {
+    ASSERT_TRUE(asks_.Add(AskFor("1", "sleep", 0.5), At(0)));
+    asks_.OnReady(At(0));
+    Update(0);
+    Output("sleep\r\n", 1);
+    Update(1);
+    EXPECT_NE("", input_.Take());
+    Update(500);
+    ASSERT_TRUE(sink_.Has(R"({"id":1,"type":"reply","ok":false,"kind":"timeout")")) << sink_.lines.back();
+    EXPECT_EQ("\x03", input_.Take());  // the timed-out ask interrupts
+  }
+
+  EngineConfig engine_;
+  ScreenMatcher matcher_;
+  Terminal term_;
+  TranscriptReader transcript_;
+  RecordingInput input_;
+  RecordingSink sink_;
+  AskQueue asks_;
+  TimePoint t0_ = TimePoint() + std::chrono::hours(1);
+  TimePoint last_output_ = t0_ - milliseconds(1000);
+};
+
+TEST_F(AskQueueTest, AnAskRunsAndRepliesAndLeavesNoWakeUp) {
+  ASSERT_TRUE(asks_.Add(AskFor("1", "6*7"), At(0)));
+  asks_.OnReady(At(0));
+  EXPECT_TRUE(asks_.busy());
+  Update(0);
+  EXPECT_EQ("6*7\r", input_.Take());
+  Output("6*7\r\n42\r\n>>> ", 10);
+  Update(10);
+  ASSERT_EQ(1u, sink_.lines.size());
+  EXPECT_EQ(R"({"id":1,"type":"reply","ok":true,"text":"42"})", sink_.lines[0]);
+  EXPECT_TRUE(asks_.empty());
+  EXPECT_EQ(AskQueue::Resync::kAtPrompt, asks_.resync());
+  EXPECT_EQ(TimePoint::max(), asks_.next_wakeup());
+}
+
+// The 100% CPU defect, without timing: after a timed-out ask the idle queue
+// asks for no wake-up at all, however often the loop looks.
+TEST_F(AskQueueTest, IdleAfterATimedOutAskAsksForNoWakeUp) {
+  TimedOutAsk();
+  EXPECT_EQ(AskQueue::Resync::kAwaitReaction, asks_.resync());
+  EXPECT_TRUE(asks_.empty());
+  for (int ms = 500; ms <= 10000; ms += 700) {
+    Update(ms);
+    EXPECT_EQ(TimePoint::max(), asks_.next_wakeup()) << "at " << ms << " ms";
+  }
+  EXPECT_EQ("", input_.written);  // and nothing is typed meanwhile
+}
+
+TEST_F(AskQueueTest, ACancelledAsksInterruptIsItsOnlyWakeUp) {
+  ASSERT_TRUE(asks_.Add(AskFor("1", "sleep"), At(0)));
+  asks_.OnReady(At(0));
+  Update(0);
+  EXPECT_EQ("sleep\r", input_.Take());
+  Output("sleep\r\n", 5);
+  Update(5);
+  asks_.Cancel(CancelOf("2", "1"), &term_, &input_, At(20));
+  ASSERT_EQ(2u, sink_.lines.size());
+  EXPECT_NE(std::string::npos, sink_.lines[0].find(R"("id":1,"type":"reply","ok":false,"kind":"cancelled")"));
+  EXPECT_EQ(R"({"id":2,"type":"reply","ok":true})", sink_.lines[1]);
+  // The interrupt goes out 100 ms after the ask's last keystroke, not at once.
+  EXPECT_EQ("", input_.written);
+  EXPECT_EQ(AskQueue::Resync::kInterruptDue, asks_.resync());
+  EXPECT_EQ(At(100), asks_.next_wakeup());
+  Update(100);
+  EXPECT_EQ("\x03", input_.Take());
+  EXPECT_EQ(AskQueue::Resync::kAwaitReaction, asks_.resync());
+  for (int ms = 100; ms <= 10000; ms += 900) {
+    Update(ms);
+    EXPECT_EQ(TimePoint::max(), asks_.next_wakeup()) << "at " << ms << " ms";
+  }
+}
+
+TEST_F(AskQueueTest, TheNextAskWaitsForTheReactionAndItsQuiet) {
+  TimedOutAsk();
+  ASSERT_TRUE(asks_.Add(AskFor("2", "1+1"), At(600)));
+  Update(600);
+  // No reaction yet: it has kReactMs from the interrupt to show one.
+  EXPECT_EQ(At(500 + AskQueue::kReactMs), asks_.next_wakeup());
+  Output("^C\r\nKeyboardInterrupt\r\n>>> ", 700);
+  Update(700);
+  EXPECT_EQ("", input_.written);  // reacted, but a traceback may follow
+  EXPECT_EQ(At(700 + AskQueue::kQuietMs), asks_.next_wakeup());
+  Update(700 + AskQueue::kQuietMs);
+  EXPECT_EQ("1+1\r", input_.Take());
+  EXPECT_EQ(AskQueue::Resync::kUnknown, asks_.resync());
+}
+
+// Issue 12: a program that shows no reaction and no prompt (bash at its
+// continuation prompt was seen holding the interrupt until its next line)
+// is interrupted again, then gets an empty line; then the next ask goes on.
+TEST_F(AskQueueTest, NoReactionAndNoPromptGetsTheInterruptAgainThenAnEnter) {
+  TimedOutAsk();
+  ASSERT_TRUE(asks_.Add(AskFor("2", "1+1", 10), At(600)));
+  Update(600);
+  EXPECT_EQ("", input_.written);
+  Update(500 + AskQueue::kReactMs);
+  EXPECT_EQ("\x03", input_.Take());
+  EXPECT_EQ(AskQueue::Resync::kNudged, asks_.resync());
+  EXPECT_EQ(At(500 + 2 * AskQueue::kReactMs), asks_.next_wakeup());
+  Update(500 + 2 * AskQueue::kReactMs);
+  EXPECT_EQ("\r", input_.Take());
+  EXPECT_EQ(AskQueue::Resync::kNudgedTwice, asks_.resync());
+  Update(500 + 3 * AskQueue::kReactMs);  // nothing more to try: no more keys
+  EXPECT_EQ("", input_.written);
+  Output("\r\ninterrupted\r\n>>> ", 6600);
+  Update(6600 + AskQueue::kQuietMs);
+  EXPECT_EQ("1+1\r", input_.Take());
+}
+
+// It reacted (a "^C"), but no prompt came: after kReactMs of quiet it is
+// nudged as if it had not reacted.
+TEST_F(AskQueueTest, AReactionWithNoPromptIsNudgedOnceQuiet) {
+  TimedOutAsk();
+  ASSERT_TRUE(asks_.Add(AskFor("2", "1+1", 10), At(600)));
+  Output("^C", 700);
+  Update(700);
+  Update(700 + AskQueue::kQuietMs);  // the reaction has settled
+  EXPECT_EQ("", input_.written);
+  EXPECT_EQ(At(700 + AskQueue::kReactMs), asks_.next_wakeup());
+  Update(700 + AskQueue::kReactMs - 1);
+  EXPECT_EQ("", input_.written);
+  Update(700 + AskQueue::kReactMs);
+  EXPECT_EQ("\x03", input_.Take());
+}
+
+// The ask's line was never echoed: the prompt it was typed at is still
+// there and nothing shows the interrupt took effect.
+TEST_F(AskQueueTest, NoReactionGetsOneNudgeThenTheNextAskGoesOn) {
+  ASSERT_TRUE(asks_.Add(AskFor("1", "sleep", 0.5), At(0)));
+  asks_.OnReady(At(0));
+  Update(0);
+  EXPECT_EQ("sleep\r", input_.Take());
+  Update(500);
+  EXPECT_EQ("\x03", input_.Take());
+  ASSERT_TRUE(asks_.Add(AskFor("2", "1+1"), At(600)));
+  Update(600);
+  EXPECT_EQ("", input_.written);
+  EXPECT_EQ(At(500 + AskQueue::kReactMs), asks_.next_wakeup());
+  // At the main prompt a REPL may hold the interrupt until its next input:
+  // an empty line flushes it.
+  Update(500 + AskQueue::kReactMs);
+  EXPECT_EQ("\r", input_.Take());
+  EXPECT_EQ(AskQueue::Resync::kNudged, asks_.resync());
+  EXPECT_EQ(At(500 + 2 * AskQueue::kReactMs), asks_.next_wakeup());
+  Update(500 + 2 * AskQueue::kReactMs - 1);
+  EXPECT_EQ("", input_.written);
+  Update(500 + 2 * AskQueue::kReactMs);  // no second nudge: it goes on
+  EXPECT_EQ("1+1\r", input_.Take());
+}
+
+TEST_F(AskQueueTest, AQuestionLeftOpenIsInterruptedBeforeTheNextAsk) {
+  ASSERT_TRUE(asks_.Add(AskFor("1", "input()"), At(0)));
+  asks_.OnReady(At(0));
+  Update(0);
+  input_.Take();
+  Output("input()\r\nName? ", 10);
+  for (int ms = 10; ms <= 3000 && !asks_.empty(); ms += 100) Update(ms);
+  ASSERT_TRUE(sink_.Has(R"("kind":"needs_input")")) << sink_.lines.back();
+  EXPECT_EQ(AskQueue::Resync::kInterruptFirst, asks_.resync());
+  EXPECT_EQ(TimePoint::max(), asks_.next_wakeup());  // idle: nothing to do yet
+  ASSERT_TRUE(asks_.Add(AskFor("2", "1+1"), At(3000)));
+  Update(3000);
+  EXPECT_EQ("\x03", input_.Take());
+  EXPECT_EQ(AskQueue::Resync::kAwaitReaction, asks_.resync());
+  Output("^C\r\n>>> ", 3050);
+  Update(3050);
+  Update(3050 + AskQueue::kQuietMs);
+  EXPECT_EQ("1+1\r", input_.Take());
+}
+
+TEST_F(AskQueueTest, BackgroundOutputAtThePromptGetsAnEnterOncePerScreen) {
+  ASSERT_TRUE(asks_.Add(AskFor("1", "6*7"), At(0)));
+  asks_.OnReady(At(0));
+  Update(0);
+  input_.Take();
+  Output("6*7\r\n42\r\n>>> ", 10);
+  Update(10);
+  // A background thread prints over the prompt.
+  Output("tick\r\n", 1000);
+  ASSERT_TRUE(asks_.Add(AskFor("2", "1+1"), At(1000)));
+  Update(1000);
+  EXPECT_EQ("", input_.written);
+  EXPECT_EQ(At(1000 + AskQueue::kBackgroundQuietMs), asks_.next_wakeup());
+  Update(1000 + AskQueue::kBackgroundQuietMs);
+  EXPECT_EQ("\r", input_.Take());
+  Update(1400);
+  EXPECT_EQ("", input_.written);  // once per screen
+  Output(">>> ", 1450);
+  Update(1450);
+  EXPECT_EQ("1+1\r", input_.Take());
+}
+
+TEST_F(AskQueueTest, InputSentByTheClientEndsTheAtPromptState) {
+  asks_.OnInput();
+  EXPECT_EQ(AskQueue::Resync::kUnknown, asks_.resync());
+  Output("tick\r\n", 0);
+  ASSERT_TRUE(asks_.Add(AskFor("1", "1+1", 1), At(0)));
+  asks_.OnReady(At(0));
+  Update(1000 + AskQueue::kBackgroundQuietMs);
+  EXPECT_EQ("", input_.written);  // what the program does with the input is unknown: no Enter
+}
+
+TEST_F(AskQueueTest, AQueuedAskThatNeverGetsReadyTimesOut) {
+  asks_.OnInput();  // (else an Enter would try to bring the prompt back)
+  Output("busy\r\n", 0);  // no prompt
+  ASSERT_TRUE(asks_.Add(AskFor("1", "1+1", 1), At(0)));
+  asks_.OnReady(At(0));
+  Update(0);
+  EXPECT_EQ(At(1000), asks_.next_wakeup());
+  Update(1000);
+  ASSERT_EQ(1u, sink_.lines.size());
+  EXPECT_NE(std::string::npos, sink_.lines[0].find(R"("kind":"timeout")"));
+  EXPECT_TRUE(asks_.empty());
+  EXPECT_EQ(TimePoint::max(), asks_.next_wakeup());
+}
+
+// A queued ask's own deadline is no wake-up while another ask runs (it
+// cannot start then; its clock restarts when it reaches the head).
+TEST_F(AskQueueTest, AQueuedAsksDeadlineIsNoWakeUpWhileAnotherRuns) {
+  ASSERT_TRUE(asks_.Add(AskFor("1", "sleep", 10), At(0)));
+  ASSERT_TRUE(asks_.Add(AskFor("2", "1+1", 1), At(0)));
+  asks_.OnReady(At(0));
+  Update(0);
+  Output("sleep\r\n", 5);
+  Update(2000);
+  EXPECT_GT(asks_.next_wakeup(), At(2000));
+  EXPECT_EQ(1u, asks_.queued());
+  EXPECT_TRUE(sink_.lines.empty());
+}
+
+// not_ready: every queued ask gets its reply.
+TEST_F(AskQueueTest, FailQueuedAnswersEveryQueuedAsk) {
+  for (const char* id : {"1", "2", "3"}) ASSERT_TRUE(asks_.Add(AskFor(id, "x"), At(0)));
+  asks_.FailQueued("not_ready", "it never showed its prompt");
+  ASSERT_EQ(3u, sink_.lines.size());
+  for (const std::string& l : sink_.lines) {
+    EXPECT_NE(std::string::npos, l.find(R"("ok":false,"kind":"not_ready","error":"it never showed its prompt")")) << l;
+  }
+  EXPECT_TRUE(asks_.empty());
+}
+
+// The program exited: the active ask and the queued ones are answered, and
+// nothing is left to wake up for (no interrupt to a dead program).
+TEST_F(AskQueueTest, ChildExitAnswersTheActiveAndQueuedAsks) {
+  ASSERT_TRUE(asks_.Add(AskFor("1", "sleep"), At(0)));
+  ASSERT_TRUE(asks_.Add(AskFor("2", "x"), At(0)));
+  asks_.OnReady(At(0));
+  Update(0);
+  input_.Take();
+  asks_.Cancel(CancelOf("9", "2"), &term_, &input_, At(1));  // queued: no interrupt
+  EXPECT_EQ("", input_.written);
+  ASSERT_TRUE(asks_.Add(AskFor("3", "y"), At(2)));
+  Output("sleep\r\nbye\r\n", 10);
+  asks_.LastLook(term_, &input_, At(10));
+  asks_.ChildExited(&term_, "the program exited with code 3", At(10));
+  EXPECT_TRUE(sink_.Has(R"({"id":1,"type":"reply","ok":false,"kind":"exited")"));
+  EXPECT_TRUE(sink_.Has(R"({"id":3,"type":"reply","ok":false,"kind":"exited")"));
+  EXPECT_TRUE(asks_.empty());
+  EXPECT_EQ(TimePoint::max(), asks_.next_wakeup());
+}
+
+// EOF waits for pending asks: the session closes only once empty().
+TEST_F(AskQueueTest, EmptyOnlyOnceEveryAskIsAnswered) {
+  EXPECT_TRUE(asks_.empty());
+  ASSERT_TRUE(asks_.Add(AskFor("1", "6*7"), At(0)));
+  EXPECT_FALSE(asks_.empty());
+  asks_.OnReady(At(0));
+  Update(0);
+  EXPECT_FALSE(asks_.empty());  // active
+  Output("6*7\r\n42\r\n>>> ", 10);
+  Update(10);
+  EXPECT_TRUE(asks_.empty());
+}
+
+TEST_F(AskQueueTest, CancelOfAnUnknownAskIsAnError) {
+  asks_.Cancel(CancelOf("2", "7"), &term_, &input_, At(0));
+  ASSERT_EQ(1u, sink_.lines.size());
+  EXPECT_EQ(R"({"id":2,"type":"reply","ok":false,"kind":"error","error":"no ask with id 7 is running or queued"})",
+            sink_.lines[0]);
+}
+
+}  // namespace
+}  // namespace tuidriver

@@ -1,0 +1,96 @@
+#include "dialog_responder.h"
+
+#include <gtest/gtest.h>
+
+namespace tuidriver {
+namespace {
+
+using std::chrono::milliseconds;
+
+void Feed(Terminal* t, const std::string& s) { t->Feed(s.data(), s.size()); }
+
+struct RecordingInput : ChildInput {
+  void Write(const std::string& bytes) override { written += bytes; }
+  std::string written;
+};
+
+class DialogResponderTest : public ::testing::Test {
+ protected:
+  DialogResponderTest() : term_(40, 5, 10) {}
+  static EngineConfig Engine() {
+    EngineConfig c;
+    c.prompt = {"^> $", MatchScope::kCursorLine};
+    DialogRule trust;
+    trust.name = "trust";
+    trust.pattern = "Trust this folder\\?";
+    trust.keys = {"Down", "Enter"};
+    c.dialogs = {trust};
+    return c;
+  }
+  TimePoint At(int ms) const { return t0_ + milliseconds(ms); }
+  int Update(int ms, bool answer = true) {
+    return dialogs_.Update(term_, last_output_, answer, &input_, At(ms));
+  }
+  void Output(const std::string& s, int ms) {
+    Feed(&term_, s);
+    last_output_ = At(ms);
+  }
+  EngineConfig engine_ = Engine();
+  ScreenMatcher matcher_{engine_};
+  Terminal term_;
+  RecordingInput input_;
+  DialogResponder dialogs_{engine_, matcher_, "exec"};
+  TimePoint t0_ = TimePoint() + std::chrono::hours(1);
+  TimePoint last_output_ = t0_;
+};
+
+TEST_F(DialogResponderTest, NoDialogNoKeysNoWakeUp) {
+  Output("> ", 0);
+  EXPECT_EQ(-1, Update(0));
+  EXPECT_EQ(TimePoint::max(), dialogs_.next_wakeup());
+  EXPECT_EQ(-1, Update(5000));
+  EXPECT_EQ("", input_.written);
+}
+
+TEST_F(DialogResponderTest, AnswersASettledDialogOneKeyAtATime) {
+  Output("Trust this folder?", 0);
+  EXPECT_EQ(-1, Update(10));  // drawn, but not settled
+  EXPECT_EQ(At(DialogResponder::kSettleMs), dialogs_.next_wakeup());
+  EXPECT_EQ(0, Update(DialogResponder::kSettleMs));
+  EXPECT_EQ("\x1b[B", input_.written);  // Down now, Enter a little later
+  EXPECT_TRUE(dialogs_.sending());
+  EXPECT_EQ(At(DialogResponder::kSettleMs + DialogResponder::kKeyGapMs), dialogs_.next_wakeup());
+  Update(DialogResponder::kSettleMs + DialogResponder::kKeyGapMs);
+  EXPECT_EQ("\x1b[B\r", input_.written);
+  EXPECT_FALSE(dialogs_.sending());
+  // Still there later: looked at again at the retry time.
+  EXPECT_EQ(At(DialogResponder::kSettleMs + DialogResponder::kRetryMs), dialogs_.next_wakeup());
+}
+
+TEST_F(DialogResponderTest, ADialogThatStaysIsAnsweredAtMostThreeTimes) {
+  Output("Trust this folder?", 0);
+  int answered = 0;
+  for (int ms = 0; ms < 20000; ms += 25) answered += Update(ms) >= 0;
+  EXPECT_EQ(DialogResponder::kMaxTries, answered);
+  EXPECT_EQ(TimePoint::max(), dialogs_.next_wakeup());  // given up: idle
+}
+
+TEST_F(DialogResponderTest, ADialogThatWentAwayIsAnsweredAgainWhenItComesBack) {
+  Output("Trust this folder?", 0);
+  EXPECT_EQ(0, Update(200));
+  Update(300);
+  Output("\x1b[2J\x1b[H> ", 400);
+  EXPECT_EQ(-1, Update(400));
+  Output("\x1b[2J\x1b[HTrust this folder?", 500);
+  EXPECT_EQ(0, Update(700));
+}
+
+TEST_F(DialogResponderTest, NotAnsweringMeansNoWakeUps) {
+  Output("Trust this folder?", 0);
+  EXPECT_EQ(-1, Update(10, false));
+  EXPECT_EQ(TimePoint::max(), dialogs_.next_wakeup());
+  EXPECT_EQ("", input_.written);
+}
+
+}  // namespace
+}  // namespace tuidriver

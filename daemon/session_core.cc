@@ -1,0 +1,551 @@
+#include "session_core.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "keys.h"
+#include "messages.h"
+
+namespace tuidriver {
+namespace {
+
+std::chrono::milliseconds Ms(long ms) { return std::chrono::milliseconds(ms); }
+
+}  // namespace
+
+SessionCore::SessionCore(const SessionOptions& options, SessionChild* child, MessageSink* out)
+    : options_(options),
+      program_(child),
+      recorded_child_(child, &recorder_),
+      child_(&recorded_child_),
+      out_(out),
+      term_(options_.engine.cols, options_.engine.rows, options_.scrollback_lines),
+      matcher_(options_.engine),
+      transcript_(options_.engine.transcript.format, options_.transcript_path, options_.transcript_cwd,
+                  options_.session_id),
+      asks_(options_.engine, matcher_, options_.mode, &transcript_, out_),
+      dialogs_(options_.engine, matcher_, options_.mode),
+      closer_(options_.engine) {
+  asks_.set_recorder(&recorder_);
+}
+
+SessionCore::~SessionCore() = default;
+
+void SessionCore::Start(TimePoint now) {
+  now_ = now;
+  last_output_ = now;
+  ready_deadline_ = now + Ms(options_.engine.timeouts.ready_ms);
+  std::string err;
+  if (!options_.record_path.empty() && !StartRecording(options_.record_path, &err)) {
+    // The session runs on, unrecorded, and says why.
+    out_->Send(SessionErrorMessage("record", err));
+    fprintf(stderr, "tuidriver: %s\n", err.c_str());
+  }
+  if (options_.raw) CheckReady(now);
+}
+
+void SessionCore::OnOutput(const char* data, size_t len, TimePoint now) {
+  now_ = now;
+  FeedChild(data, len);
+}
+
+void SessionCore::OnLine(const std::string& line, TimePoint now) {
+  now_ = now;
+  HandleLine(line);
+}
+
+void SessionCore::OnStdinEof(TimePoint now) {
+  // Tick closes once nothing is pending. Before ready it waits for ready
+  // (or the ready timeout), so a bare EOF still shows `ready`.
+  now_ = now;
+  stdin_open_ = false;
+}
+
+void SessionCore::OnChildExit(TimePoint now) {
+  if (child_exited_) return;
+  now_ = now;
+  child_exited_ = true;
+  ReportExit();
+}
+
+void SessionCore::OnTerminate(TimePoint now) {
+  // Killed, or our parent died (PDEATHSIG): no time for quit keys.
+  now_ = now;
+  stdin_open_ = false;
+  urgent_close_ = true;
+  if (closing_) closer_.Hurry(now);
+  else BeginClose(nullptr);
+}
+
+void SessionCore::OnStdoutGone(TimePoint now) {
+  now_ = now;
+  if (state_ == State::kExited || closing_) return;
+  BeginClose(nullptr);
+  // This comes after the Tick at `now`: the close's first step is due now,
+  // and a wake-up at `now` would be taken for one already handled.
+  OnScreen(now);
+}
+
+void SessionCore::Tick(TimePoint now) {
+  now_ = now;
+  OnScreen(now);
+}
+
+TimePoint SessionCore::NextWakeup(TimePoint now) const {
+  TimePoint wake = TimePoint::max();
+  // Each part gives only times it waits for (its tests check that an idle
+  // part gives none). A time at or before `now` was handled by the Tick at
+  // `now`, or belongs to a part that is not run then (the asks mid-frame,
+  // whose wake-up is the frame limit): it is left out rather than let it
+  // spin the CPU.
+  auto consider = [&wake, now](TimePoint t) {
+    if (t > now) wake = std::min(wake, t);
+  };
+  if (state_ == State::kStarting && !closing_) {
+    consider(ready_deadline_);
+    consider(ready_wake_);
+  }
+  if (state_ == State::kReady) consider(asks_.next_wakeup());
+  if (state_ != State::kExited) {
+    consider(dialogs_.next_wakeup());
+    if (term_.synchronized_update()) consider(frame_started_ + Ms(kFrameLimitMs));
+  }
+  consider(waiters_.next_wakeup());
+  consider(closer_.next_wakeup());
+  return wake;
+}
+
+void SessionCore::FeedChild(const char* data, size_t len) {
+  recorder_.Output(data, len);
+  term_.Feed(data, len);
+  std::string replies = term_.TakeReplies();
+  if (!replies.empty() && !child_exited_) program_->Write(replies);
+  last_output_ = now_;
+  if (subscribed_output_) {
+    std::string text;
+    output_utf8_.Append(data, len, &text);
+    if (!text.empty()) out_->SendDroppable(OutputEvent(text), len);
+  }
+  if (!waiters_.empty()) waiters_.OnOutput(SanitizePrompt(std::string(data, len)), last_output_);
+}
+
+void SessionCore::ReportExit() {
+  TimePoint now = now_;
+  asks_.LastLook(term_, child_, now);
+  if (subscribed_output_) {
+    std::string tail;
+    output_utf8_.Flush(&tail);
+    if (!tail.empty()) out_->Send(OutputEvent(tail));
+  }
+  UpdateWaiters(now);
+  bool was_starting = state_ == State::kStarting;
+  state_ = State::kExited;
+  out_->Send(ExitEvent(ExitFields()));
+  std::string why = ExitDescription();
+  asks_.ChildExited(&term_, why, now);
+  FailPending("exited", why);
+  if (was_starting && !options_.raw && !closing_) {
+    // Nothing more can happen: the daemon ends with 3 (ReportNotReady).
+    ReportNotReady(options_.engine.name + " exited before it showed its prompt: " + why);
+    BeginClose(nullptr);
+  }
+  if (closing_) FinishClose();
+  else if (!stdin_open_) BeginClose(nullptr);
+}
+
+void SessionCore::FailPending(const std::string& kind, const std::string& why) {
+  asks_.FailQueued(kind, why);
+  for (const RequestId& id : waiters_.TakeAll()) ReplyError(id, kind, why, ScreenFields());
+}
+
+void SessionCore::OnScreen(TimePoint now) {
+  if (state_ != State::kExited && !MidFrame(now)) {
+    int rule = dialogs_.Update(term_, last_output_, !options_.raw && !closing_, child_, now);
+    if (rule >= 0) {
+      asks_.OnDialog(&term_);
+      const DialogRule& d = options_.engine.dialogs[static_cast<size_t>(rule)];
+      out_->Send(DialogEvent(d.name, d.keys));
+    }
+    if (state_ == State::kStarting) CheckReady(now);
+    if (state_ == State::kReady) asks_.Update(&term_, last_output_, dialogs_.sending(), child_, now);
+  }
+  UpdateWaiters(now);
+  // After stdin's end, requests already received finish first (each within
+  // its own timeout); then the session closes.
+  if (!stdin_open_ && !closing_ && state_ != State::kStarting && NothingPending()) BeginClose(nullptr);
+  AdvanceClose(now);
+}
+
+// A read can end in the middle of a frame the program draws inside a
+// synchronized update (Codex draws every frame so). Its prompt, busy state
+// and questions are judged only between frames, as a terminal would show
+// them, but a frame that never ends is ignored after kFrameLimitMs.
+bool SessionCore::MidFrame(TimePoint now) {
+  if (!term_.synchronized_update()) return false;
+  if (term_.synchronized_updates() != frame_seen_) {
+    frame_seen_ = term_.synchronized_updates();
+    frame_started_ = now;
+  }
+  return now < frame_started_ + Ms(kFrameLimitMs);
+}
+
+void SessionCore::CheckReady(TimePoint now) {
+  ready_wake_ = TimePoint::max();
+  if (options_.raw || (ReadySettled(term_, matcher_, options_.engine, options_.mode, dialogs_.sending(),
+                                    last_output_, now, &ready_wake_) &&
+                       matcher_.Started(term_))) {
+    state_ = State::kReady;
+    asks_.OnReady(now);
+    JsonObject o;
+    o.Add("type", "ready");
+    if (options_.raw) o.AddNull("engine");
+    else o.Add("engine", options_.engine.name);
+    o.Add("pid", child_->pid())
+        .Add("cols", term_.cols())
+        .Add("rows", term_.rows());
+    if (!transcript_.session_id().empty()) o.Add("session_id", transcript_.session_id());
+    out_->Send(o.Finish());
+    return;
+  }
+  if (now >= ready_deadline_ && !closing_) {
+    // The prompt alone is not enough when the engine lists `started`
+    // patterns: say which is missing.
+    std::string missing = matcher_.Ready(term_) && !matcher_.Started(term_)
+                              ? " showed its prompt but none of its `started` patterns"
+                              : " did not show its prompt";
+    std::string error = options_.engine.name + missing + " within " +
+                        std::to_string(options_.engine.timeouts.ready_ms) + " ms";
+    ReportNotReady(error);
+    FailPending("not_ready", error);
+    // Closed as `close` would, without the quit keys: its whole process
+    // group goes, and the daemon ends (with 3) once the child is reaped.
+    urgent_close_ = true;
+    BeginClose(nullptr);
+  }
+}
+
+// The program never became ready: say so on stdout (with the screen) and on
+// stderr (with the screen's last lines, which usually tell why), and make
+// the daemon exit with 3.
+void SessionCore::ReportNotReady(const std::string& error) {
+  std::vector<std::string> screen = term_.ScreenLines();
+  JsonObject fields;
+  fields.AddStringArray("screen", screen);
+  out_->Send(SessionErrorMessage("not_ready", error, fields));
+  while (!screen.empty() && screen.back().empty()) screen.pop_back();
+  size_t first = screen.size() > 8 ? screen.size() - 8 : 0;
+  std::string tail;
+  for (size_t i = first; i < screen.size(); ++i) tail += "\n  | " + screen[i];
+  fprintf(stderr, "tuidriver: %s%s\n", error.c_str(),
+          tail.empty() ? "; its screen is blank" : ("; the end of its screen:" + tail).c_str());
+  exit_code_ = 3;
+}
+
+void SessionCore::UpdateWaiters(TimePoint now) {
+  auto screen = [this] {
+    std::string text;
+    for (const std::string& l : term_.ScreenLines()) text += l + "\n";
+    return text;
+  };
+  for (Waiters::Outcome& o : waiters_.Update(screen, now)) {
+    if (o.met) ReplyOk(o.id, o.fields);
+    else ReplyError(o.id, "timeout", "condition not met before the timeout", ScreenFields());
+  }
+}
+
+// ---- client side ----------------------------------------------------------
+
+void SessionCore::HandleLine(const std::string& line) {
+  if (!line.empty() && line.back() == '\r') {
+    HandleLine(line.substr(0, line.size() - 1));
+    return;
+  }
+  Request request;
+  RequestError kind;
+  std::string err;
+  if (!parser_.Parse(line, &request, &kind, &err)) {
+    ReplyError(request.id, kind == RequestError::kUnknownType ? "unknown_type" : "protocol", err);
+    return;
+  }
+  if (request.id.kind != RequestId::Kind::kNone && IdInUse(request.id)) {
+    ReplyError(request.id, "protocol", "id " + request.id.json + " is already in use by a pending request");
+    return;
+  }
+  Dispatch(request);
+}
+
+bool SessionCore::IdInUse(const RequestId& id) const {
+  if (asks_.Has(id) || waiters_.Has(id)) return true;
+  for (const RequestId& c : close_ids_) {
+    if (c == id) return true;
+  }
+  return false;
+}
+
+void SessionCore::Dispatch(Request& r) {
+  const std::string& t = r.type;
+  if (t == "ask" || t == "ask_stream") HandleAsk(r);
+  else if (t == "cancel") asks_.Cancel(r, &term_, child_, now_);
+  else if (t == "answer") asks_.Answer(r, term_, child_, now_);
+  else if (t == "send" || t == "send_secret" || t == "keys" || t == "paste") HandleInput(r);
+  else if (t == "resize") HandleResize(r);
+  else if (t == "screen") HandleScreen(r);
+  else if (t == "record") HandleRecord(r);
+  else if (t == "scrollback") HandleScrollback(r);
+  else if (t == "expect") HandleExpect(r);
+  else if (t == "wait_idle") HandleWaitIdle(r);
+  else if (t == "signal") HandleSignal(r);
+  else if (t == "status") HandleStatus(r);
+  else if (t == "subscribe" || t == "unsubscribe") HandleSubscribe(r);
+  else if (t == "close") BeginClose(&r.id);
+}
+
+void SessionCore::HandleAsk(Request& r) {
+  if (options_.raw) {
+    ReplyError(r.id, "error", "this is a raw session with no engine; ask needs an engine (tuidriver ENGINE)");
+  } else if (state_ == State::kExited) {
+    ReplyError(r.id, "exited", ExitDescription(), ExitFields());
+  } else if (closing_) {
+    ReplyError(r.id, "error", "the session is closing");
+  } else if (!asks_.Add(r, now_)) {
+    ReplyError(r.id, "busy", "too many asks queued (" + std::to_string(AskQueue::kMaxQueued) + ")");
+  }
+}
+
+void SessionCore::HandleInput(const Request& r) {
+  if (state_ == State::kExited) {
+    ReplyError(r.id, "exited", ExitDescription(), ExitFields());
+    return;
+  }
+  if (child_->input_pending() > kMaxPendingInput) {
+    // Input waits for the program without blocking the daemon, but not
+    // without bound.
+    ReplyError(r.id, "busy", "the program has not read the " + std::to_string(child_->input_pending()) +
+               " bytes sent to it earlier; nothing was sent");
+    return;
+  }
+  asks_.OnInput();  // what the program does with input is unknown
+  JsonObject extra;
+  if (r.type == "send_secret") {
+    recorder_.Marker("[secret]");  // the secret itself is never recorded
+    program_->Write(r.data);
+  } else if (r.type == "send") {
+    child_->Write(r.data);
+  } else if (r.type == "keys") {
+    WriteKeys(r.keys, term_, child_);
+  } else {
+    bool bracketed = term_.bracketed_paste();
+    child_->Write(bracketed ? BracketedPaste(r.text) : r.text);
+    extra.Add("bracketed", bracketed);
+  }
+  ReplyOk(r.id, extra);
+}
+
+void SessionCore::HandleResize(const Request& r) {
+  if (state_ != State::kExited) child_->Resize(r.cols, r.rows);
+  term_.Resize(r.cols, r.rows);
+  asks_.FollowResize(term_);  // reflow renumbered the rows an ask keeps
+  recorder_.Resize(r.cols, r.rows);
+  JsonObject fields;
+  fields.Add("cols", r.cols).Add("rows", r.rows);
+  ReplyOk(r.id, fields);
+}
+
+void SessionCore::HandleScreen(const Request& r) {
+  JsonObject fields = ScreenFields();
+  if (r.styles) AddScreenStyles(term_, &fields);
+  ReplyOk(r.id, fields);
+}
+
+void SessionCore::HandleRecord(const Request& r) {
+  JsonObject fields;
+  if (r.stop) {
+    bool was = recorder_.recording();
+    recorder_.Stop();
+    fields.Add("stopped", was);
+    ReplyOk(r.id, fields);
+    return;
+  }
+  std::string err;
+  if (!StartRecording(r.path, &err)) {
+    ReplyError(r.id, "record", err);
+    return;
+  }
+  fields.Add("path", r.path);
+  ReplyOk(r.id, fields);
+}
+
+// The header names the terminal the program was told it runs in.
+bool SessionCore::StartRecording(const std::string& path, std::string* err) {
+  auto term = options_.engine.env.find("TERM");
+  return recorder_.Start(path, term_.cols(), term_.rows(),
+                         term == options_.engine.env.end() ? "xterm-256color" : term->second, err);
+}
+
+void SessionCore::HandleScrollback(const Request& r) {
+  // Rows below the last non-blank one on screen are not history, and do not
+  // count against `lines`.
+  int last_row = term_.rows() - 1;
+  while (last_row >= 0 && term_.RowText(last_row).empty()) --last_row;
+  uint64_t end = term_.lines_scrolled() + static_cast<uint64_t>(last_row + 1);
+  uint64_t first = term_.first_retained_row();
+  if (r.lines >= 0 && end - first > static_cast<uint64_t>(r.lines)) first = end - static_cast<uint64_t>(r.lines);
+  std::vector<std::string> lines;
+  for (uint64_t row = first; row < end; ++row) {
+    std::string text;
+    bool wrapped;
+    if (term_.LineAt(row, &text, &wrapped)) lines.push_back(std::move(text));
+  }
+  JsonObject fields;
+  fields.AddStringArray("lines", lines);
+  ReplyOk(r.id, fields);
+}
+
+void SessionCore::HandleExpect(Request& r) {
+  std::string err;
+  if (!waiters_.AddExpect(r, now_, &err)) {
+    ReplyError(r.id, "protocol", "field 'pattern' is not a valid regular expression: " + err);
+    return;
+  }
+  UpdateWaiters(now_);
+  // The program is gone: the final screen matches now or never.
+  if (state_ == State::kExited && waiters_.Has(r.id)) {
+    FailPending("exited", ExitDescription());
+  }
+}
+
+void SessionCore::HandleWaitIdle(Request& r) {
+  if (state_ == State::kExited) {
+    ReplyError(r.id, "exited", ExitDescription(), ScreenFields());
+    return;
+  }
+  waiters_.AddWaitIdle(r, now_);
+}
+
+void SessionCore::HandleSignal(const Request& r) {
+  int sig = SignalFromName(r.signal);
+  if (sig == 0) {
+    ReplyError(r.id, "protocol", "unknown signal '" + r.signal + "'");
+  } else if (state_ == State::kExited) {
+    ReplyError(r.id, "exited", ExitDescription(), ExitFields());
+  } else if (std::string err; !child_->Signal(sig, &err)) {
+    ReplyError(r.id, "error", "could not send the signal: " + err);
+  } else {
+    JsonObject fields;
+    fields.Add("signal", "SIG" + SignalName(sig));
+    ReplyOk(r.id, fields);
+  }
+}
+
+void SessionCore::HandleStatus(const Request& r) {
+  const char* state = "starting";
+  if (state_ == State::kExited) state = "exited";
+  else if (state_ == State::kReady) state = asks_.busy() ? "busy" : "ready";
+  JsonObject o;
+  o.Add("state", state).Add("pid", child_->pid());
+  if (state_ == State::kExited) o.AddNull("foreground_pid").AddNull("cwd");
+  else o.Add("foreground_pid", child_->ForegroundPid()).Add("cwd", child_->Cwd());
+  o.Add("cols", term_.cols()).Add("rows", term_.rows());
+  if (options_.raw) o.AddNull("engine");
+  else o.Add("engine", options_.engine.name);
+  o.Add("mode", options_.mode).Add("queued", static_cast<int64_t>(asks_.queued()));
+  if (transcript_.session_id().empty()) o.AddNull("session_id");
+  else o.Add("session_id", transcript_.session_id());
+  o.AddRaw("explain", ScreenMatcher::ExplainJson(matcher_.Explain(term_, options_.mode)));
+  if (state_ == State::kExited) o.Merge(ExitFields());
+  else o.AddNull("exit_code").AddNull("signal");
+  ReplyOk(r.id, o);
+}
+
+void SessionCore::HandleSubscribe(const Request& r) {
+  subscribed_output_ = r.type == "subscribe";
+  JsonObject fields;
+  fields.AddStringArray("events", subscribed_output_ ? r.events : std::vector<std::string>());
+  ReplyOk(r.id, fields);
+}
+
+// ---- close ----------------------------------------------------------------
+
+void SessionCore::BeginClose(const RequestId* id) {
+  if (id && closed_) {
+    ReplyOk(*id, CloseFields());
+    return;
+  }
+  if (id) close_ids_.push_back(*id);
+  if (closing_) return;
+  closing_ = true;
+  TimePoint now = now_;
+  asks_.ReleaseHeld(now);
+  if (id) {
+    asks_.CancelActive("the session is closing", &term_, child_, now);
+    asks_.CancelQueued("the session is closing", term_, child_);
+  }
+  if (state_ == State::kExited) {
+    FinishClose();
+    return;
+  }
+  // An interrupted program is still reacting: quit keys typed now would be
+  // lost in its reaction, and the close would end in signals.
+  closer_.Begin(asks_.resyncing(), urgent_close_, term_, child_, now);
+}
+
+void SessionCore::AdvanceClose(TimePoint now) {
+  if (closer_.phase() == Closer::Phase::kNone) return;
+  if (closer_.phase() == Closer::Phase::kSettle && state_ != State::kExited) {
+    asks_.SendDueInterrupt(term_, child_, now);
+  }
+  closer_.Update(asks_.Settled(term_, last_output_, now), last_output_ + Ms(AskQueue::kQuietMs), term_,
+                 child_, child_, now);
+  if (closer_.gave_up()) FinishClose();  // SIGKILL did not reap the child within a second
+}
+
+void SessionCore::FinishClose() {
+  if (closed_) return;
+  // Whatever the program left behind goes with it: its process group, and
+  // detached descendants that were re-parented to us.
+  child_->KillLeftovers();
+  for (const RequestId& id : close_ids_) ReplyOk(id, CloseFields());
+  close_ids_.clear();
+  closed_ = true;
+  quit_ = true;
+}
+
+// ---- replies --------------------------------------------------------------
+
+void SessionCore::ReplyOk(const RequestId& id, const JsonObject& fields) {
+  out_->Send(ReplyOkMessage(id, fields));
+}
+
+void SessionCore::ReplyError(const RequestId& id, const std::string& kind,
+                         const std::string& error, const JsonObject& fields) {
+  out_->Send(ReplyErrorMessage(id, kind, error, fields));
+}
+
+JsonObject SessionCore::ScreenFields() const {
+  Cursor c = term_.cursor();
+  JsonObject cursor;
+  cursor.Add("row", c.row).Add("col", c.col).Add("visible", c.visible);
+  JsonObject o;
+  o.AddStringArray("lines", term_.ScreenLines());
+  o.AddRaw("cursor", cursor.Finish()).Add("cols", term_.cols()).Add("rows", term_.rows())
+      .Add("alt_screen", term_.alt_screen()).Add("title", term_.title());
+  return o;
+}
+
+std::string SessionCore::ExitDescription() const {
+  const ExitStatus& s = child_->exit_status();
+  if (s.signal) return "the program was killed by SIG" + SignalName(s.signal);
+  return "the program exited with code " + std::to_string(s.code);
+}
+
+// "exit_code":N,"signal":null  or  "exit_code":null,"signal":"SIGKILL": one
+// spelling everywhere (exit event, close reply, status, exited errors).
+JsonObject SessionCore::ExitFields() const {
+  const ExitStatus& s = child_->exit_status();
+  JsonObject o;
+  if (s.signal) o.AddNull("exit_code").Add("signal", "SIG" + SignalName(s.signal));
+  else o.Add("exit_code", s.code).AddNull("signal");
+  return o;
+}
+
+}  // namespace tuidriver

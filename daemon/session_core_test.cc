@@ -1,0 +1,279 @@
+#include "session_core.h"
+
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <algorithm>
+
+namespace tuidriver {
+namespace {
+
+using std::chrono::milliseconds;
+
+struct FakeChild : SessionChild {
+  void Write(const std::string& bytes) override { written += bytes; }
+  void SignalForeground(int sig) override { signals.push_back("fg:" + std::to_string(sig)); }
+  void SignalGroup(int sig) override { signals.push_back("group:" + std::to_string(sig)); }
+  bool Signal(int sig, std::string*) override {
+    signals.push_back("request:" + std::to_string(sig));
+    return true;
+  }
+  void Resize(int, int) override {}
+  int64_t pid() const override { return 4242; }
+  int64_t ForegroundPid() const override { return 4243; }
+  std::string Cwd() const override { return "/tmp"; }
+  size_t input_pending() const override { return 0; }
+  ExitStatus exit_status() const override { return status; }
+  void KillLeftovers() override { killed_leftovers = true; }
+  bool Signalled(int sig) const {
+    return std::find(signals.begin(), signals.end(), "group:" + std::to_string(sig)) != signals.end();
+  }
+
+  std::string written;
+  std::vector<std::string> signals;
+  ExitStatus status;
+  bool killed_leftovers = false;
+};
+
+struct RecordingSink : MessageSink {
+  void Send(const std::string& line) override { lines.push_back(line); }
+  // The line with `part`, or "" (and a failure) if none.
+  std::string Find(const std::string& part) const {
+    for (const std::string& l : lines) {
+      if (l.find(part) != std::string::npos) return l;
+    }
+    ADD_FAILURE() << "no line with " << part;
+    return "";
+  }
+  size_t Count(const std::string& part) const {
+    return std::count_if(lines.begin(), lines.end(),
+                         [&](const std::string& l) { return l.find(part) != std::string::npos; });
+  }
+  std::vector<std::string> lines;
+};
+
+SessionOptions Raw() {
+  SessionOptions o;
+  o.raw = true;
+  o.engine.name = "raw";
+  o.engine.cols = 40;
+  o.engine.rows = 10;
+  return o;
+}
+
+// A REPL engine: `>>> ` at the cursor, C-c to interrupt, C-d to quit.
+SessionOptions Repl() {
+  SessionOptions o;
+  o.engine.name = "repl";
+  o.engine.cols = 40;
+  o.engine.rows = 10;
+  o.engine.prompt = {">>> $", MatchScope::kCursorLine};
+  o.engine.quit_keys = {"C-d"};
+  o.engine.timeouts.ready_ms = 1000;
+  return o;
+}
+
+class SessionCoreTest : public ::testing::Test {
+ protected:
+  void Begin(const SessionOptions& options) {
+    core_ = std::make_unique<SessionCore>(options, &child_, &sink_);
+    core_->Start(At(0));
+  }
+  TimePoint At(int ms) const { return t0_ + milliseconds(ms); }
+  void Line(const std::string& line, int ms) { core_->OnLine(line, At(ms)); }
+  void Output(const std::string& s, int ms) { core_->OnOutput(s.data(), s.size(), At(ms)); }
+  void Tick(int ms) { core_->Tick(At(ms)); }
+  void Exit(int code, int ms) {
+    child_.status.exited = true;
+    child_.status.code = code;
+    core_->OnChildExit(At(ms));
+  }
+  // Starts a REPL session and lets it become ready.
+  void ReadyRepl() {
+    Begin(Repl());
+    Output(">>> ", 10);
+    Tick(10);
+    ASSERT_EQ(1u, sink_.Count(R"("type":"ready")"));
+  }
+
+  FakeChild child_;
+  RecordingSink sink_;
+  std::unique_ptr<SessionCore> core_;
+  TimePoint t0_ = TimePoint() + std::chrono::hours(1);
+};
+
+// The 100% CPU defect, caught without timing: once a timed-out ask is
+// answered, the idle session asks for no wake-up at all.
+TEST_F(SessionCoreTest, IdleAfterATimedOutAskHasNoWakeUp) {
+  ReadyRepl();
+  Line(R"({"id":1,"type":"ask","prompt":"sleep","timeout":0.5})", 20);
+  Tick(20);
+  EXPECT_EQ("sleep\r", child_.written);
+  Output("sleep\r\n", 30);
+  Tick(30);
+  EXPECT_EQ(At(520), core_->NextWakeup(At(30)));
+  Tick(520);
+  sink_.Find(R"({"id":1,"type":"reply","ok":false,"kind":"timeout")");
+  for (int ms = 520; ms < 20000; ms += 300) {
+    Tick(ms);
+    EXPECT_EQ(TimePoint::max(), core_->NextWakeup(At(ms))) << "at " << ms << " ms";
+  }
+}
+
+TEST_F(SessionCoreTest, IdleAfterACancelledAskHasNoWakeUp) {
+  ReadyRepl();
+  Line(R"({"id":1,"type":"ask","prompt":"sleep"})", 20);
+  Tick(20);
+  Output("sleep\r\n", 30);
+  Tick(30);
+  Line(R"({"id":2,"type":"cancel","target":1})", 40);
+  sink_.Find(R"({"id":1,"type":"reply","ok":false,"kind":"cancelled")");
+  sink_.Find(R"({"id":2,"type":"reply","ok":true})");
+  Tick(40);
+  EXPECT_EQ(At(120), core_->NextWakeup(At(40)));  // the interrupt, 100 ms after the typing
+  Tick(120);
+  EXPECT_EQ("sleep\r\x03", child_.written);
+  for (int ms = 120; ms < 20000; ms += 300) {
+    Tick(ms);
+    EXPECT_EQ(TimePoint::max(), core_->NextWakeup(At(ms))) << "at " << ms << " ms";
+  }
+}
+
+TEST_F(SessionCoreTest, NotReadyAnswersEveryPendingRequestAndClosesTheGroup) {
+  Begin(Repl());
+  Line(R"({"id":1,"type":"ask","prompt":"a"})", 1);
+  Line(R"({"id":2,"type":"ask","prompt":"b"})", 2);
+  Line(R"({"id":3,"type":"wait_idle","idle_ms":100000,"timeout":60})", 3);
+  Line(R"({"id":4,"type":"expect","pattern":"never","timeout":60})", 4);
+  Output("loading...", 5);
+  Tick(999);
+  EXPECT_TRUE(sink_.lines.empty());
+  EXPECT_EQ(At(1000), core_->NextWakeup(At(999)));
+  Tick(1000);
+  sink_.Find(R"({"type":"error","kind":"not_ready","error":"repl did not show its prompt within 1000 ms")");
+  for (const char* id : {"1", "2", "3", "4"}) {
+    sink_.Find(std::string(R"({"id":)") + id + R"(,"type":"reply","ok":false,"kind":"not_ready")");
+  }
+  EXPECT_EQ(3, core_->exit_code());
+  // Closed as `close` would, without the quit keys: SIGTERM to the group.
+  EXPECT_EQ("", child_.written);
+  EXPECT_TRUE(child_.Signalled(SIGTERM));
+  EXPECT_FALSE(core_->done());
+  child_.status.signal = SIGTERM;
+  core_->OnChildExit(At(1010));
+  EXPECT_TRUE(child_.killed_leftovers);
+  EXPECT_TRUE(core_->done());
+  EXPECT_EQ(3, core_->exit_code());
+}
+
+TEST_F(SessionCoreTest, RequestsAfterTheProgramExitedAreAnsweredAtOnce) {
+  Begin(Raw());
+  sink_.Find(R"({"type":"ready","engine":null,"pid":4242)");
+  Output("bye\r\n", 10);
+  Exit(3, 20);
+  sink_.Find(R"({"type":"exit","exit_code":3,"signal":null})");
+  EXPECT_FALSE(core_->done());  // stdin is open: requests are still answered
+  Line(R"({"id":1,"type":"wait_idle","idle_ms":100,"timeout":1})", 30);
+  sink_.Find(R"({"id":1,"type":"reply","ok":false,"kind":"exited","error":"the program exited with code 3")");
+  Line(R"x({"id":2,"type":"expect","pattern":"by(e)","timeout":1})x", 31);
+  sink_.Find(R"({"id":2,"type":"reply","ok":true,"match":"bye","groups":["e"]})");  // the final screen
+  Line(R"({"id":3,"type":"expect","pattern":"never","timeout":1})", 32);
+  sink_.Find(R"({"id":3,"type":"reply","ok":false,"kind":"exited")");
+  Line(R"({"id":4,"type":"send","data":"x"})", 33);
+  sink_.Find(R"({"id":4,"type":"reply","ok":false,"kind":"exited","error":"the program exited with code 3","exit_code":3,"signal":null})");
+  Line(R"({"id":5,"type":"signal","signal":"INT"})", 34);
+  sink_.Find(R"({"id":5,"type":"reply","ok":false,"kind":"exited")");
+  Line(R"({"id":6,"type":"status"})", 35);
+  std::string status = sink_.Find(R"({"id":6,"type":"reply","ok":true,"state":"exited")");
+  EXPECT_NE(std::string::npos, status.find(R"("exit_code":3,"signal":null)")) << status;
+  Line(R"({"id":7,"type":"screen"})", 36);
+  sink_.Find(R"({"id":7,"type":"reply","ok":true,"lines":["bye")");
+  EXPECT_EQ(TimePoint::max(), core_->NextWakeup(At(36)));
+  Line(R"({"id":8,"type":"close"})", 37);
+  sink_.Find(R"({"id":8,"type":"reply","ok":true,"text":"","exit_code":3,"signal":null})");
+  EXPECT_TRUE(core_->done());
+  Line(R"({"id":9,"type":"close"})", 38);  // a second close: answered too
+  sink_.Find(R"({"id":9,"type":"reply","ok":true,"text":"","exit_code":3,"signal":null})");
+}
+
+TEST_F(SessionCoreTest, StdinEofWaitsForPendingRequestsThenCloses) {
+  Begin(Raw());
+  Line(R"({"id":1,"type":"expect","pattern":"done","timeout":5})", 1);
+  core_->OnStdinEof(At(2));
+  Tick(2);
+  EXPECT_TRUE(child_.signals.empty());  // the program is left alone meanwhile
+  EXPECT_EQ(At(5001), core_->NextWakeup(At(2)));
+  Output("done\r\n", 1000);
+  Tick(1000);
+  sink_.Find(R"({"id":1,"type":"reply","ok":true,"match":"done")");
+  // Nothing pending any more: the close EOF implies (a raw session has no
+  // quit keys, so SIGTERM).
+  EXPECT_TRUE(child_.Signalled(SIGTERM));
+  Exit(0, 1010);
+  EXPECT_TRUE(core_->done());
+}
+
+TEST_F(SessionCoreTest, StdinEofLetsAPendingRequestTimeOutFirst) {
+  Begin(Raw());
+  Line(R"({"id":1,"type":"wait_idle","idle_ms":10000,"timeout":2})", 1);
+  core_->OnStdinEof(At(2));
+  Tick(1500);
+  EXPECT_TRUE(child_.signals.empty());
+  Tick(2001);
+  sink_.Find(R"({"id":1,"type":"reply","ok":false,"kind":"timeout")");
+  EXPECT_TRUE(child_.Signalled(SIGTERM));
+}
+
+TEST_F(SessionCoreTest, WaitIdleCountsFromTheRequest) {
+  Begin(Raw());
+  Output("x", 0);
+  Line(R"({"id":1,"type":"wait_idle","idle_ms":500,"timeout":5})", 5000);  // long quiet before
+  Tick(5000);
+  EXPECT_EQ(0u, sink_.Count(R"("id":1)"));
+  EXPECT_EQ(At(5500), core_->NextWakeup(At(5000)));
+  Tick(5500);
+  sink_.Find(R"({"id":1,"type":"reply","ok":true,"idle_ms":500})");
+}
+
+TEST_F(SessionCoreTest, CloseTypesTheQuitKeysThenSignals) {
+  ReadyRepl();
+  Line(R"({"id":1,"type":"close"})", 20);
+  EXPECT_EQ("\x04", child_.written);
+  EXPECT_EQ(At(1020), core_->NextWakeup(At(20)));
+  Tick(1020);
+  EXPECT_TRUE(child_.Signalled(SIGTERM));
+  Exit(0, 1030);
+  sink_.Find(R"({"id":1,"type":"reply","ok":true,"text":"","exit_code":0,"signal":null})");
+  EXPECT_TRUE(core_->done());
+}
+
+TEST_F(SessionCoreTest, ATerminatingSignalSkipsTheQuitKeys) {
+  ReadyRepl();
+  core_->OnTerminate(At(20));
+  Tick(20);
+  EXPECT_EQ("", child_.written);
+  EXPECT_TRUE(child_.Signalled(SIGTERM));
+  EXPECT_EQ(At(20 + Closer::kUrgentGraceMs), core_->NextWakeup(At(20)));
+}
+
+// Nobody reads our replies: the session closes (after the Tick at the
+// same time, so the close's first step must not wait for a wake-up).
+TEST_F(SessionCoreTest, AGoneStdoutClosesTheSession) {
+  Begin(Raw());
+  Tick(10);
+  core_->OnStdoutGone(At(10));
+  EXPECT_TRUE(child_.Signalled(SIGTERM));
+  EXPECT_EQ(At(10 + 2000), core_->NextWakeup(At(10)));  // SIGKILL after term_grace_ms
+  Exit(0, 20);
+  EXPECT_TRUE(core_->done());
+}
+
+TEST_F(SessionCoreTest, AnIdInUseIsRefused) {
+  Begin(Raw());
+  Line(R"({"id":1,"type":"wait_idle","idle_ms":100,"timeout":5})", 1);
+  Line(R"({"id":1,"type":"screen"})", 2);
+  sink_.Find(R"({"id":1,"type":"reply","ok":false,"kind":"protocol","error":"id 1 is already in use by a pending request"})");
+}
+
+}  // namespace
+}  // namespace tuidriver
