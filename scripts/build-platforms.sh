@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the tuidriver binary for every platform this machine can build into
-# build-<platform>/tuidriver, stripped, and checks the static-but-glibc and
-# under-3-MB guarantees.
+# build-<platform>/tuidriver, stripped, checks the static-but-glibc and
+# under-3-MB guarantees, and copies it into its npm package,
+# npm/tuidriver-<platform>/bin/tuidriver (docs/platforms.md).
 #   linux-x64:   the host toolchain (scripts/build.sh).
 #   linux-arm64: Debian's g++-aarch64-linux-gnu and libre2-dev:arm64,
 #                libutf8proc-dev:arm64 (dpkg multiarch), cmake/aarch64-linux-gnu.cmake.
@@ -27,10 +28,17 @@ check() {  # platform binary readelf
   done
 }
 
+to_package() {  # platform: build-<platform>/tuidriver into its npm package
+  mkdir -p npm/tuidriver-$1/bin
+  install -m 755 build-$1/tuidriver npm/tuidriver-$1/bin/tuidriver
+  echo "npm/tuidriver-$1/bin/tuidriver: from build-$1/tuidriver"
+}
+
 build_linux_x64() {
   bash scripts/build.sh build-linux-x64 -DCMAKE_BUILD_TYPE=Release -DTUIDRIVER_BUILD_TESTS=OFF
   strip build-linux-x64/tuidriver
   check build-linux-x64/tuidriver readelf
+  to_package linux-x64
 }
 
 build_linux_arm64() {
@@ -48,6 +56,7 @@ build_linux_arm64() {
     # It runs: the version line, under qemu-user.
     qemu-aarch64 -L /usr/aarch64-linux-gnu build-linux-arm64/tuidriver --version
   fi
+  to_package linux-arm64
 }
 
 find_zig() {
@@ -97,6 +106,7 @@ build_darwin() {  # platform zig-target
   local size; size=$(stat -c %s $out/tuidriver)
   echo "$out/tuidriver: $size bytes ($(file -b $out/tuidriver | cut -d, -f1))"
   [ "$size" -lt "$max_bytes" ] || { echo "$out/tuidriver is over 3 MB" >&2; exit 1; }
+  to_package $1
 }
 
 platforms=("$@")
