@@ -9,7 +9,7 @@
 #   TARGET: linux-x64 linux-arm64 darwin-arm64 darwin-x64 (default: each one
 #   whose tarball is in DIR). $VSCE overrides the top level's node_modules/.bin/vsce.
 set -euo pipefail
-[ $# -ge 1 ] || { sed -n '2,11p' "$0" >&2; exit 2; }
+[ $# -ge 1 ] || { sed -n '2,10p' "$0" >&2; exit 2; }
 cd "$(dirname "$0")"
 dir=$(realpath "$1"); shift
 vsce=${VSCE:-$(realpath ../../node_modules/.bin/vsce)}
