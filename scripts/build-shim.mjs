@@ -1,5 +1,6 @@
 // Builds the npm package: compiles ts-shim/ to dist/ and copies the static daemon
-// (build/tuidriver, from scripts/build.sh) to bin/<platform>-<arch>/. Runs as `prepack`.
+// (build/tuidriver, from scripts/build.sh) to bin/<platform>-<arch>/ and to this
+// platform's package npm/tuidriver-<platform>-<arch>/bin/. Runs as `prepack`.
 // TUIDRIVER_BUILD_DIR picks another build directory.
 import { execFileSync } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
@@ -30,4 +31,13 @@ try {
 } catch {
   console.warn('build-shim: strip failed or is missing; the binary keeps its symbols');
 }
-console.log(`build-shim: dist/ and ${join('bin', `${process.platform}-${process.arch}`, 'tuidriver')}`);
+// The checkout links its own platform package (package-lock.json), and the shim looks
+// there first: give it the same binary, so no older one from build:platforms is used.
+const pkg = join(root, 'npm', `tuidriver-${process.platform}-${process.arch}`);
+if (existsSync(pkg)) {
+  mkdirSync(join(pkg, 'bin'), { recursive: true });
+  copyFileSync(join(dest, 'tuidriver'), join(pkg, 'bin', 'tuidriver'));
+  chmodSync(join(pkg, 'bin', 'tuidriver'), 0o755);
+}
+console.log(`build-shim: dist/, ${join('bin', `${process.platform}-${process.arch}`, 'tuidriver')}` +
+  (existsSync(pkg) ? ` and ${join('npm', `tuidriver-${process.platform}-${process.arch}`, 'bin', 'tuidriver')}` : ''));

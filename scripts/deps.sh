@@ -3,9 +3,24 @@
 # as root. Safe to run again: it only installs what is missing.
 #   scripts/deps.sh          the build, the demo and every test
 #   scripts/deps.sh --bench  also what bench/run.sh uses (valgrind, perf)
-#   scripts/deps.sh --platforms  also the linux-arm64 cross toolchain (scripts/test.sh uses it)
+#   scripts/deps.sh --platforms  also the linux-arm64 cross toolchain and what the
+#                    darwin builds take from Debian (scripts/test.sh uses it)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+# `apt-get source` needs deb-src entries, which Debian images often lack. Bookworm
+# keeps its sources in deb822 (/etc/apt/sources.list.d/debian.sources) on new
+# installs and in one-line form (/etc/apt/sources.list) on others: copy either.
+ensure_deb_src() {
+  if grep -rqs '^Types:.*deb-src\|^deb-src' /etc/apt/sources.list /etc/apt/sources.list.d/; then return; fi
+  if [ -f /etc/apt/sources.list.d/debian.sources ]; then
+    sed 's/^Types: deb$/Types: deb-src/' /etc/apt/sources.list.d/debian.sources \
+      > /etc/apt/sources.list.d/tuidriver-src.sources
+  else
+    sed -n 's/^deb /deb-src /p' /etc/apt/sources.list > /etc/apt/sources.list.d/tuidriver-src.list
+  fi
+  apt-get update -qq
+}
 
 # Every program a test runs is listed here, next to the package that has it:
 # the tests drive vim and less (integration, shim), tmux (the screen
@@ -13,6 +28,7 @@ cd "$(dirname "$0")/.."
 # repository), readelf (binutils, via build-essential), clang + its runtime
 # (the fuzzers), node/npm (the shim, the agent CLIs), asciinema (its `cat`
 # checks the recordings).
+platforms=0
 PACKAGES=(build-essential cmake pkg-config libutf8proc-dev libre2-dev libsimdjson-dev
           libgtest-dev googletest python3 vim less tmux procps git clang libclang-rt-14-dev
           dpkg-dev ca-certificates asciinema)
@@ -24,8 +40,10 @@ for arg in "$@"; do
     --platforms)
       # linux-arm64 cross build (scripts/build-platforms.sh): Debian's aarch64
       # toolchain, the arm64 static libraries (dpkg multiarch) and qemu-user;
-      # darwin builds: RE2's Unicode tables are generated from unicode-data.
+      # darwin builds: RE2's Unicode tables are generated from unicode-data, and
+      # RE2's and utf8proc's sources come from `apt-get source` (deb-src below).
       PACKAGES+=(g++-aarch64-linux-gnu qemu-user libre2-dev:arm64 libutf8proc-dev:arm64 unicode-data)
+      platforms=1
       if ! dpkg --print-foreign-architectures | grep -qx arm64; then
         dpkg --add-architecture arm64
       fi ;;
@@ -55,18 +73,11 @@ fi
 SIMDJSON_DIR=deps/simdjson
 if [ ! -f "$SIMDJSON_DIR/simdjson.cpp" ]; then
   echo "deps: fetching simdjson's Debian source package" >&2
-  if ! grep -rqs '^Types:.*deb-src\|^deb-src' /etc/apt/sources.list /etc/apt/sources.list.d/; then
-    if [ -f /etc/apt/sources.list.d/debian.sources ]; then
-      sed 's/^Types: deb$/Types: deb-src/' /etc/apt/sources.list.d/debian.sources \
-        > /etc/apt/sources.list.d/tuidriver-src.sources
-    else
-      sed -n 's/^deb /deb-src /p' /etc/apt/sources.list > /etc/apt/sources.list.d/tuidriver-src.list
-    fi
-    apt-get update -qq
-  fi
+  ensure_deb_src
   tmp=$(mktemp -d)
   (cd "$tmp" && apt-get source -qq --download-only simdjson >/dev/null 2>&1 && dpkg-source -x --no-check ./simdjson_*.dsc src >/dev/null)
   mkdir -p "$SIMDJSON_DIR"
   cp "$tmp"/src/singleheader/simdjson.cpp "$tmp"/src/singleheader/simdjson.h "$SIMDJSON_DIR"/
   rm -rf "$tmp"
 fi
+if [ "$platforms" = 1 ]; then ensure_deb_src; fi

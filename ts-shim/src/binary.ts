@@ -45,6 +45,19 @@ function platformPackageBinary(): { file?: string; why: string } {
   }
 }
 
+/**
+ * The environment to start `bin` with. A binary from the platform package sits in
+ * `node_modules/tuidriver-<platform>-<arch>/bin/`, where it cannot find the main package's
+ * `engines/` by itself, so `TUIDRIVER_ENGINES` names them (unless the caller set it).
+ */
+export function daemonEnv(bin: string, env: NodeJS.ProcessEnv, moduleDir: string = __dirname): NodeJS.ProcessEnv {
+  if (env.TUIDRIVER_ENGINES || bin !== platformPackageBinary().file) return env;
+  for (const dir of [path.join(moduleDir, '..', 'engines'), path.join(moduleDir, 'engines')]) {
+    if (fs.existsSync(dir)) return { ...env, TUIDRIVER_ENGINES: dir };
+  }
+  return env;
+}
+
 type Check = { ok: true } | { ok: false; why: string };
 
 function checkExecutable(file: string, fixMode: boolean): Check {

@@ -1,7 +1,7 @@
 import { spawn as spawnProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { StringDecoder } from 'node:string_decoder';
-import { findBinary } from './binary';
+import { daemonEnv, findBinary } from './binary';
 import { TuiDriverError, toKind, type TuiDriverErrorKind } from './errors';
 import { SessionPseudoterminal, type PseudoterminalOptions, type Disposable } from './pseudoterminal';
 
@@ -273,7 +273,7 @@ export class Session extends EventEmitter<SessionEvents> {
     return new Promise<Session>((resolve, reject) => {
       let child: ChildProcessWithoutNullStreams;
       try {
-        child = spawnProcess(bin, args, { env: opts.env ?? process.env, stdio: 'pipe' });
+        child = spawnProcess(bin, args, { env: daemonEnv(bin, opts.env ?? process.env), stdio: 'pipe' });
       } catch (e) {
         reject(new TuiDriverError('spawn', `cannot start ${bin}: ${(e as Error).message}`, { cause: e }));
         return;

@@ -8,6 +8,8 @@ import { Session, TuiDriverError, findBinary, platformKey, type ExitInfo } from 
 import { ROOT, rejectsWith, tempDir } from './helpers';
 
 const BUNDLED = path.join(ROOT, 'bin', platformKey(), 'tuidriver');
+// The checkout links its own platform package (package-lock.json); npm run build fills it.
+const PLATFORM_PACKAGE = path.join(ROOT, 'npm', `tuidriver-${platformKey()}`, 'bin', 'tuidriver');
 
 test('the bundled binary needs nothing but glibc (readelf -d)', () => {
   assert.ok(fs.existsSync(BUNDLED), `${BUNDLED} is missing: run npm run build`);
@@ -18,8 +20,9 @@ test('the bundled binary needs nothing but glibc (readelf -d)', () => {
   for (const lib of needed) assert.match(lib, glibc, `NEEDED ${lib} is not part of glibc`);
 });
 
-test('binary lookup: bundled binary first, explicit settings win, errors name the place', () => {
-  assert.equal(findBinary({ env: {} }), BUNDLED);
+test('binary lookup: the platform package first, explicit settings win, errors name the place', () => {
+  assert.equal(findBinary({ env: {} }), PLATFORM_PACKAGE);
+  assert.ok(fs.readFileSync(PLATFORM_PACKAGE).equals(fs.readFileSync(BUNDLED)), 'npm run build put the same binary in both');
   assert.equal(findBinary({ binaryPath: BUNDLED, env: {} }), BUNDLED);
   assert.equal(findBinary({ env: { TUIDRIVER_BIN: BUNDLED } }), BUNDLED);
   assert.throws(() => findBinary({ binaryPath: '/nonexistent/tuidriver' }),
@@ -42,6 +45,7 @@ test('a missing binary: spawn fails listing every place looked', async (t) => {
   assert.equal(kind, 'spawn');
   assert.match(message, /binaryPath option: not set/);
   assert.match(message, /TUIDRIVER_BIN: not set/);
+  assert.ok(message.includes(`tuidriver-${platformKey()} (platform package): not installed`), message);
   assert.ok(message.includes(path.join(dir, 'bin', platformKey(), 'tuidriver')), message);
   assert.ok(message.includes(path.join(emptyDir, 'tuidriver') + ' (PATH): not found'), message);
 

@@ -1,5 +1,6 @@
-// The npm package as users get it: npm pack, install into a fresh project (ESM and
-// CommonJS consumers), and the example VS Code extension packed into a .vsix.
+// The npm packages as users get them: npm pack, install into a fresh project (ESM and
+// CommonJS consumers), the platform packages npm/tuidriver-<platform>-<arch>, and the
+// example VS Code extension packed into one .vsix per target.
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -17,14 +18,43 @@ function npm(args: string[], cwd: string): string {
   return execFileSync('npm', args, { cwd, encoding: 'utf8', env: CLEAN_ENV, stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
-test('npm pack, installed in a fresh project, used from ESM and CommonJS; the example extension as a .vsix', { timeout: 240_000 }, async (t) => {
+const HOST = `${process.platform}-${process.arch}`;
+const TARGETS = ['linux-x64', 'linux-arm64', 'darwin-arm64', 'darwin-x64'];
+
+/** `npm pack` of the main package into `dir` (test.sh ran `npm run build`, the prepack step, already). */
+function packMain(dir: string): { tarball: string; files: Map<string, number> } {
+  const packed = JSON.parse(npm(['pack', '--ignore-scripts', '--json', '--pack-destination', dir], ROOT)) as Array<{ filename: string; files: PackedFile[] }>;
+  return { tarball: path.join(dir, packed[0]!.filename), files: new Map(packed[0]!.files.map((f) => [f.path, f.mode])) };
+}
+
+/** `npm pack --offline` of every platform package whose binary this machine built (the host's always). */
+function packPlatforms(dir: string): Map<string, string> {
+  const tarballs = new Map<string, string>();
+  for (const target of TARGETS) {
+    const pkgDir = path.join(ROOT, 'npm', `tuidriver-${target}`);
+    if (!fs.existsSync(path.join(pkgDir, 'bin', 'tuidriver'))) continue;
+    const packed = JSON.parse(npm(['pack', '--offline', '--json', '--pack-destination', dir], pkgDir)) as Array<{ filename: string; files: PackedFile[] }>;
+    const files = packed[0]!.files;
+    assert.deepEqual(files.map((f) => f.path).sort(), ['bin/tuidriver', 'package.json'], `tuidriver-${target} packs its binary only`);
+    assert.equal(files.find((f) => f.path === 'bin/tuidriver')!.mode & 0o111, 0o111, `tuidriver-${target}: the binary is packed executable`);
+    tarballs.set(target, path.join(dir, packed[0]!.filename));
+  }
+  assert.ok(tarballs.has(HOST), `npm/tuidriver-${HOST}/bin/tuidriver is missing: run npm run build`);
+  return tarballs;
+}
+
+/** A .vsix is a zip: its entries and their modes, with Python's zipfile (no unzip needed). */
+function zipListing(file: string): Record<string, number> {
+  return JSON.parse(execFileSync('python3', ['-c',
+    'import json,sys,zipfile; print(json.dumps({i.filename: i.external_attr >> 16 for i in zipfile.ZipFile(sys.argv[1]).infolist()}))', file],
+  { encoding: 'utf8' })) as Record<string, number>;
+}
+
+test('npm pack, installed in a fresh project, used from ESM and CommonJS; the example extension as one .vsix per target', { timeout: 240_000 }, async (t) => {
   const dir = tempDir(t);
 
   // --- the tarball ---
-  // test.sh ran `npm run build` (the prepack step) already; do not rebuild while other tests run.
-  const packed = JSON.parse(npm(['pack', '--ignore-scripts', '--json', '--pack-destination', dir], ROOT)) as Array<{ filename: string; files: PackedFile[] }>;
-  const tarball = path.join(dir, packed[0]!.filename);
-  const files = new Map(packed[0]!.files.map((f) => [f.path, f.mode]));
+  const { tarball, files } = packMain(dir);
   for (const f of ['package.json', 'dist/index.js', 'dist/index.mjs', 'dist/index.d.ts', 'dist/index.d.mts', 'dist/session.js',
     'dist/kern-engines.js', 'dist/kern-engines.mjs', 'dist/kern-engines.d.ts', 'dist/kern-engines.d.mts',
     'engines/python.json', 'engines/bash.json', 'engines/claude.json']) {
@@ -41,6 +71,9 @@ test('npm pack, installed in a fresh project, used from ESM and CommonJS; the ex
   const installed = path.join(app, 'node_modules', 'tuidriver');
   const manifest = JSON.parse(fs.readFileSync(path.join(installed, 'package.json'), 'utf8')) as Record<string, Record<string, string> | undefined>;
   assert.equal(manifest.dependencies, undefined, 'zero runtime dependencies');
+  // The binaries as optional dependencies, one per platform, in step with the package;
+  // this install is offline and the platform packages are not published: npm skips them.
+  assert.deepEqual(manifest.optionalDependencies, Object.fromEntries(TARGETS.map((t) => [`tuidriver-${t}`, manifest.version])));
   for (const s of ['preinstall', 'install', 'postinstall']) assert.equal(manifest.scripts?.[s], undefined, `no ${s} script`);
   assert.deepEqual(fs.readdirSync(path.join(app, 'node_modules')).filter((n) => !n.startsWith('.')), ['tuidriver']);
 
@@ -120,24 +153,29 @@ test('npm pack, installed in a fresh project, used from ESM and CommonJS; the ex
   // The packaged binary finds the package's engines/ by itself.
   assert.match(execFileSync(bundled, ['--list-engines'], { env: CLEAN_ENV, encoding: 'utf8' }), /python/);
 
-  // --- the example extension, packed by vsce ---
+  // --- the example extension: one .vsix per target (examples/vscode-extension/package-targets.sh) ---
+  const platformTarballs = packPlatforms(dir);
   const ext = path.join(dir, 'ext');
   fs.cpSync(path.join(ROOT, 'examples', 'vscode-extension'), ext, { recursive: true, filter: (src) => !/node_modules|\.vsix$/.test(src) });
-  npm(['install', '--offline', ...NPM_QUIET, tarball], ext);
-  const vsce = path.join(ROOT, 'node_modules', '.bin', 'vsce');
-  const vsix = path.join(dir, 'example.vsix');
-  execFileSync(vsce, ['package', '--target', 'linux-x64', '--skip-license', '--allow-missing-repository', '-o', vsix],
-    { cwd: ext, env: CLEAN_ENV, stdio: ['ignore', 'pipe', 'pipe'] });
-
-  // A .vsix is a zip: list it with Python's zipfile (no unzip needed), modes included.
-  const listing = JSON.parse(execFileSync('python3', ['-c',
-    'import json,sys,zipfile; print(json.dumps({i.filename: i.external_attr >> 16 for i in zipfile.ZipFile(sys.argv[1]).infolist()}))', vsix],
-  { encoding: 'utf8' })) as Record<string, number>;
+  execFileSync('bash', [path.join(ext, 'package-targets.sh'), dir], {
+    cwd: ext, env: { ...CLEAN_ENV, VSCE: path.join(ROOT, 'node_modules', '.bin', 'vsce') }, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  t.diagnostic(`.vsix built for ${[...platformTarballs.keys()].join(', ')}`);
   const pkg = 'extension/node_modules/tuidriver/';
-  for (const f of ['extension/extension.js', 'extension/package.json', `${pkg}dist/index.js`, `${pkg}engines/python.json`, `${pkg}engines/bash.json`]) {
-    assert.ok(f in listing, `${f} is not in the .vsix`);
+  for (const target of platformTarballs.keys()) {
+    const listing = zipListing(path.join(ext, `tuidriver-example-${target}.vsix`));
+    for (const f of ['extension/extension.js', 'extension/package.json', `${pkg}dist/index.js`, `${pkg}engines/python.json`, `${pkg}engines/bash.json`]) {
+      assert.ok(f in listing, `${target}: ${f} is not in the .vsix`);
+    }
+    assert.equal(listing[`extension/node_modules/tuidriver-${target}/bin/tuidriver`]! & 0o111, 0o111, `${target}: its binary is in the .vsix, executable`);
+    const binaries = Object.keys(listing).filter((f) => /(^|\/)tuidriver(\.exe)?$/.test(f));
+    assert.deepEqual(binaries, [`extension/node_modules/tuidriver-${target}/bin/tuidriver`], `${target}: its own binary only`);
+    assert.ok(!Object.keys(listing).some((f) => f.startsWith(`${pkg}bin/`)), `${target}: the main package's bin/ is left out`);
+    const vsixManifest = execFileSync('python3', ['-c', 'import sys,zipfile; print(zipfile.ZipFile(sys.argv[1]).read("extension.vsixmanifest").decode())',
+      path.join(ext, `tuidriver-example-${target}.vsix`)], { encoding: 'utf8' });
+    assert.match(vsixManifest, new RegExp(`TargetPlatform="${target}"`), `${target}: the .vsix says its target`);
   }
-  assert.equal(listing[`${pkg}bin/linux-x64/tuidriver`]! & 0o111, 0o111, 'the binary is in the .vsix, executable');
+  const vsix = path.join(ext, `tuidriver-example-${HOST}.vsix`);
 
   // Run the extension from the unpacked .vsix against a small stand-in for the `vscode`
   // module (the real one exists only inside VS Code): its command must spawn Python,
@@ -155,6 +193,73 @@ test('npm pack, installed in a fresh project, used from ESM and CommonJS; the ex
   assert.match(result.written, />>> /, 'the terminal panel shows the REPL');
   assert.match(result.written, /6\*7/, 'the panel mirrors the ask');
   assert.equal(result.closedWith, 0, 'deactivate closed the session and the panel heard of it');
+});
+
+test('the main package plus its platform package, from tarballs: the binary comes from the platform package', { timeout: 120_000 }, async (t) => {
+  const dir = tempDir(t);
+  const { tarball } = packMain(dir);
+  const platformTarball = packPlatforms(dir).get(HOST)!;
+  const app = path.join(dir, 'app');
+  fs.mkdirSync(app);
+  fs.writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }));
+  npm(['install', '--offline', ...NPM_QUIET, tarball, platformTarball], app);
+  const modules = path.join(app, 'node_modules');
+  assert.deepEqual(fs.readdirSync(modules).filter((n) => !n.startsWith('.')).sort(), ['tuidriver', `tuidriver-${HOST}`]);
+  // Without the main package's own binary, the platform package's is the only one there.
+  fs.rmSync(path.join(modules, 'tuidriver', 'bin'), { recursive: true });
+  const fromPackage = path.join(modules, `tuidriver-${HOST}`, 'bin', 'tuidriver');
+  const emptyDir = path.join(dir, 'empty');
+  fs.mkdirSync(emptyDir);
+  const env = { ...CLEAN_ENV, PATH: `${emptyDir}${path.delimiter}${path.dirname(process.execPath)}${path.delimiter}/usr/bin${path.delimiter}/bin` };
+  fs.writeFileSync(path.join(app, 'use.cjs'), `
+    const { Session, findBinary } = require('tuidriver');
+    (async () => {
+      const binary = findBinary();
+      const s = await Session.spawn('python');   // the engines come from the main package
+      const answer = await s.ask('6*7');
+      await s.close();
+      console.log(JSON.stringify({ binary, answer }));
+    })().catch((e) => { console.log(JSON.stringify({ kind: e.kind, message: e.message })); });
+  `);
+  const run = () => JSON.parse(execFileSync(process.execPath, ['use.cjs'], { cwd: app, env, encoding: 'utf8' })) as Record<string, string>;
+  assert.deepEqual(run(), { binary: fromPackage, answer: '42' });
+
+  // The platform package without its binary, then not installed at all: the error names it.
+  fs.rmSync(fromPackage);
+  let out = run();
+  assert.equal(out.kind, 'spawn');
+  assert.ok(out.message!.includes(`${fromPackage} (tuidriver-${HOST}): not found`), out.message);
+  fs.rmSync(path.join(modules, `tuidriver-${HOST}`), { recursive: true });
+  out = run();
+  assert.equal(out.kind, 'spawn');
+  assert.ok(out.message!.includes(`tuidriver-${HOST} (platform package): not installed`), out.message);
+  assert.ok(out.message!.includes(path.join(modules, 'tuidriver', 'bin', HOST, 'tuidriver') + ' (bundled): not found'), out.message);
+});
+
+test('the platform packages: os/cpu, their binary only, in step with the main package and its lock file', () => {
+  const read = (file: string) => JSON.parse(fs.readFileSync(path.join(ROOT, file), 'utf8')) as Record<string, unknown>;
+  const main = read('package.json');
+  const lockRoot = (read('package-lock.json').packages as Record<string, Record<string, unknown>>)['']!;
+  const wanted = Object.fromEntries(TARGETS.map((t) => [`tuidriver-${t}`, main.version]));
+  assert.deepEqual(main.optionalDependencies, wanted);
+  assert.deepEqual(lockRoot.optionalDependencies, wanted, 'package-lock.json is in step (npm install --offline updates it)');
+  assert.deepEqual(fs.readdirSync(path.join(ROOT, 'npm')).sort(), TARGETS.map((t) => `tuidriver-${t}`).sort());
+  for (const target of TARGETS) {
+    const p = read(path.join('npm', `tuidriver-${target}`, 'package.json'));
+    const [os, cpu] = target.split('-');
+    assert.equal(p.name, `tuidriver-${target}`);
+    assert.equal(p.version, main.version, `tuidriver-${target} is at the main package's version`);
+    assert.deepEqual([p.os, p.cpu], [[os], [cpu]], target);
+    assert.deepEqual(p.files, ['bin/tuidriver'], target);
+    assert.equal(p.dependencies, undefined, target);
+  }
+});
+
+test('a platform package without its binary does not pack', (t) => {
+  const dir = tempDir(t);
+  fs.copyFileSync(path.join(ROOT, 'npm', 'tuidriver-darwin-x64', 'package.json'), path.join(dir, 'package.json'));
+  assert.throws(() => npm(['pack', '--offline', '--dry-run'], dir),
+    (e: unknown) => /bin\/tuidriver is missing: run npm run build:platforms/.test(String((e as { stderr?: string }).stderr)));
 });
 
 const VSCODE_STAND_IN = `
