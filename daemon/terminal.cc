@@ -125,6 +125,7 @@ void Terminal::PrintAscii(const unsigned char* text, size_t len) {
     }
     last_char_ = text[n - 1];
     line.used = std::max(line.used, col + static_cast<int>(n));
+    Touch(&line, col + static_cast<int>(n));
     text += n;
     len -= n;
     if (n == room) {
@@ -179,6 +180,7 @@ void Terminal::PrintCodePoint(char32_t cp) {
   }
   last_char_ = ascii;
   line.used = std::max(line.used, col + width);
+  Touch(&line, col + width);
   if (col + width >= cols_) {
     cursor_.col = cols_ - 1;
     wrap_next_ = autowrap_;
@@ -207,10 +209,11 @@ void Terminal::AddCombining(char32_t cp) {
     // Overwritten cells leave their marks behind: drop them now and then.
     if (line.marks.size() >= line.cells.size() * 2 + 16) CompactMarks(&line);
     line.marks.emplace_back();
-    cell.marks = static_cast<uint32_t>(line.marks.size());
+    cell.marks = static_cast<uint16_t>(line.marks.size());
   }
   line.marks[cell.marks - 1].push_back(cp);
   line.used = std::max(line.used, col + 1);
+  Touch(&line, col + 1);
   ++generation_;
 }
 
@@ -219,7 +222,7 @@ void Terminal::CompactMarks(Line* line) {
   for (Cell& cell : line->cells) {
     if (cell.marks == 0) continue;
     kept.push_back(std::move(line->marks[cell.marks - 1]));
-    cell.marks = static_cast<uint32_t>(kept.size());
+    cell.marks = static_cast<uint16_t>(kept.size());
   }
   line->marks = std::move(kept);
 }
@@ -699,6 +702,7 @@ void Terminal::InsertCells(int count) {
   int col = cursor_.col;
   int n = std::min(count, cols_ - col);
   std::copy_backward(line.cells.begin() + col, line.cells.end() - n, line.cells.end());
+  if (line.extent > col) line.extent = std::min(cols_, line.extent + n);
   BlankCells(&line, col, col + n, pen_.bg);
   if (line.used > col) line.used = std::min(cols_, line.used + n);
   wrap_next_ = false;
@@ -744,6 +748,7 @@ void Terminal::ScreenAlignment() {
     line.marks.clear();
     line.wrapped = false;
     line.used = cols_;
+    line.extent = cols_;
   }
   top_ = 0;
   bottom_ = rows_;
@@ -788,6 +793,20 @@ void Terminal::BlankRows(int from, int to, uint32_t bg) {
   }
 }
 
+bool Terminal::BlankPastExtent() const {
+  for (const Buffer* b : {&main_, &alt_}) {
+    for (const Line& line : b->pool) {
+      for (size_t c = Extent(line); c < line.cells.size(); ++c) {
+        const Cell& cell = line.cells[c];
+        if (cell.ch != 0 || cell.fg != 0 || cell.bg != 0 || cell.marks != 0 || cell.attrs != 0 || cell.kind != kNarrow) {
+          return false;
+        }
+      }
+    }
+  }
+  return true;
+}
+
 Terminal::Line& Terminal::ScreenLine(int row) {
   return screen_->pool[static_cast<size_t>(screen_->order[static_cast<size_t>(row)])];
 }
@@ -802,12 +821,17 @@ void Terminal::BlankCells(Line* line, int from, int to, uint32_t bg) {
   static_assert(std::is_trivially_copyable<Cell>::value, "cells are blanked with memset");
   if (from >= to) return;
   if (bg == 0) {
-    memset(static_cast<void*>(line->cells.data() + from), 0, static_cast<size_t>(to - from) * sizeof(Cell));
+    // Past the extent the cells are blank already.
+    int end = std::min(to, line->extent);
+    if (from >= end) return;
+    memset(static_cast<void*>(line->cells.data() + from), 0, static_cast<size_t>(end - from) * sizeof(Cell));
+    if (end == line->extent) line->extent = from;
     return;
   }
   Cell blank;
   blank.bg = bg;
   std::fill(line->cells.begin() + from, line->cells.begin() + to, blank);
+  Touch(line, to);
 }
 
 // Writing over the right half of a wide character destroys all of it (as
@@ -819,13 +843,6 @@ void Terminal::SplitWideAt(Line* line, int col) {
   BlankCells(line, pair ? col - 1 : col, col + 1);
 }
 
-// A character written up to `col` leaves no stray right half after it.
-void Terminal::ClearPaddingAfter(Line* line, int col) {
-  if (col >= 0 && col < static_cast<int>(line->cells.size()) &&
-      line->cells[static_cast<size_t>(col)].kind == kWideRight) {
-    BlankCells(line, col, col + 1);
-  }
-}
 
 
 char* Terminal::EncodeCells(const Line& line, size_t end, char* out) {
@@ -851,10 +868,9 @@ std::string Terminal::LineText(const Line& line, size_t end) {
 
 namespace {
 
-// Cells up to the last one that is not blank.
+// Cells up to the last one that is not blank, looking from `end` back.
 template <typename Cells>
-size_t TrimmedEnd(const Cells& cells) {
-  size_t end = cells.size();
+size_t TrimmedEnd(const Cells& cells, size_t end) {
   while (end > 0 && (cells[end - 1].ch == 0 || cells[end - 1].ch == ' ') && cells[end - 1].marks == 0 &&
          cells[end - 1].kind == 0) {
     --end;
@@ -867,7 +883,7 @@ size_t TrimmedEnd(const Cells& cells) {
 std::string Terminal::RowText(int row) const {
   if (row < 0 || row >= rows_) return std::string();
   const Line& line = ScreenLine(row);
-  return LineText(line, TrimmedEnd(line.cells));
+  return LineText(line, TrimmedEnd(line.cells, Extent(line)));
 }
 
 std::string Terminal::RowPrefix(int row, int cols) const {
@@ -912,7 +928,7 @@ void Terminal::PushHistory(const Line& line) {
 }
 
 Terminal::HistoryLine Terminal::ToHistory(const Line& line) {
-  size_t end = TrimmedEnd(line.cells);
+  size_t end = TrimmedEnd(line.cells, Extent(line));
   if (encode_buf_.size() < end * kMaxCellBytes) encode_buf_.resize(end * kMaxCellBytes);
   size_t n = static_cast<size_t>(EncodeCells(line, end, encode_buf_.data()) - encode_buf_.data());
   HistoryLine h{std::string(encode_buf_.data(), n), line.wrapped, 0};
@@ -936,7 +952,7 @@ Terminal::Line Terminal::FromHistory(const HistoryLine& h, int cols) {
       Cell& cell = line.cells[line.cells.size() - (line.cells.back().kind == kWideRight ? 2 : 1)];
       if (cell.marks == 0) {
         line.marks.emplace_back();
-        cell.marks = static_cast<uint32_t>(line.marks.size());
+        cell.marks = static_cast<uint16_t>(line.marks.size());
       }
       line.marks[cell.marks - 1].push_back(cp);
       joining = cp == 0x200D;
@@ -954,6 +970,7 @@ Terminal::Line Terminal::FromHistory(const HistoryLine& h, int cols) {
   }
   line.used = static_cast<int>(line.cells.size()) + h.blanks;
   line.cells.resize(static_cast<size_t>(std::max(cols, line.used)));
+  line.extent = static_cast<int>(line.cells.size());
   return line;
 }
 
@@ -977,7 +994,7 @@ bool Terminal::LineAt(uint64_t abs, std::string* text, bool* wrapped) const {
   if (row >= static_cast<uint64_t>(rows_)) return false;
   const Line& line = ScreenLine(static_cast<int>(row));
   *wrapped = line.wrapped;
-  size_t end = TrimmedEnd(line.cells);
+  size_t end = TrimmedEnd(line.cells, Extent(line));
   if (line.wrapped) end = std::max(end, static_cast<size_t>(std::min(line.used, cols_)));
   *text = LineText(line, end);
   return true;
