@@ -285,7 +285,7 @@ bool SessionCore::IdInUse(const RequestId& id) const {
 void SessionCore::Dispatch(Request& r) {
   const std::string& t = r.type;
   if (t == "ask" || t == "ask_stream") HandleAsk(r);
-  else if (t == "cancel") asks_.Cancel(r, &term_, child_, now_);
+  else if (t == "cancel") HandleCancel(r);
   else if (t == "answer") asks_.Answer(r, term_, child_, now_);
   else if (t == "send" || t == "send_secret" || t == "keys" || t == "paste") HandleInput(r);
   else if (t == "resize") HandleResize(r);
@@ -298,6 +298,16 @@ void SessionCore::Dispatch(Request& r) {
   else if (t == "status") HandleStatus(r);
   else if (t == "subscribe" || t == "unsubscribe") HandleSubscribe(r);
   else if (t == "close") BeginClose(&r.id);
+}
+
+// A cancel ends a waiting expect or wait_idle at once, or interrupts an ask.
+void SessionCore::HandleCancel(const Request& r) {
+  if (!waiters_.Remove(r.target)) {
+    asks_.Cancel(r, &term_, child_, now_);
+    return;
+  }
+  ReplyError(r.target, "cancelled", "cancelled by request " + r.id.json, ScreenFields());
+  ReplyOk(r.id);
 }
 
 void SessionCore::HandleAsk(Request& r) {
@@ -315,6 +325,11 @@ void SessionCore::HandleAsk(Request& r) {
 void SessionCore::HandleInput(const Request& r) {
   if (state_ == State::kExited) {
     ReplyError(r.id, "exited", ExitDescription(), ExitFields());
+    return;
+  }
+  std::string bad_key;
+  if (r.type == "keys" && !CheckKeyNames(r.keys, &bad_key)) {
+    ReplyError(r.id, "protocol", bad_key);  // nothing of the list is sent
     return;
   }
   if (child_->input_pending() > kMaxPendingInput) {

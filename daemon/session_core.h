@@ -148,6 +148,7 @@ class SessionCore {
   void HandleLine(const std::string& line);
   void Dispatch(Request& request);
   void HandleAsk(Request& request);
+  void HandleCancel(const Request& request);
   void HandleInput(const Request& request);
   void HandleResize(const Request& request);
   void HandleScreen(const Request& request);
