@@ -413,6 +413,9 @@ void SessionCore::HandleScrollback(const Request& r) {
   }
   JsonObject fields;
   fields.AddStringArray("lines", lines);
+  // Rows counted from the session's start: a reader can ask again later and
+  // know which lines are new, even after old ones left the history.
+  fields.Add("first_row", static_cast<int64_t>(first));
   ReplyOk(r.id, fields);
 }
 

@@ -495,8 +495,16 @@ export class Session extends EventEmitter<SessionEvents> {
 
   /** History followed by the screen, oldest first; `lines` keeps the newest N. */
   async scrollback(opts: { lines?: number } = {}): Promise<string[]> {
+    return (await this.scrollbackRows(opts)).lines;
+  }
+
+  /**
+   * The scrollback with `firstRow`, the number of its first line counted from the session's
+   * start: rows from N on in a later answer are the ones after row N-1 of this one.
+   */
+  async scrollbackRows(opts: { lines?: number } = {}): Promise<{ lines: string[]; firstRow: number }> {
     const r = await this.call({ type: 'scrollback', ...(opts.lines !== undefined ? { lines: opts.lines } : {}) });
-    return r.lines as string[];
+    return { lines: r.lines as string[], firstRow: Number(r.first_row ?? 0) };
   }
 
   /**
