@@ -102,7 +102,7 @@ async function scenario(client, dir) {
   const sh = (await ok('session_start', { engine: 'bash', cwd: dir, cols: 80, rows: 24 })).structuredContent.session_id;
   assert.equal((await ok('run', { session_id: sh, line: 'echo hi-$((6*7))' })).structuredContent.output, 'hi-42');
   await ok('send', { session_id: sh, data: 'vim -u NONE -N -n notes.txt\r' });
-  await ok('expect', { session_id: sh, pattern: '"notes.txt" \\[New\\]', timeout_ms: 20_000 });
+  await ok('expect', { session_id: sh, pattern: '"notes.txt" \\[New\\]', timeout_ms: 20_000, screen_wide: true });
   await ok('keys', { session_id: sh, keys: ['i', 'hello from vim', 'Escape'] });
   await ok('expect', { session_id: sh, pattern: '(?m)^hello from vim$', screen_wide: true });
   const scr = await ok('screen', { session_id: sh });
@@ -121,7 +121,7 @@ async function scenario(client, dir) {
   const sent = await ok('send_secret', { session_id: sh, secret: `${SECRET}\r` });
   assert.equal(sent.structuredContent.sent, true);
   assert.equal(sent.structuredContent.session_id, sh);
-  const m = await ok('expect', { session_id: sh, pattern: 'len=(\\d+) rev=(\\S+)' });
+  const m = await ok('expect', { session_id: sh, pattern: 'len=(\\d+) rev=(\\S+)', screen_wide: true });
   assert.deepEqual(m.structuredContent.groups, [String(SECRET.length), [...SECRET].reverse().join('')]);
   await ok('screen', { session_id: sh });
   await ok('scrollback', { session_id: sh });
