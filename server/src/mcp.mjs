@@ -564,6 +564,7 @@ export function serveHttp(mgr, { port, host = '127.0.0.1', maxBody = 1 << 20, to
       res.writeHead(403, { 'content-type': 'application/json' }).end(JSON.stringify({ error: `Host ${req.headers.host} is not a loopback name` }));
       return;
     }
+    if (noOAuth(req, res, url)) return;
     if (auth && !auth(req, url)) {
       unauthorized(res);
       return;
@@ -581,11 +582,22 @@ export function serveHttp(mgr, { port, host = '127.0.0.1', maxBody = 1 << 20, to
 }
 
 /**
+ * OAuth discovery (/.well-known/oauth-*) finds nothing here, so a client without the
+ * token reports the 401 instead of starting a login. True when it answered.
+ */
+export function noOAuth(req, res, url) {
+  if (!url.pathname.startsWith('/.well-known/')) return false;
+  res.writeHead(404, { 'content-type': 'application/json' })
+    .end(JSON.stringify({ error: 'no OAuth here: send the token as Authorization: Bearer TOKEN' }));
+  return true;
+}
+
+/**
  * A plain 401: `WWW-Authenticate: Bearer` without a resource_metadata link, so a client
  * asks its user for the token instead of starting OAuth discovery.
  */
 export function unauthorized(res) {
-  res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer realm="tuidriver"' })
+  res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer' })
     .end(JSON.stringify({ error: 'missing or wrong token: send Authorization: Bearer TOKEN' }));
 }
 

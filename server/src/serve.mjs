@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ClientError, size } from './sessions.mjs';
 import { COOKIE, makeAuth } from './auth.mjs';
-import { mcpHandler, readJson, unauthorized } from './mcp.mjs';
+import { mcpHandler, noOAuth, readJson, unauthorized } from './mcp.mjs';
 import { attachWebSocket } from './ws.mjs';
 
 const STATUS = { bad_request: 400, not_found: 404, conflict: 409, cap: 429, failed: 422 };
@@ -232,6 +232,7 @@ export function startServe(mgr, { port = 0, host = '127.0.0.1', token, maxBody =
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     try {
+      if (noOAuth(req, res, url)) return;
       if (!auth(req, url)) {
         unauthorized(res);
         return;
