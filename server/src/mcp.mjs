@@ -7,7 +7,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
-import { makeAuth } from './auth.mjs';
+import { makeAuth, sameOrigin } from './auth.mjs';
 import { ClientError, MAX_CHARS, RUN_TIMEOUT_MS, capTail, screenText } from './sessions.mjs';
 
 const VERSION = '0.1.0';
@@ -500,9 +500,8 @@ export function mcpHandler(mgr, { maxBody = 1 << 20, log = () => {} } = {}) {
   return async (req, res) => {
     // A browser page sends its Origin: only this server's own pages may call (DNS
     // rebinding, cross-site requests); clients that are not browsers send none.
-    const origin = req.headers.origin;
-    if (origin !== undefined && !sameOrigin(origin, req.headers.host)) {
-      jsonRpcError(res, 403, -32000, `Origin ${origin} is not allowed: only pages served from http://${req.headers.host} may call /mcp`);
+    if (!sameOrigin(req)) {
+      jsonRpcError(res, 403, -32000, `Origin ${req.headers.origin} is not allowed: only pages served from http://${req.headers.host} may call /mcp`);
       return;
     }
     if (req.method !== 'POST') {
@@ -539,16 +538,6 @@ export function mcpHandler(mgr, { maxBody = 1 << 20, log = () => {} } = {}) {
 
 function jsonRpcError(res, status, code, message) {
   res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
-}
-
-/** Whether `origin` (http://name:port) is the server that the Host header names. */
-function sameOrigin(origin, host) {
-  try {
-    const u = new URL(origin);
-    return (u.protocol === 'http:' || u.protocol === 'https:') && u.host === host;
-  } catch {
-    return false;
-  }
 }
 
 /** Streamable HTTP at POST /mcp (see mcpHandler). */
