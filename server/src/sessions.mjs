@@ -328,6 +328,11 @@ export class SessionManager {
     try {
       const t = await Promise.race([turn, late]);
       if (t) return { output: t.text, markdown: t.markdown, exited: false, running: false };
+    } catch (e) {
+      // A question inside the command: the program waits for its answer (run, keys).
+      if (e.extra?.kind !== 'needs_input') throw e;
+      const shown = [e.extra.text ?? partial, e.extra.question ?? ''].filter((x) => x !== '').join('\n');
+      return { output: shown, markdown: null, exited: false, running: true };
     } finally {
       clearTimeout(timer);
     }

@@ -56,13 +56,14 @@ test('run: questions end the wait with needs_input; quiet means the command is d
     ['read -p "Really (y/n) " a', 'Really (y/n)'],
     ['read -p "package name: (demo) " a', 'package name: (demo)'],
     ['python3 -c "input(\'Proceed (Y/n)? \')"', 'Proceed (Y/n)?'],
+    ['echo "unclosed', '>'],
   ]) {
     const r = await call('run', { session_id: id, line, timeout_ms: 20_000 });
     assert.equal(r.state, 'needs_input', `${line}: ${JSON.stringify(r)}`);
     assert.equal(r.running, true);
     assert.equal(r.output, question);
     assert.ok(r.ms < 10_000, `${line} took ${r.ms} ms`);
-    const answered = await call('run', { session_id: id, line: 'y' });
+    const answered = await call('run', { session_id: id, line: line.startsWith('echo') ? '"' : 'y' });
     assert.equal(answered.state, 'ready', line);
   }
 
@@ -139,6 +140,10 @@ test('cancelling a call cancels the daemon request: the next call does not wait 
   t.after(() => h2.close());
   const st = await caller(h2)('run', { session_id: hid, line: 'echo still-here' });
   assert.equal(st.output, 'still-here');
+  // Progress over HTTP: the call is answered as a stream that carries it.
+  const progress = [];
+  await h2.callTool({ name: 'run', arguments: { session_id: hid, line: 'sleep 2.5' } }, undefined, { onprogress: (p) => progress.push(p) });
+  assert.ok(progress.length >= 2, `progress over HTTP: ${JSON.stringify(progress)}`);
   await h.close();
 });
 
