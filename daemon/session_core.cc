@@ -339,7 +339,7 @@ void SessionCore::HandleInput(const Request& r) {
                " bytes sent to it earlier; nothing was sent");
     return;
   }
-  asks_.OnInput();  // what the program does with input is unknown
+  asks_.OnInput(now_);  // what the program does with input is unknown
   JsonObject extra;
   if (r.type == "send_secret") {
     recorder_.Marker("[secret]");  // the secret itself is never recorded
@@ -455,10 +455,22 @@ void SessionCore::HandleSignal(const Request& r) {
   }
 }
 
+// No ask running: at the prompt, or, for an engine whose questions are
+// decided from its process, still asking the question an ask ended at (a
+// pager, input()) or still working (what an interrupt did not stop).
+const char* SessionCore::IdleState() const {
+  if (options_.raw || !options_.engine.needs_input_from_process || matcher_.Ready(term_)) return "ready";
+  switch (child_->ReadsTerminal()) {
+    case TerminalReader::kReading: return "needs_input";
+    case TerminalReader::kNotReading: return "busy";
+    default: return "ready";
+  }
+}
+
 void SessionCore::HandleStatus(const Request& r) {
   const char* state = "starting";
   if (state_ == State::kExited) state = "exited";
-  else if (state_ == State::kReady) state = asks_.busy() ? "busy" : "ready";
+  else if (state_ == State::kReady) state = asks_.busy() ? "busy" : IdleState();
   JsonObject o;
   o.Add("state", state).Add("pid", child_->pid());
   if (state_ == State::kExited) o.AddNull("foreground_pid").AddNull("cwd");
