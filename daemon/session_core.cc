@@ -475,6 +475,10 @@ void SessionCore::HandleStatus(const Request& r) {
   o.Add("state", state).Add("pid", child_->pid());
   if (state_ == State::kExited) o.AddNull("foreground_pid").AddNull("cwd");
   else o.Add("foreground_pid", child_->ForegroundPid()).Add("cwd", child_->Cwd());
+  // Raw sessions too: whether the foreground waits reading the terminal (null: unknown).
+  TerminalReader reader = state_ == State::kExited ? TerminalReader::kUnknown : child_->ReadsTerminal();
+  if (reader == TerminalReader::kUnknown) o.AddNull("reads_terminal");
+  else o.Add("reads_terminal", reader == TerminalReader::kReading);
   o.Add("cols", term_.cols()).Add("rows", term_.rows());
   if (options_.raw) o.AddNull("engine");
   else o.Add("engine", options_.engine.name);

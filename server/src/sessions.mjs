@@ -523,28 +523,40 @@ export function dropEchoAndPrompt(rows, line, promptText, running) {
 
 /** The text before the cursor on its row looks like a question: ends in ] ) ? : or >. */
 export function looksLikeQuestion(scr) {
+  return /[\])?:>]$/.test(textBeforeCursor(scr));
+}
+
+function textBeforeCursor(scr) {
   const row = scr.lines[scr.cursor.row] ?? '';
-  return /[\])?:>]$/.test([...row].slice(0, scr.cursor.col).join('').trimEnd());
+  return [...row].slice(0, scr.cursor.col).join('').trimEnd();
 }
 
 /**
- * The session's state from a status and a screen. A raw session runs while a child of the
- * program holds the foreground; a quiet screen waits for an answer when its cursor row is
- * not the program's own prompt (`promptText`, when known) and looks like a question.
+ * The session's state from a status and a screen. A question is decided from the process
+ * where it can be observed: engines (bash, python) say needs_input themselves; in a raw
+ * session a child of the program that waits reading the terminal asks one, and the
+ * program itself does when it reads away from its own prompt (`promptText`, or a row
+ * ending like a shell prompt). Only where reading cannot be observed does the shape of
+ * a quiet screen decide (the cursor after text ending in ] ) ? : or >).
  */
 export function stateOf(st, scr, entry, promptText) {
   if (st.state === 'exited') return 'exited';
   if (st.state === 'starting') return 'starting';
-  if (st.explain?.verdict === 'needs_input' || st.explain?.verdict === 'dialog') return 'needs_input';
+  if (st.state === 'needs_input' || st.explain?.verdict === 'needs_input' || st.explain?.verdict === 'dialog') return 'needs_input';
   if (scr.altScreen) return 'fullscreen';
   if (st.state === 'busy') return 'running';
   if (entry.engine) return 'ready';
-  const cursorRow = scr.lines[scr.cursor.row] ?? '';
+  const reads = st.readsTerminal ?? null;
+  if (st.foregroundPid && st.pid && st.foregroundPid !== st.pid) {
+    if (reads === null) return looksLikeQuestion(scr) ? 'needs_input' : 'running';
+    return reads ? 'needs_input' : 'running';
+  }
   const prompt = promptText ?? entry.promptText;
-  const atPrompt = prompt !== undefined && cursorRow.trimEnd() === prompt.trimEnd();
-  if (!atPrompt && looksLikeQuestion(scr)) return 'needs_input';
-  if (st.foregroundPid && st.pid && st.foregroundPid !== st.pid) return 'running';
-  return 'ready';
+  const cursorRow = scr.lines[scr.cursor.row] ?? '';
+  if (prompt !== undefined && cursorRow.trimEnd() === prompt.trimEnd()) return 'ready';
+  if (reads === false) return 'running';
+  if (looksLikeQuestion(scr)) return 'needs_input';
+  return reads === true && !/[$#%]$/.test(textBeforeCursor(scr)) ? 'needs_input' : 'ready';
 }
 
 /**

@@ -57,6 +57,9 @@ test('run: questions end the wait with needs_input; quiet means the command is d
     ['read -p "package name: (demo) " a', 'package name: (demo)'],
     ['python3 -c "input(\'Proceed (Y/n)? \')"', 'Proceed (Y/n)?'],
     ['echo "unclosed', '>'],
+    // No shape at all: decided from the process (bash's read waits on the terminal).
+    ['read -n1 -p "Press any key to continue..."', 'Press any key to continue...'],
+    ['python3 -c "import sys; sys.stdout.write(\'> \'); sys.stdout.flush(); input()"', '>'],
   ]) {
     const r = await call('run', { session_id: id, line, timeout_ms: 20_000 });
     assert.equal(r.state, 'needs_input', `${line}: ${JSON.stringify(r)}`);
@@ -66,6 +69,11 @@ test('run: questions end the wait with needs_input; quiet means the command is d
     const answered = await call('run', { session_id: id, line: line.startsWith('echo') ? '"' : 'y' });
     assert.equal(answered.state, 'ready', line);
   }
+
+  // Progress text ending in ':' is no question while nothing reads the terminal.
+  const progress = await call('run', { session_id: id, line: 'echo "Building:"; sleep 2; echo built', timeout_ms: 20_000 });
+  assert.equal(progress.output, 'Building:\nbuilt');
+  assert.equal(progress.state, 'ready');
 
   // The timeout returns what was printed so far; the program goes on; signal ends it.
   const part = await call('run', { session_id: id, line: 'echo first; sleep 30; echo never', timeout_ms: 1500 });
@@ -84,6 +92,32 @@ test('run: questions end the wait with needs_input; quiet means the command is d
   assert.ok(big.output.length <= 1000);
   assert.ok(big.output.endsWith('199999\n200000'), big.output.slice(-30));
   assert.equal(new Set(big.output.split('\n').slice(1)).size, big.output.split('\n').length - 1);
+});
+
+test('run on the bash and python engines: a question ends the turn with needs_input, answered with run', { timeout: 120_000 }, async (t) => {
+  const client = await stdioClient(t);
+  const call = caller(client);
+  const sh = (await call('session_start', { engine: 'bash' })).session_id;
+  for (const [line, question] of [
+    ['read -p "Continue? [y/N] " a; echo "got $a"', 'Continue? [y/N]'],
+    ['read -n1 -p "Press any key to continue..." a; echo; echo "got $a"', 'Press any key to continue...'],
+  ]) {
+    const r = await call('run', { session_id: sh, line, timeout_ms: 20_000 });
+    assert.equal(r.state, 'needs_input', `${line}: ${JSON.stringify(r)}`);
+    assert.equal(r.running, true);
+    assert.match(r.output, new RegExp(question.replace(/[[\]().?]/g, '\\$&')));
+    assert.ok(r.ms < 10_000, `${line} took ${r.ms} ms`);
+    await call('send', { session_id: sh, data: 'y\r' });
+    await call('expect', { session_id: sh, pattern: 'got y', timeout_ms: 10_000, screen_wide: true });
+    assert.equal((await call('wait_idle', { session_id: sh, idle_ms: 300 })).state, 'ready');
+  }
+  const py = (await call('session_start', { engine: 'python' })).session_id;
+  const q = await call('run', { session_id: py, line: 'name = input("Your name? ")', timeout_ms: 20_000 });
+  assert.equal(q.state, 'needs_input');
+  assert.match(q.output, /Your name\?/);
+  await call('send', { session_id: py, data: 'ada\r' });
+  await call('wait_idle', { session_id: py, idle_ms: 300 });
+  assert.equal((await call('run', { session_id: py, line: 'name.upper()' })).output, "'ADA'");
 });
 
 test('run on vim: the screen as rendered, no escape bytes; expect matches only what comes after the call', { timeout: 60_000 }, async (t) => {

@@ -147,9 +147,12 @@ export interface StyledScreenState extends ScreenState {
 }
 
 export interface SessionStatus {
-  state: 'starting' | 'ready' | 'busy' | 'exited';
+  /** `needs_input`: engines that decide questions from the process (bash, python), between asks. */
+  state: 'starting' | 'ready' | 'busy' | 'needs_input' | 'exited';
   pid: number | null;
   foregroundPid: number | null;
+  /** The foreground process waits reading the terminal; null when that cannot be observed. */
+  readsTerminal: boolean | null;
   cwd: string | null;
   cols: number;
   rows: number;
@@ -545,6 +548,7 @@ export class Session extends EventEmitter<SessionEvents> {
       state: r.state as SessionStatus['state'],
       pid: (r.pid as number | null) ?? null,
       foregroundPid: (r.foreground_pid as number | null) ?? null,
+      readsTerminal: typeof r.reads_terminal === 'boolean' ? r.reads_terminal : null,
       cwd: (r.cwd as string | null) ?? null,
       cols: Number(r.cols),
       rows: Number(r.rows),
