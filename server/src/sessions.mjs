@@ -318,7 +318,13 @@ export class SessionManager {
 
   async runEngine(entry, line, { timeoutMs, signal }) {
     if (entry.background) {
-      throw new ClientError('conflict', `the previous run on session ${entry.id} is still running: read its output with read, wait with wait_idle, or interrupt it with signal`);
+      // The previous run's command may end within this run's time: wait for it, no longer.
+      let wait;
+      await Promise.race([entry.background.catch(() => undefined), new Promise((r) => { wait = setTimeout(r, timeoutMs); })]);
+      clearTimeout(wait);
+      if (entry.background) {
+        throw new ClientError('conflict', `the previous run on session ${entry.id} is still running after ${timeoutMs} ms: read its output with read, or interrupt it with signal`);
+      }
     }
     let partial = '';
     // The daemon's own limit would interrupt the program; this run only stops waiting.
@@ -542,7 +548,10 @@ function textBeforeCursor(scr) {
 export function stateOf(st, scr, entry, promptText) {
   if (st.state === 'exited') return 'exited';
   if (st.state === 'starting') return 'starting';
-  if (st.state === 'needs_input' || st.explain?.verdict === 'needs_input' || st.explain?.verdict === 'dialog') return 'needs_input';
+  if (st.state === 'needs_input' || st.explain?.verdict === 'dialog') return 'needs_input';
+  // A needs_input pattern counts unless the prompt shows too (the bash and python engines'
+  // patterns are their fallback where the process cannot be observed; status decides).
+  if (st.explain?.verdict === 'needs_input' && !(st.explain.also ?? []).some((r) => r.rule === 'prompt')) return 'needs_input';
   if (scr.altScreen) return 'fullscreen';
   if (st.state === 'busy') return 'running';
   if (entry.engine) return 'ready';

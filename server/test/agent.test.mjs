@@ -112,12 +112,27 @@ test('run on the bash and python engines: a question ends the turn with needs_in
     assert.equal((await call('wait_idle', { session_id: sh, idle_ms: 300 })).state, 'ready');
   }
   const py = (await call('session_start', { engine: 'python' })).session_id;
+  assert.equal((await call('status', { session_id: py })).state, 'ready');
   const q = await call('run', { session_id: py, line: 'name = input("Your name? ")', timeout_ms: 20_000 });
   assert.equal(q.state, 'needs_input');
   assert.match(q.output, /Your name\?/);
   await call('send', { session_id: py, data: 'ada\r' });
   await call('wait_idle', { session_id: py, idle_ms: 300 });
   assert.equal((await call('run', { session_id: py, line: 'name.upper()' })).output, "'ADA'");
+
+  // An engine run that outlives its timeout: partial output, still running, not interrupted.
+  const slow = await call('run', { session_id: py, line: 'import time; print("started", flush=True); time.sleep(4); print("finished")', timeout_ms: 1500 });
+  assert.equal(slow.running, true);
+  assert.equal(slow.state, 'running');
+  assert.match(slow.output, /started/);
+  const busy = await client.callTool({ name: 'run', arguments: { session_id: py, line: '1+1', timeout_ms: 300 } });
+  assert.equal(busy.isError, true);
+  assert.match(busy.content[0].text, /still running/);
+  const state = await call('status', { session_id: py });
+  assert.equal(state.state, 'running');
+  await call('expect', { session_id: py, pattern: 'finished', timeout_ms: 10_000, screen_wide: true });
+  await call('wait_idle', { session_id: py, idle_ms: 300 });
+  assert.equal((await call('run', { session_id: py, line: '6*7' })).output, '42');
 });
 
 test('run on vim: the screen as rendered, no escape bytes; expect matches only what comes after the call', { timeout: 60_000 }, async (t) => {
