@@ -48,6 +48,15 @@ test('stateOf: exited, needs_input by rule or by the shape of a quiet screen, fu
   assert.equal(stateOf(st(), scr('~', { altScreen: true }), raw), 'fullscreen');
   assert.equal(stateOf(st({ state: 'busy' }), scr('x'), { engine: 'python' }), 'running');
   assert.equal(stateOf(st({ explain: { verdict: 'needs_input' } }), scr('x'), { engine: 'claude' }), 'needs_input');
+  // Decided from the process: a child reading the terminal asks, one that does not works.
+  assert.equal(stateOf(st({ foregroundPid: 11, readsTerminal: true }), scr('Press any key to continue...'), raw), 'needs_input');
+  assert.equal(stateOf(st({ foregroundPid: 11, readsTerminal: false }), scr('Building:'), raw), 'running');
+  assert.equal(stateOf(st({ readsTerminal: true }), scr('Press any key'), raw), 'needs_input');
+  assert.equal(stateOf(st({ readsTerminal: true }), scr('/tmp$ '), raw), 'ready');
+  // An engine's pattern is its fallback: with the prompt showing too, status decides.
+  const atPrompt = { verdict: 'needs_input', also: [{ rule: 'prompt' }] };
+  assert.equal(stateOf(st({ explain: atPrompt }), scr('>>> '), { engine: 'python' }), 'ready');
+  assert.equal(stateOf(st({ state: 'needs_input', explain: atPrompt }), scr('x'), { engine: 'python' }), 'needs_input');
 });
 
 test('screenText: rows without the blank ones below, then the cursor', () => {
