@@ -71,6 +71,7 @@ TimePoint Ask::next_wakeup() const {
   if (phase_ == Phase::kWaiting && settle_until_ > last_change_ && settle_until_ < deadline_) {
     return settle_until_;
   }
+  if (phase_ == Phase::kWaiting && probing_ && next_probe_ < deadline_) return next_probe_;
   TimePoint resubmit = ResubmitDue();
   return resubmit < deadline_ ? resubmit : deadline_;
 }
@@ -240,8 +241,10 @@ void Ask::Update(const Terminal& term, ChildInput* child, TimePoint now) {
   if (phase_ == Phase::kSending) Flush(term, child, now);
   if (phase_ == Phase::kWaiting) {
     std::string question;
-    if (matcher_.NeedsInput(term, &question)) {
-      if (QuestionSettled(question, now)) {
+    bool certain = false;
+    if (QuestionUp(term, child, now, &question, &certain)) {
+      if (certain || QuestionSettled(question, now)) {
+        question_pending_ = true;
         OnQuestion(term, question, now);
         if (phase_ == Phase::kDone) return;
       }
@@ -278,6 +281,67 @@ void Ask::Update(const Terminal& term, ChildInput* child, TimePoint now) {
                        stale_reply_.compare(0, candidate.size(), candidate) == 0;
     if (!part_of_old) Stream(candidate, false);
   }
+}
+
+namespace {
+
+// Output quiet this long before the process is asked whether it reads (a
+// program between two writes is not asking anything), and how often it is
+// asked again while the output stays quiet.
+constexpr int kProbeQuietMs = 100;
+constexpr int kProbeEveryMs = 100;
+
+// What a question looks like to the client: the whole screen of a
+// full-screen program (a pager, an editor), else the cursor's line.
+std::string ScreenQuestion(const Terminal& term) {
+  if (!term.alt_screen()) {
+    std::string line = CursorLineText(term);
+    return line.substr(0, line.find_last_not_of(' ') + 1);
+  }
+  std::vector<std::string> lines = term.ScreenLines();
+  while (!lines.empty() && lines.back().empty()) lines.pop_back();
+  std::string question;
+  for (const std::string& line : lines) question += (question.empty() ? "" : "\n") + line;
+  return question;
+}
+
+}  // namespace
+
+bool Ask::QuestionUp(const Terminal& term, ChildInput* child, TimePoint now, std::string* question,
+                     bool* certain) {
+  probing_ = false;
+  bool lines = config_.submit.mode == SubmitMode::kLines;
+  // A line REPL at its own prompt waits for the next line, not an answer.
+  if (lines && (matcher_.PromptVisible(term) || matcher_.ContinuationVisible(term))) return false;
+  if (config_.needs_input_from_process) {
+    probing_ = true;
+    TerminalReader reader = ProbeReader(*child, now);
+    if (reader == TerminalReader::kReading) {
+      *question = ScreenQuestion(term);
+      *certain = true;
+      return true;
+    }
+    if (reader == TerminalReader::kNotReading) return false;
+  }
+  // A full-screen program that took over (a pager) and went quiet.
+  if (lines && term.alt_screen()) {
+    *question = ScreenQuestion(term);
+    return true;
+  }
+  return matcher_.NeedsInput(term, question);
+}
+
+TerminalReader Ask::ProbeReader(const ChildInput& child, TimePoint now) {
+  if (reader_generation_ != seen_generation_) {
+    reader_generation_ = seen_generation_;
+    reader_ = TerminalReader::kNotReading;
+    next_probe_ = last_change_ + Ms(kProbeQuietMs);
+  }
+  if (now >= next_probe_) {
+    reader_ = child.ReadsTerminal();
+    next_probe_ = now + Ms(kProbeEveryMs);
+  }
+  return reader_;
 }
 
 // A TUI's frame may arrive in pieces: a question counts once its text has

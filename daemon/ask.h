@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "engine_config.h"
+#include "platform.h"
 #include "reply_extractor.h"
 #include "reply_stream.h"
 #include "request.h"
@@ -30,6 +31,9 @@ class ChildInput {
  public:
   virtual ~ChildInput() = default;
   virtual void Write(const std::string& bytes) = 0;
+  // Whether the program waits reading the terminal (platform.h). Unknown
+  // where it cannot be observed: the engine's patterns decide then.
+  virtual TerminalReader ReadsTerminal() const = 0;
 };
 
 // Key names (keys.h) to bytes in the terminal's current cursor and keypad
@@ -133,6 +137,13 @@ class Ask {
   void ResubmitIfLost(const Terminal& term, ChildInput* child, TimePoint now);
   bool PromptAfterSend(const Terminal& term, bool* continuation);
   bool EchoWiped(const Terminal& term) const;
+  // A question is up (not yet settled): on screen, or the program waits
+  // reading the terminal. *certain: seen from the process, so it counts at once.
+  bool QuestionUp(const Terminal& term, ChildInput* child, TimePoint now, std::string* question,
+                  bool* certain);
+  // Asks the process, once the output has been quiet a moment and then
+  // every little while; the last answer holds until the screen changes.
+  TerminalReader ProbeReader(const ChildInput& child, TimePoint now);
   bool QuestionSettled(const std::string& question, TimePoint now);
   // A settled question: fails the ask, or (on_input "wait") reports it.
   void OnQuestion(const Terminal& term, const std::string& question, TimePoint now);
@@ -204,6 +215,13 @@ class Ask {
   TimePoint question_since_;
   TimePoint question_first_;
   TimePoint question_due_;
+
+  // needs_input_from_process: the last answer, the screen it holds for, when
+  // to ask next, and whether the ask waits for that (no prompt showing).
+  TerminalReader reader_ = TerminalReader::kNotReading;
+  uint64_t reader_generation_ = ~0ull;
+  TimePoint next_probe_;
+  bool probing_ = false;
 
   // on_input "wait": the question reported and not yet gone, whether it was
   // answered, and since when the screen has shown none.

@@ -14,6 +14,7 @@ std::chrono::milliseconds Ms(long ms) { return std::chrono::milliseconds(ms); }
 class NoInput : public ChildInput {
  public:
   void Write(const std::string&) override {}
+  TerminalReader ReadsTerminal() const override { return TerminalReader::kUnknown; }
 };
 
 }  // namespace
@@ -28,6 +29,7 @@ class AskQueue::TrackedInput : public ChildInput {
     child_->Write(bytes);
     *last_write_ = now_;
   }
+  TerminalReader ReadsTerminal() const override { return child_->ReadsTerminal(); }
 
  private:
   ChildInput* child_;
@@ -94,8 +96,9 @@ void AskQueue::Answer(const Request& r, const Terminal& term, ChildInput* child,
   }
 }
 
-void AskQueue::OnInput() {
+void AskQueue::OnInput(TimePoint now) {
   if (resync_ == Resync::kAtPrompt) resync_ = Resync::kUnknown;
+  input_at_ = now;
 }
 
 bool AskQueue::Has(const RequestId& id) const {
@@ -232,7 +235,8 @@ bool AskQueue::ClearLeftovers(const Terminal& term, TimePoint last_output, bool 
 // interrupted before the next ask, as after a timeout. One left at its
 // prompt that has printed since (a thread, a timer, a background job) has
 // pushed the prompt off the cursor line: an empty line brings it back.
-// Returns true when it sent keys.
+// Returns true when it sent keys, or waits for an answer sent since to
+// take effect.
 bool AskQueue::BackToPrompt(const Terminal& term, TimePoint last_output, bool dialog_busy,
                             ChildInput* child, TimePoint now) {
   if (engine_.submit.mode != SubmitMode::kLines || dialog_busy) return false;
@@ -240,6 +244,11 @@ bool AskQueue::BackToPrompt(const Terminal& term, TimePoint last_output, bool di
     if (matcher_.PromptVisible(term)) {
       resync_ = Resync::kUnknown;
       return false;
+    }
+    TimePoint answered = std::max(input_at_ + Ms(kAnswerEffectMs), last_output + Ms(kQuietMs));
+    if (input_at_ >= question_at_ && now < answered) {
+      WakeAt(answered, now);
+      return true;
     }
     WriteKeys(engine_.interrupt_keys, term, child);
     EnterResync(term, now);
@@ -304,7 +313,10 @@ void AskQueue::FinishAsk(Terminal* term, TimePoint now) {
   }
   const AskResult& r = active_->result();
   if (r.ok) resync_ = Resync::kAtPrompt;
-  else if (r.kind == "needs_input") resync_ = Resync::kInterruptFirst;
+  else if (r.kind == "needs_input") {
+    resync_ = Resync::kInterruptFirst;
+    question_at_ = now;
+  }
   else if (r.kind == "timeout" || r.kind == "cancelled") EnterResync(*term, now);
   else resync_ = Resync::kUnknown;
   if (transcript_->enabled() && r.ok) {
@@ -401,7 +413,7 @@ void AskQueue::ReplyAsk(const Ask& ask, const JsonObject& extra) {
     out_->Send(ReplyOkMessage(ask.id(), fields.Merge(extra)));
     return;
   }
-  if (!r.question.empty()) fields.Add("question", r.question);
+  if (r.kind == "needs_input") fields.Add("question", r.question);
   out_->Send(ReplyErrorMessage(ask.id(), r.kind, r.error, fields));
 }
 

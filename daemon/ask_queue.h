@@ -65,7 +65,7 @@ class AskQueue {
   // `answer` (on_input "wait"): replies to `r`.
   void Answer(const Request& r, const Terminal& term, ChildInput* child, TimePoint now);
   // send, keys or paste reached the program: what it does with them is unknown.
-  void OnInput();
+  void OnInput(TimePoint now);
   bool Has(const RequestId& id) const;
   size_t queued() const { return queue_.size(); }
   bool busy() const { return active_ != nullptr || !queue_.empty(); }
@@ -123,6 +123,10 @@ class AskQueue {
   static constexpr int kQuietMs = 150;
   // Background output must stop this long before the Enter nudge.
   static constexpr int kBackgroundQuietMs = 300;
+  // Input sent to a program left at a question (an answer, `q` to a pager)
+  // has this long to take effect before the next ask interrupts it: an
+  // interrupt flushes the terminal's unread input.
+  static constexpr int kAnswerEffectMs = 300;
   // A cancel's interrupt waits this long after the ask's last input.
   static constexpr int kInterruptAfterInputMs = 100;
   // A finished agent ask waits this long for its transcript turn.
@@ -166,6 +170,10 @@ class AskQueue {
   TimePoint held_until_;
   TimePoint held_poll_;
   TimePoint last_write_;  // the asks' last keystrokes to the program
+  // When an ask last ended at a question, and when input (send, keys,
+  // paste) last reached the program: an answer to take effect first.
+  TimePoint question_at_;
+  TimePoint input_at_;
 
   Resync resync_ = Resync::kAtPrompt;
   TimePoint interrupt_due_;      // kInterruptDue

@@ -13,6 +13,7 @@ void Feed(Terminal* t, const std::string& s) { t->Feed(s.data(), s.size()); }
 
 struct RecordingInput : ChildInput {
   void Write(const std::string& bytes) override { written += bytes; }
+  TerminalReader ReadsTerminal() const override { return TerminalReader::kUnknown; }
   std::string Take() {
     std::string w;
     w.swap(written);
@@ -248,6 +249,44 @@ TEST_F(AskQueueTest, AQuestionLeftOpenIsInterruptedBeforeTheNextAsk) {
   EXPECT_EQ("1+1\r", input_.Take());
 }
 
+// The client answered the question (or pressed q in a pager) just before the
+// next ask: the answer takes effect first, since an interrupt would flush it
+// unread.
+TEST_F(AskQueueTest, AnAnswerSentAfterTheQuestionTakesEffectBeforeAnyInterrupt) {
+  ASSERT_TRUE(asks_.Add(AskFor("1", "input()"), At(0)));
+  asks_.OnReady(At(0));
+  Update(0);
+  input_.Take();
+  Output("input()\r\nName? ", 10);
+  for (int ms = 10; ms <= 3000 && !asks_.empty(); ms += 100) Update(ms);
+  ASSERT_TRUE(sink_.Has(R"("kind":"needs_input")")) << sink_.lines.back();
+  asks_.OnInput(At(3000));  // the client typed the answer
+  ASSERT_TRUE(asks_.Add(AskFor("2", "1+1"), At(3000)));
+  Update(3000);
+  EXPECT_EQ("", input_.written);
+  EXPECT_EQ(At(3000 + AskQueue::kAnswerEffectMs), asks_.next_wakeup());
+  Output("Ada\r\n>>> ", 3100);
+  Update(3100);
+  Update(3100 + AskQueue::kQuietMs);
+  EXPECT_EQ("1+1\r", input_.Take()) << "no interrupt: the prompt came back";
+}
+
+TEST_F(AskQueueTest, AnAnswerThatLeavesTheQuestionUpIsInterruptedAfterAWhile) {
+  ASSERT_TRUE(asks_.Add(AskFor("1", "input()"), At(0)));
+  asks_.OnReady(At(0));
+  Update(0);
+  input_.Take();
+  Output("input()\r\nName? ", 10);
+  for (int ms = 10; ms <= 3000 && !asks_.empty(); ms += 100) Update(ms);
+  asks_.OnInput(At(3000));  // typed, but no Enter
+  Output("Ad", 3010);
+  ASSERT_TRUE(asks_.Add(AskFor("2", "1+1"), At(3000)));
+  Update(3010);
+  EXPECT_EQ("", input_.written);
+  Update(3000 + AskQueue::kAnswerEffectMs);
+  EXPECT_EQ("\x03", input_.Take());
+}
+
 TEST_F(AskQueueTest, BackgroundOutputAtThePromptGetsAnEnterOncePerScreen) {
   ASSERT_TRUE(asks_.Add(AskFor("1", "6*7"), At(0)));
   asks_.OnReady(At(0));
@@ -271,7 +310,7 @@ TEST_F(AskQueueTest, BackgroundOutputAtThePromptGetsAnEnterOncePerScreen) {
 }
 
 TEST_F(AskQueueTest, InputSentByTheClientEndsTheAtPromptState) {
-  asks_.OnInput();
+  asks_.OnInput(t0_);
   EXPECT_EQ(AskQueue::Resync::kUnknown, asks_.resync());
   Output("tick\r\n", 0);
   ASSERT_TRUE(asks_.Add(AskFor("1", "1+1", 1), At(0)));
@@ -281,7 +320,7 @@ TEST_F(AskQueueTest, InputSentByTheClientEndsTheAtPromptState) {
 }
 
 TEST_F(AskQueueTest, AQueuedAskThatNeverGetsReadyTimesOut) {
-  asks_.OnInput();  // (else an Enter would try to bring the prompt back)
+  asks_.OnInput(t0_);  // (else an Enter would try to bring the prompt back)
   Output("busy\r\n", 0);  // no prompt
   ASSERT_TRUE(asks_.Add(AskFor("1", "1+1", 1), At(0)));
   asks_.OnReady(At(0));

@@ -13,6 +13,7 @@ void Feed(Terminal* t, const std::string& s) { t->Feed(s.data(), s.size()); }
 
 struct RecordingInput : ChildInput {
   void Write(const std::string& bytes) override { written += bytes; }
+  TerminalReader ReadsTerminal() const override { return TerminalReader::kUnknown; }
   std::string written;
 };
 
@@ -290,6 +291,115 @@ TEST(StreamAsk, PreviousReplyToTheSamePromptNeverStreams) {
   EXPECT_EQ("new one\nnew two\nnew three", ask.result().text);
   EXPECT_EQ("\nnew three", ask.TakeDelta());
   EXPECT_FALSE(ask.revised());
+}
+
+// A line REPL whose questions are decided from its process (bash, python).
+struct ReaderInput : RecordingInput {
+  TerminalReader ReadsTerminal() const override {
+    ++probes;
+    return reader;
+  }
+  TerminalReader reader = TerminalReader::kNotReading;
+  mutable int probes = 0;
+};
+
+EngineConfig ProcessEngine() {
+  EngineConfig c;
+  c.prompt = {"\\$ $", MatchScope::kCursorLine};
+  c.submit.mode = SubmitMode::kLines;
+  c.needs_input = {{"[\\])?:>] *$", MatchScope::kCursorLine}};
+  c.needs_input_from_process = true;
+  c.timeouts.question_ms = 1000;
+  return c;
+}
+
+class ProcessQuestion : public ::testing::Test {
+ protected:
+  ProcessQuestion() : config_(ProcessEngine()), matcher_(config_), term_(40, 5, 100) { Feed(&term_, "$ "); }
+  // Starts `line` and shows its echo at t0 + 10 ms.
+  void StartAsk(Ask* ask) {
+    ask->Start(term_, &input_, t0_);
+    Feed(&term_, "cmd\r\n");
+    ask->Update(term_, &input_, t0_ + Ms(10));
+  }
+  EngineConfig config_;
+  ScreenMatcher matcher_;
+  Terminal term_;
+  ReaderInput input_;
+  TimePoint t0_ = Clock::now();
+};
+
+TEST_F(ProcessQuestion, ProgressEndingInAColonIsNoQuestionWhileTheProgramWorks) {
+  Ask ask(AskFor("cmd"), config_, matcher_, t0_);
+  StartAsk(&ask);
+  Feed(&term_, "Downloading: ");
+  ask.Update(term_, &input_, t0_ + Ms(20));
+  // Quiet, asked every little while, never a question: the program sleeps.
+  for (int t = 100; t <= 3000; t += 100) ask.Update(term_, &input_, t0_ + Ms(20 + t));
+  EXPECT_FALSE(ask.finished());
+  EXPECT_GT(input_.probes, 10);
+  Feed(&term_, "done\r\n$ ");
+  ask.Update(term_, &input_, t0_ + Ms(3100));
+  ASSERT_TRUE(ask.finished());
+  EXPECT_TRUE(ask.result().ok);
+  EXPECT_EQ("Downloading: done", ask.result().text);
+}
+
+TEST_F(ProcessQuestion, AReadWithAnyPromptOrNoneIsAQuestionOnceQuiet) {
+  for (const char* prompt : {"", "> ", "Name:  ", "package name: (demo) ", "Press any key to continue..."}) {
+    Terminal term(40, 5, 100);
+    Feed(&term, "$ ");
+    ReaderInput input;
+    Ask ask(AskFor("cmd"), config_, matcher_, t0_);
+    ask.Start(term, &input, t0_);
+    Feed(&term, std::string("cmd\r\n") + prompt);
+    input.reader = TerminalReader::kReading;
+    ask.Update(term, &input, t0_ + Ms(10));
+    EXPECT_EQ(0, input.probes) << "not asked before the output is quiet";
+    EXPECT_EQ(t0_ + Ms(110), ask.next_wakeup());
+    ask.Update(term, &input, t0_ + Ms(110));
+    ASSERT_TRUE(ask.finished()) << prompt;
+    EXPECT_EQ("needs_input", ask.result().kind);
+    std::string want(prompt);
+    EXPECT_EQ(want.substr(0, want.find_last_not_of(' ') + 1), ask.result().question);
+  }
+}
+
+TEST_F(ProcessQuestion, AtItsOwnPromptTheProgramIsNotAsked) {
+  input_.reader = TerminalReader::kReading;  // a shell reads at its prompt too
+  Ask ask(AskFor("cmd"), config_, matcher_, t0_);
+  StartAsk(&ask);
+  Feed(&term_, "out\r\n$ ");
+  ask.Update(term_, &input_, t0_ + Ms(500));
+  ASSERT_TRUE(ask.finished());
+  EXPECT_TRUE(ask.result().ok);
+  EXPECT_EQ(0, input_.probes);
+}
+
+TEST_F(ProcessQuestion, UnobservableProcessFallsBackToTheShapeOfAQuietScreen) {
+  input_.reader = TerminalReader::kUnknown;
+  Ask ask(AskFor("cmd"), config_, matcher_, t0_);
+  StartAsk(&ask);
+  Feed(&term_, "Continue? [y/N] ");
+  ask.Update(term_, &input_, t0_ + Ms(20));
+  ask.Update(term_, &input_, t0_ + Ms(500));
+  EXPECT_FALSE(ask.finished()) << "the shape counts only after question_ms of quiet";
+  ask.Update(term_, &input_, t0_ + Ms(1020));
+  ASSERT_TRUE(ask.finished());
+  EXPECT_EQ("needs_input", ask.result().kind);
+  EXPECT_EQ("Continue? [y/N]", ask.result().question);
+}
+
+TEST_F(ProcessQuestion, FullScreenProgramIsReportedWithItsScreen) {
+  Ask ask(AskFor("cmd"), config_, matcher_, t0_);
+  StartAsk(&ask);
+  Feed(&term_, "\x1b[?1049h\x1b[H\x1b[2Jline 1\r\nline 2\r\n:");
+  input_.reader = TerminalReader::kReading;
+  ask.Update(term_, &input_, t0_ + Ms(20));
+  ask.Update(term_, &input_, t0_ + Ms(120));
+  ASSERT_TRUE(ask.finished());
+  EXPECT_EQ("needs_input", ask.result().kind);
+  EXPECT_EQ("line 1\nline 2\n:", ask.result().question);
 }
 
 }  // namespace

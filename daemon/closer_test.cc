@@ -12,6 +12,7 @@ using std::chrono::milliseconds;
 
 struct RecordingInput : ChildInput {
   void Write(const std::string& bytes) override { written += bytes; }
+  TerminalReader ReadsTerminal() const override { return TerminalReader::kUnknown; }
   std::string written;
 };
 

@@ -11,6 +11,7 @@ void Feed(Terminal* t, const std::string& s) { t->Feed(s.data(), s.size()); }
 
 struct RecordingInput : ChildInput {
   void Write(const std::string& bytes) override { written += bytes; }
+  TerminalReader ReadsTerminal() const override { return TerminalReader::kUnknown; }
   std::string written;
 };
 

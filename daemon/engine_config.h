@@ -174,6 +174,13 @@ struct EngineConfig {
   // A question no dialog rule answers (tool permission): the ask ends with
   // kind "needs_input" and the matched screen text.
   std::vector<ScreenPattern> needs_input;
+  // A question is up when the program waits reading the terminal: the
+  // output is quiet, no prompt of the engine shows, and the foreground
+  // process is blocked reading the PTY (platform.h). needs_input then
+  // applies only where the process cannot be observed. For programs that
+  // read the terminal only when they ask (shells, python), not for TUIs
+  // and REPLs that always read it (node).
+  bool needs_input_from_process = false;
   InputOptionsConfig needs_input_options;
   TranscriptConfig transcript;
   Timeouts timeouts;

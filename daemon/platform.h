@@ -47,6 +47,18 @@ std::string ProcessCwd(pid_t pid);
 // The running binary's own path, canonical; empty if unknown.
 std::string SelfExePath();
 
+// Whether the terminal's foreground process group waits for the user: a
+// process of it blocked reading the terminal, or waiting in select, poll or
+// epoll with the terminal among what it waits for.
+enum class TerminalReader { kReading, kNotReading, kUnknown };
+
+// `master_fd` is the PTY's master. Linux: tcgetpgrp, then /proc/PID/syscall
+// of the group's leader (and, while it waits for a child, of its children in
+// the group); the fds it waits on from /proc/PID/fd, /proc/PID/fdinfo (epoll)
+// and /proc/PID/mem (select and poll sets). macOS: kUnknown (the engine's
+// needs_input patterns decide; docs/engines.md).
+TerminalReader ForegroundReadsTerminal(int master_fd);
+
 }  // namespace tuidriver
 
 #endif  // TUIDRIVER_PLATFORM_H_

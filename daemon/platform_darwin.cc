@@ -99,4 +99,7 @@ std::string SelfExePath() {
   return "";
 }
 
+// No /proc: a process's blocking call is not visible without privileges.
+TerminalReader ForegroundReadsTerminal(int) { return TerminalReader::kUnknown; }
+
 }  // namespace tuidriver

@@ -2,16 +2,24 @@
 #include "platform.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/prctl.h>
+#include <sys/select.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <cctype>
+#include <cstring>
 
 namespace tuidriver {
 
@@ -81,6 +89,191 @@ std::string SelfExePath() {
   char buf[PATH_MAX];
   ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
   return n > 0 ? std::string(buf, static_cast<size_t>(n)) : "";
+}
+
+namespace {
+
+// The terminal as a process's fds show it: the PTY's slave, or /dev/tty
+// (the controlling terminal opened by that name, as less does).
+struct TerminalIds {
+  dev_t slave = 0;
+  dev_t tty = makedev(5, 0);
+};
+
+std::string ProcPath(pid_t pid, const char* what, long n = -1) {
+  std::string path = "/proc/" + std::to_string(pid) + "/" + what;
+  return n < 0 ? path : path + "/" + std::to_string(n);
+}
+
+bool IsTerminalFd(pid_t pid, long fd, const TerminalIds& ids) {
+  struct stat st;
+  if (fd < 0 || stat(ProcPath(pid, "fd", fd).c_str(), &st) != 0 || !S_ISCHR(st.st_mode)) return false;
+  return st.st_rdev == ids.slave || st.st_rdev == ids.tty;
+}
+
+// The call the process's main thread is blocked in (/proc/PID/syscall:
+// "running", or the number and six arguments in hex).
+struct BlockedCall {
+  bool running = false;
+  long nr = -1;
+  unsigned long args[6] = {};
+};
+
+bool ReadBlockedCall(pid_t pid, BlockedCall* call) {
+  int fd = open(ProcPath(pid, "syscall").c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  char buf[256];
+  ssize_t n = read(fd, buf, sizeof buf - 1);
+  close(fd);
+  if (n <= 0) return false;
+  buf[n] = 0;
+  if (strncmp(buf, "running", 7) == 0) {
+    call->running = true;
+    return true;
+  }
+  unsigned long* a = call->args;
+  return sscanf(buf, "%ld %lx %lx %lx %lx %lx %lx", &call->nr, &a[0], &a[1], &a[2], &a[3], &a[4],
+                &a[5]) >= 4;
+}
+
+bool ReadMemory(pid_t pid, unsigned long addr, void* buf, size_t len) {
+  int fd = open(ProcPath(pid, "mem").c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  ssize_t n = pread(fd, buf, len, static_cast<off_t>(addr));
+  close(fd);
+  return n == static_cast<ssize_t>(len);
+}
+
+TerminalReader Reads(bool yes) { return yes ? TerminalReader::kReading : TerminalReader::kNotReading; }
+
+// select/pselect6: the read set, a bitmap of nfds bits.
+TerminalReader SelectReads(pid_t pid, unsigned long nfds, unsigned long readfds, const TerminalIds& ids) {
+  if (readfds == 0 || nfds == 0) return TerminalReader::kNotReading;
+  if (nfds > FD_SETSIZE) nfds = FD_SETSIZE;
+  unsigned char bits[FD_SETSIZE / 8];
+  if (!ReadMemory(pid, readfds, bits, (nfds + 7) / 8)) return TerminalReader::kUnknown;
+  for (unsigned long fd = 0; fd < nfds; ++fd) {
+    if ((bits[fd / 8] >> (fd % 8) & 1) && IsTerminalFd(pid, static_cast<long>(fd), ids)) {
+      return TerminalReader::kReading;
+    }
+  }
+  return TerminalReader::kNotReading;
+}
+
+// poll/ppoll: an array of struct pollfd.
+TerminalReader PollReads(pid_t pid, unsigned long fds, unsigned long nfds, const TerminalIds& ids) {
+  constexpr unsigned long kMaxFds = 256;
+  if (fds == 0 || nfds == 0) return TerminalReader::kNotReading;
+  if (nfds > kMaxFds) nfds = kMaxFds;
+  struct pollfd set[kMaxFds];
+  if (!ReadMemory(pid, fds, set, nfds * sizeof set[0])) return TerminalReader::kUnknown;
+  for (unsigned long i = 0; i < nfds; ++i) {
+    if ((set[i].events & POLLIN) && IsTerminalFd(pid, set[i].fd, ids)) return TerminalReader::kReading;
+  }
+  return TerminalReader::kNotReading;
+}
+
+// epoll_wait and its kin: the epoll fd's fdinfo lists "tfd: FD events: HEX".
+TerminalReader EpollReads(pid_t pid, long epfd, const TerminalIds& ids) {
+  FILE* f = fopen(ProcPath(pid, "fdinfo", epfd).c_str(), "re");
+  if (!f) return TerminalReader::kUnknown;
+  char line[256];
+  bool reading = false;
+  while (!reading && fgets(line, sizeof line, f)) {
+    long fd;
+    unsigned events;
+    if (sscanf(line, "tfd: %ld events: %x", &fd, &events) == 2 && (events & EPOLLIN)) {
+      reading = IsTerminalFd(pid, fd, ids);
+    }
+  }
+  fclose(f);
+  return Reads(reading);
+}
+
+TerminalReader ProcessReads(pid_t pid, pid_t group, const TerminalIds& ids, int depth);
+
+// Every process of a group.
+std::vector<pid_t> GroupMembers(pid_t group) {
+  std::vector<pid_t> pids;
+  DIR* proc = opendir("/proc");
+  if (!proc) return pids;
+  while (struct dirent* e = readdir(proc)) {
+    if (!isdigit(static_cast<unsigned char>(e->d_name[0]))) continue;
+    pid_t pid = static_cast<pid_t>(atoi(e->d_name));
+    if (getpgid(pid) == group) pids.push_back(pid);
+  }
+  closedir(proc);
+  return pids;
+}
+
+// A process waiting for a child: whether one of its children in the
+// foreground group reads (a shell running a command, python running less).
+TerminalReader ChildReads(pid_t pid, pid_t group, const TerminalIds& ids, int depth) {
+  constexpr int kMaxDepth = 4;
+  if (depth >= kMaxDepth) return TerminalReader::kNotReading;
+  TerminalReader answer = TerminalReader::kNotReading;
+  for (pid_t child : ChildPids(pid)) {
+    if (getpgid(child) != group) continue;
+    TerminalReader r = ProcessReads(child, group, ids, depth + 1);
+    if (r == TerminalReader::kReading) return r;
+    if (r == TerminalReader::kUnknown) answer = r;
+  }
+  return answer;
+}
+
+TerminalReader ProcessReads(pid_t pid, pid_t group, const TerminalIds& ids, int depth) {
+  BlockedCall call;
+  if (!ReadBlockedCall(pid, &call)) return TerminalReader::kUnknown;
+  if (call.running) return TerminalReader::kNotReading;
+  const unsigned long* a = call.args;
+  switch (call.nr) {
+    case SYS_read:
+    case SYS_readv:
+      return Reads(IsTerminalFd(pid, static_cast<long>(a[0]), ids));
+#ifdef SYS_select
+    case SYS_select:
+#endif
+    case SYS_pselect6:
+      return SelectReads(pid, a[0], a[1], ids);
+#ifdef SYS_poll
+    case SYS_poll:
+#endif
+    case SYS_ppoll:
+      return PollReads(pid, a[0], a[1], ids);
+#ifdef SYS_epoll_wait
+    case SYS_epoll_wait:
+#endif
+#ifdef SYS_epoll_pwait2
+    case SYS_epoll_pwait2:
+#endif
+    case SYS_epoll_pwait:
+      return EpollReads(pid, static_cast<long>(a[0]), ids);
+    case SYS_wait4:
+    case SYS_waitid:
+      return ChildReads(pid, group, ids, depth);
+    default:
+      return TerminalReader::kNotReading;
+  }
+}
+
+}  // namespace
+
+TerminalReader ForegroundReadsTerminal(int master_fd) {
+  pid_t group = tcgetpgrp(master_fd);
+  const char* slave = ptsname(master_fd);
+  struct stat st;
+  if (group <= 0 || !slave || stat(slave, &st) != 0) return TerminalReader::kUnknown;
+  TerminalIds ids;
+  ids.slave = st.st_rdev;
+  // From the group's leader down; a group whose leader is gone or a zombie
+  // (a pipeline's first command exited) from each of its members.
+  TerminalReader r = ProcessReads(group, group, ids, 0);
+  if (r != TerminalReader::kUnknown) return r;
+  for (pid_t pid : GroupMembers(group)) {
+    r = ProcessReads(pid, group, ids, 0);
+    if (r == TerminalReader::kReading) return r;
+  }
+  return r;
 }
 
 }  // namespace tuidriver

@@ -5,8 +5,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
+#include <thread>
 
 #include "gtest/gtest.h"
+#include "pty_process.h"
 
 namespace tuidriver {
 namespace {
@@ -71,6 +74,63 @@ TEST(PlatformTest, CloseFdsExceptKeepsOnlyTheOneFd) {
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
   close(keep);
   close(other);
+}
+
+// Runs `sh -c script` on a PTY until ForegroundReadsTerminal gives `want`
+// (the program needs a moment to get to its call) or 10 s pass; returns the
+// last answer.
+TerminalReader ReaderOf(const std::string& script, TerminalReader want) {
+  PtyProcess p;
+  std::string err;
+  SpawnOptions o;
+  o.argv = {"sh", "-c", script};
+  if (!p.Spawn(o, &err)) return TerminalReader::kUnknown;
+  // Time to get past the shell's start, so that kNotReading is the program's.
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  TerminalReader got = TerminalReader::kUnknown;
+  for (int i = 0; i < 200 && got != want; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    got = ForegroundReadsTerminal(p.master_fd());
+  }
+  // Settled: the same answer a moment later.
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  if (ForegroundReadsTerminal(p.master_fd()) != got) got = TerminalReader::kUnknown;
+  p.SignalGroup(SIGKILL);
+  while (!p.TryReap()) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  return got;
+}
+
+constexpr TerminalReader kReading = TerminalReader::kReading;
+constexpr TerminalReader kNotReading = TerminalReader::kNotReading;
+
+TEST(PlatformTest, ReadingTheTerminalWithReadIsSeen) {
+  EXPECT_EQ(ReaderOf("read x", kReading), kReading);
+  // A child of the shell, in the same (foreground) group.
+  EXPECT_EQ(ReaderOf("cat; echo done", kReading), kReading);
+  // The controlling terminal opened by name.
+  EXPECT_EQ(ReaderOf("head -c1 </dev/tty", kReading), kReading);
+}
+
+TEST(PlatformTest, WaitingOnTheTerminalInSelectPollOrEpollIsSeen) {
+  EXPECT_EQ(ReaderOf("exec python3 -c 'import select; select.select([0], [], [])'", kReading), kReading);
+  EXPECT_EQ(ReaderOf("exec python3 -c 'import select; p = select.poll(); p.register(0, select.POLLIN); p.poll()'", kReading),
+            kReading);
+  EXPECT_EQ(ReaderOf("exec python3 -c 'import select; e = select.epoll(); e.register(0, select.EPOLLIN); e.poll()'", kReading),
+            kReading);
+}
+
+TEST(PlatformTest, SleepingOrWaitingOnOtherFdsIsNotReading) {
+  EXPECT_EQ(ReaderOf("sleep 30", kNotReading), kNotReading);
+  EXPECT_EQ(ReaderOf("exec python3 -c 'import time; time.sleep(30)'", kNotReading), kNotReading);
+  EXPECT_EQ(ReaderOf("exec python3 -c 'import os, select; r, w = os.pipe(); select.select([r], [], [])'",
+                     kNotReading),
+            kNotReading);
+  EXPECT_EQ(ReaderOf("exec python3 -c 'import os, select; r, w = os.pipe(); e = select.epoll(); "
+                     "e.register(r); e.poll()'",
+                     kNotReading),
+            kNotReading);
+  // Output going on is not reading.
+  EXPECT_EQ(ReaderOf("while :; do :; done", kNotReading), kNotReading);
 }
 
 }  // namespace

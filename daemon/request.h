@@ -39,6 +39,7 @@ struct Request {
   int cols = 0, rows = 0;            // resize
   long lines = -1;                   // scrollback; <0: everything
   std::string pattern;               // expect
+  bool output_only = false;          // expect: only the output since the request
   int idle_ms = 0;                   // wait_idle
   std::string signal;                // signal
   std::vector<std::string> events;   // subscribe / unsubscribe

@@ -146,5 +146,41 @@ TEST(Request, InvalidUtf8AndNulAreRefused) {
   EXPECT_EQ(std::string("a\0b", 3), r.request.data);
 }
 
+TEST(Request, LoneSurrogatesBecomeReplacementCharacters) {
+  RequestParser p;
+  // Half an emoji, as JavaScript's JSON.stringify writes it, alone or before
+  // other text; a low half alone; a whole pair stays the emoji.
+  Parsed r = Parse(&p, R"({"id":1,"type":"send","data":"a\ud83db"})");
+  ASSERT_TRUE(r.ok) << r.err;
+  EXPECT_EQ("a\xEF\xBF\xBD" "b", r.request.data);
+  r = Parse(&p, R"({"id":1,"type":"send","data":"\udc00\ud800"})");
+  ASSERT_TRUE(r.ok) << r.err;
+  EXPECT_EQ("\xEF\xBF\xBD\xEF\xBF\xBD", r.request.data);
+  r = Parse(&p, R"({"id":1,"type":"send","data":"\ud83d\ude00"})");
+  ASSERT_TRUE(r.ok) << r.err;
+  EXPECT_EQ("\xF0\x9F\x98\x80", r.request.data);
+  // An escaped backslash followed by "ud800" is text, not an escape.
+  r = Parse(&p, R"({"id":1,"type":"send","data":"\\ud800"})");
+  ASSERT_TRUE(r.ok) << r.err;
+  EXPECT_EQ("\\ud800", r.request.data);
+  r = Parse(&p, R"({"id":1,"type":"keys","keys":["\ud800x"]})");
+  ASSERT_TRUE(r.ok) << r.err;
+  EXPECT_EQ("\xEF\xBF\xBDx", r.request.keys[0]);
+}
+
+TEST(Request, BrokenJsonStillEchoesTheId) {
+  RequestParser p;
+  Parsed r = Parse(&p, R"({"id":7,"type":"send","data":"\q"})");
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(RequestError::kProtocol, r.kind);
+  EXPECT_EQ("7", r.request.id.json);
+  r = Parse(&p, R"({"type":"send","data":"\x","id":"abc"})");
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ("\"abc\"", r.request.id.json);
+  r = Parse(&p, R"({"id":7,"type":"send",)");
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ("null", r.request.id.json);
+}
+
 }  // namespace
 }  // namespace tuidriver

@@ -285,7 +285,7 @@ bool SessionCore::IdInUse(const RequestId& id) const {
 void SessionCore::Dispatch(Request& r) {
   const std::string& t = r.type;
   if (t == "ask" || t == "ask_stream") HandleAsk(r);
-  else if (t == "cancel") asks_.Cancel(r, &term_, child_, now_);
+  else if (t == "cancel") HandleCancel(r);
   else if (t == "answer") asks_.Answer(r, term_, child_, now_);
   else if (t == "send" || t == "send_secret" || t == "keys" || t == "paste") HandleInput(r);
   else if (t == "resize") HandleResize(r);
@@ -298,6 +298,16 @@ void SessionCore::Dispatch(Request& r) {
   else if (t == "status") HandleStatus(r);
   else if (t == "subscribe" || t == "unsubscribe") HandleSubscribe(r);
   else if (t == "close") BeginClose(&r.id);
+}
+
+// A cancel ends a waiting expect or wait_idle at once, or interrupts an ask.
+void SessionCore::HandleCancel(const Request& r) {
+  if (!waiters_.Remove(r.target)) {
+    asks_.Cancel(r, &term_, child_, now_);
+    return;
+  }
+  ReplyError(r.target, "cancelled", "cancelled by request " + r.id.json, ScreenFields());
+  ReplyOk(r.id);
 }
 
 void SessionCore::HandleAsk(Request& r) {
@@ -317,6 +327,11 @@ void SessionCore::HandleInput(const Request& r) {
     ReplyError(r.id, "exited", ExitDescription(), ExitFields());
     return;
   }
+  std::string bad_key;
+  if (r.type == "keys" && !CheckKeyNames(r.keys, &bad_key)) {
+    ReplyError(r.id, "protocol", bad_key);  // nothing of the list is sent
+    return;
+  }
   if (child_->input_pending() > kMaxPendingInput) {
     // Input waits for the program without blocking the daemon, but not
     // without bound.
@@ -324,7 +339,7 @@ void SessionCore::HandleInput(const Request& r) {
                " bytes sent to it earlier; nothing was sent");
     return;
   }
-  asks_.OnInput();  // what the program does with input is unknown
+  asks_.OnInput(now_);  // what the program does with input is unknown
   JsonObject extra;
   if (r.type == "send_secret") {
     recorder_.Marker("[secret]");  // the secret itself is never recorded
@@ -398,6 +413,9 @@ void SessionCore::HandleScrollback(const Request& r) {
   }
   JsonObject fields;
   fields.AddStringArray("lines", lines);
+  // Rows counted from the session's start: a reader can ask again later and
+  // know which lines are new, even after old ones left the history.
+  fields.Add("first_row", static_cast<int64_t>(first));
   ReplyOk(r.id, fields);
 }
 
@@ -437,14 +455,30 @@ void SessionCore::HandleSignal(const Request& r) {
   }
 }
 
+// No ask running: at the prompt, or, for an engine whose questions are
+// decided from its process, still asking the question an ask ended at (a
+// pager, input()) or still working (what an interrupt did not stop).
+const char* SessionCore::IdleState() const {
+  if (options_.raw || !options_.engine.needs_input_from_process || matcher_.Ready(term_)) return "ready";
+  switch (child_->ReadsTerminal()) {
+    case TerminalReader::kReading: return "needs_input";
+    case TerminalReader::kNotReading: return "busy";
+    default: return "ready";
+  }
+}
+
 void SessionCore::HandleStatus(const Request& r) {
   const char* state = "starting";
   if (state_ == State::kExited) state = "exited";
-  else if (state_ == State::kReady) state = asks_.busy() ? "busy" : "ready";
+  else if (state_ == State::kReady) state = asks_.busy() ? "busy" : IdleState();
   JsonObject o;
   o.Add("state", state).Add("pid", child_->pid());
   if (state_ == State::kExited) o.AddNull("foreground_pid").AddNull("cwd");
   else o.Add("foreground_pid", child_->ForegroundPid()).Add("cwd", child_->Cwd());
+  // Raw sessions too: whether the foreground waits reading the terminal (null: unknown).
+  TerminalReader reader = state_ == State::kExited ? TerminalReader::kUnknown : child_->ReadsTerminal();
+  if (reader == TerminalReader::kUnknown) o.AddNull("reads_terminal");
+  else o.Add("reads_terminal", reader == TerminalReader::kReading);
   o.Add("cols", term_.cols()).Add("rows", term_.rows());
   if (options_.raw) o.AddNull("engine");
   else o.Add("engine", options_.engine.name);

@@ -90,6 +90,7 @@ class RecordedChild : public SessionChild {
   int64_t ForegroundPid() const override { return child_->ForegroundPid(); }
   std::string Cwd() const override { return child_->Cwd(); }
   size_t input_pending() const override { return child_->input_pending(); }
+  TerminalReader ReadsTerminal() const override { return child_->ReadsTerminal(); }
   ExitStatus exit_status() const override { return child_->exit_status(); }
   void KillLeftovers() override { child_->KillLeftovers(); }
 
@@ -148,6 +149,7 @@ class SessionCore {
   void HandleLine(const std::string& line);
   void Dispatch(Request& request);
   void HandleAsk(Request& request);
+  void HandleCancel(const Request& request);
   void HandleInput(const Request& request);
   void HandleResize(const Request& request);
   void HandleScreen(const Request& request);
@@ -158,6 +160,7 @@ class SessionCore {
   void HandleWaitIdle(Request& request);
   void HandleSignal(const Request& request);
   void HandleStatus(const Request& request);
+  const char* IdleState() const;
   void HandleSubscribe(const Request& request);
   bool IdInUse(const RequestId& id) const;
   // send, keys and paste are refused while more than this much input the

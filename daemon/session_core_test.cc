@@ -23,6 +23,7 @@ struct FakeChild : SessionChild {
   int64_t ForegroundPid() const override { return 4243; }
   std::string Cwd() const override { return "/tmp"; }
   size_t input_pending() const override { return 0; }
+  TerminalReader ReadsTerminal() const override { return reader; }
   ExitStatus exit_status() const override { return status; }
   void KillLeftovers() override { killed_leftovers = true; }
   bool Signalled(int sig) const {
@@ -32,6 +33,7 @@ struct FakeChild : SessionChild {
   std::string written;
   std::vector<std::string> signals;
   ExitStatus status;
+  TerminalReader reader = TerminalReader::kUnknown;
   bool killed_leftovers = false;
 };
 
