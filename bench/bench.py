@@ -404,7 +404,9 @@ def measure_binary(cfg):
         size = os.path.getsize(s)
     out = subprocess.run(["readelf", "-d", cfg.td], capture_output=True, text=True, check=True).stdout
     needed = re.findall(r"\(NEEDED\).*\[(.+?)\]", out)
-    return {"unstripped": os.path.getsize(cfg.td), "stripped": size, "needed": needed}
+    headers = subprocess.run(["readelf", "-lW", cfg.td], capture_output=True, text=True, check=True).stdout
+    return {"unstripped": os.path.getsize(cfg.td), "stripped": size, "needed": needed,
+            "interp": "INTERP" in headers}
 
 
 # ---------------------------------------------------------------- profiles
