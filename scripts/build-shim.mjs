@@ -36,6 +36,7 @@ if (process.platform === 'linux') {
   const headers = execFileSync('readelf', ['-lW', '-d', join(dest, 'tuidriver')], { encoding: 'utf8' });
   if (/INTERP|NEEDED/.test(headers)) {
     console.error(`build-shim: ${built} is not fully static (readelf shows INTERP or NEEDED); build it with scripts/build.sh`);
+    rmSync(join(dest, 'tuidriver'));
     process.exit(1);
   }
 }
