@@ -493,7 +493,9 @@ def callgrind_split(cfg):
             groups[keys[1]] += ir
         elif "utf8proc" in fn or "utf8proc" in path:
             groups[keys[2]] += ir
-        elif "libc.so" in obj or path.startswith("./"):
+        # A static binary has libc inside, without debug info: its C symbols have no file.
+        elif "libc.so" in obj or path.startswith("./") or (path == "???" and "::" not in fn
+                                                             and not fn.startswith("operator ")):
             groups[keys[3]] += ir
         else:
             groups[keys[4]] += ir
