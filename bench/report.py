@@ -57,6 +57,7 @@ def render(cfg, r, mach, ver):
     out += section_summary(r, missed)
     for key, section in (("throughput", lambda: section_throughput(cfg, r)),
                          ("latency", lambda: section_latency(cfg, r)), ("agent", lambda: section_agent(r)),
+                         ("pool", lambda: section_pool(r)),
                          ("startup", lambda: section_startup(cfg, r)), ("memory", lambda: section_memory(r)),
                          ("binary", lambda: section_binary(r))):
         if key in r:
@@ -318,6 +319,23 @@ def section_agent(r):
                          f"costs {ms(med(st['idle']))} ms." if st["idle"] else "")
     out += [""] + [f"- {n}" for n in notes if n] + [""]
     return out
+
+
+def section_pool(r):
+    out = ["## Warm sessions: SessionPool against a cold spawn", "",
+           "Time to the first reply of a new session, from the call to the reply of its first ask "
+           "(python `1+1`; each agent CLI `hello`, against the loopback fake API): `Session.spawn` "
+           "(cold) against `SessionPool.acquire` from a pool of one (warm; before each round the "
+           "replacement gets twice the cold median to start). bench/pool.mjs, through the shim.", "",
+           "| engine | cold median ms (min–max) | pool median ms (min–max) | cold / pool |", "|---|---|---|---|"]
+    for engine, x in r["pool"].items():
+        if "skipped" in x:
+            out.append(f"| {engine} | skipped: {x['skipped']} | | |")
+            continue
+        c, p = med(x["cold"]), med(x["pool"])
+        out.append(f"| {engine} | {ms(c)} ({ms(min(x['cold']))}–{ms(max(x['cold']))}) | "
+                   f"{ms(p)} ({ms(min(x['pool']))}–{ms(max(x['pool']))}) | {c / p:.1f}× |")
+    return out + [""]
 
 
 def section_startup(cfg, r):
