@@ -405,7 +405,9 @@ def measure_binary(cfg):
         size = os.path.getsize(s)
     out = subprocess.run(["readelf", "-d", cfg.td], capture_output=True, text=True, check=True).stdout
     needed = re.findall(r"\(NEEDED\).*\[(.+?)\]", out)
-    return {"unstripped": os.path.getsize(cfg.td), "stripped": size, "needed": needed}
+    headers = subprocess.run(["readelf", "-lW", cfg.td], capture_output=True, text=True, check=True).stdout
+    return {"unstripped": os.path.getsize(cfg.td), "stripped": size, "needed": needed,
+            "interp": "INTERP" in headers}
 
 
 # ---------------------------------------------------------------- profiles
@@ -492,7 +494,9 @@ def callgrind_split(cfg):
             groups[keys[1]] += ir
         elif "utf8proc" in fn or "utf8proc" in path:
             groups[keys[2]] += ir
-        elif "libc.so" in obj or path.startswith("./"):
+        # A static binary has libc inside, without debug info: its C symbols have no file.
+        elif "libc.so" in obj or path.startswith("./") or (path == "???" and "::" not in fn
+                                                             and not fn.startswith("operator ")):
             groups[keys[3]] += ir
         else:
             groups[keys[4]] += ir

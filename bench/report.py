@@ -75,7 +75,7 @@ pass/fail tests.
 
 **Machine:** {nproc} CPUs, {cpu}, Linux {kernel}, {mem_gb:.1f} GB RAM.
 **Software:** tuidriver `{tuidriver}` (commit {commit}, `{binary}`, built by
-`scripts/build.sh`: static but for glibc, -O2), Node {node} with node-pty {node-pty} and
+`scripts/build.sh`: fully static, glibc included, -O2), Node {node} with node-pty {node-pty} and
 @xterm/headless {@xterm/headless}, Python {python3}.
 """
 
@@ -120,10 +120,8 @@ def section_summary(r, missed):
                      all(0 < v < TARGET_RSS_KB for v in td_mem)))
     if "binary" in r:
         b = r["binary"]
-        glibc_only = all(n.split(".so")[0] in ("libc", "libm", "libpthread", "libdl", "librt")
-                         or n.startswith("ld-linux") for n in b["needed"])
-        rows.append(("6. Binary", f"{b['stripped'] / 2**20:.2f} MB, NEEDED {', '.join(b['needed'])}",
-                     "< 3 MB, glibc only", b["stripped"] < TARGET_BIN and glibc_only))
+        rows.append(("6. Binary", f"{b['stripped'] / 2**20:.2f} MB, {linking(b)}",
+                     "< 3 MB, fully static", b["stripped"] < TARGET_BIN and fully_static(b)))
     out = ["## Summary", "", "| measure | tuidriver | target | verdict |", "|---|---|---|---|"]
     for name, val, target, ok in rows:
         out.append(f"| {name} | {val} | {target} | {'skipped' if ok is None else verdict(ok)} |")
@@ -384,6 +382,17 @@ def section_memory(r):
     return out
 
 
+def fully_static(b):
+    """No program interpreter, no shared library (docs/platforms.md)."""
+    return not b["needed"] and not b.get("interp", True)
+
+
+def linking(b):
+    if fully_static(b):
+        return "fully static (no PT_INTERP, no NEEDED)"
+    return "NEEDED " + (", ".join(b["needed"]) or "nothing") + (", PT_INTERP" if b.get("interp") else "")
+
+
 def section_binary(r):
     b = r["binary"]
     ok = b["stripped"] < TARGET_BIN
@@ -391,8 +400,7 @@ def section_binary(r):
             "| | value | target | verdict |", "|---|---|---|---|",
             f"| stripped size | {b['stripped'] / 2**20:.2f} MB ({b['stripped']:,} bytes; unstripped "
             f"{b['unstripped'] / 2**20:.1f} MB) | < 3 MB | {verdict(ok)} |",
-            f"| NEEDED (`readelf -d`) | {', '.join(b['needed'])} | glibc only | "
-            f"{verdict(all(n.startswith(('libc.', 'libm.', 'libpthread.', 'libdl.', 'librt.', 'ld-linux')) for n in b['needed']))} |",
+            f"| linking (`readelf -d`, `readelf -l`) | {linking(b)} | fully static | {verdict(fully_static(b))} |",
             ""]
 
 

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "engine_config.h"
+#include "home.h"
 #include "json_writer.h"
 #include "options.h"
 #include "session.h"
@@ -62,8 +63,7 @@ bool LoadEngine(const tuidriver::Options& o, tuidriver::EngineConfig* config, st
 std::string ChildHome(const tuidriver::EngineConfig& engine) {
   auto it = engine.env.find("HOME");
   if (it != engine.env.end()) return it->second;
-  const char* home = getenv("HOME");
-  return home ? home : "";
+  return tuidriver::UserHome(getenv("HOME"), "/etc/passwd", getuid());
 }
 
 // The session id (new, or --resume's), its arguments on the command line,

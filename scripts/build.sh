@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds build/tuidriver (static but for glibc) and the unit tests.
+# Builds build/tuidriver (fully static, glibc included: docs/platforms.md) and the unit tests.
 # Usage: scripts/build.sh [BUILD_DIR] [extra cmake args...]
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -27,11 +27,12 @@ ensure_deb_src() {
 # reference), ps (process checks), git (Codex refuses to start outside a
 # repository), readelf (binutils, via build-essential), clang + its runtime
 # (the fuzzers), node/npm (the shim, the agent CLIs), asciinema (its `cat`
-# checks the recordings).
+# checks the recordings), busybox-static (the only program in the chroot of
+# tests/static/test_chroot.py: a libc-free system for the static binary).
 platforms=0
 PACKAGES=(build-essential cmake pkg-config libutf8proc-dev libre2-dev libsimdjson-dev
           libgtest-dev googletest python3 vim less tmux procps git clang libclang-rt-14-dev
-          dpkg-dev ca-certificates asciinema)
+          dpkg-dev ca-certificates asciinema busybox-static)
 for arg in "$@"; do
   case "$arg" in
     --bench) PACKAGES+=(valgrind linux-perf) ;;
