@@ -8,12 +8,14 @@ import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
 import { Session, TuiDriverError } from 'tuidriver';
-import { mcpArgs, mcpCapabilities, permissionOptions, promptText, slashOutput, toolCallUpdates } from './acp_map.mjs';
+import { engineRegExp, escapeRegExp, mcpArgs, mcpCapabilities, permissionOptions, promptText, questionContext, slashOutput, toolCallUpdates } from './acp_map.mjs';
 
 const VERSION = '0.1.0';
 /** How long a slash command's output must be still before it is read. */
 const SLASH_IDLE_MS = 700;
 const SLASH_TIMEOUT_MS = 20_000;
+/** How long a slash command may take to give the prompt back (a panel closed with Escape). */
+const READY_TIMEOUT_MS = 10_000;
 
 /**
  * What tuidriver-acp needs from the engine file: whether the engine has a
@@ -26,7 +28,11 @@ export function readEngine(engine, env = process.env) {
     ?? path.join(path.dirname(createRequire(import.meta.url).resolve('tuidriver/package.json')), 'engines');
   try {
     const j = JSON.parse(fs.readFileSync(path.join(dir, `${engine}.json`), 'utf8'));
-    return { description: j.description ?? engine, transcript: j.transcript !== undefined, slashCommands: j.slash_commands ?? [] };
+    const reply = {
+      end: j.reply?.end ? engineRegExp(j.reply.end) : null,
+      chrome: (j.reply?.chrome ?? []).map(engineRegExp),
+    };
+    return { description: j.description ?? engine, transcript: j.transcript !== undefined, slashCommands: j.slash_commands ?? [], reply };
   } catch {
     return null;
   }
@@ -50,6 +56,20 @@ function badParams(message) {
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+/** Resolves once the engine shows its prompt again; else fails with what the screen shows. */
+async function untilReady(ses, when) {
+  const end = Date.now() + READY_TIMEOUT_MS;
+  for (;;) {
+    const st = await ses.status();
+    if (st.explain.verdict === 'ready') return;
+    if (st.state === 'exited' || Date.now() > end) {
+      const screen = (await ses.screen()).lines.join('\n').trim();
+      throw new acp.RequestError(-32603, `the CLI is not at its prompt ${when} (${st.explain.note}); its screen:\n${screen}`);
+    }
+    await sleep(50);
+  }
+}
+
 export class AcpAgent {
   /**
    * @param {{engine: string, cols?: number, rows?: number, mode?: 'exec'|'agent', extraArgs?: string[],
@@ -58,7 +78,7 @@ export class AcpAgent {
   constructor(opts) {
     this.opts = opts;
     this.engine = opts.engine;
-    this.info = readEngine(opts.engine, opts.env) ?? { description: opts.engine, transcript: false, slashCommands: [] };
+    this.info = readEngine(opts.engine, opts.env) ?? { description: opts.engine, transcript: false, slashCommands: [], reply: { end: null, chrome: [] } };
     this.stderr = opts.stderr ?? process.stderr;
     /** ACP session id → { id, session, turn, updates, seq }. */
     this.sessions = new Map();
@@ -222,46 +242,73 @@ export class AcpAgent {
     this.say(s, r.markdown ?? r.text);
   }
 
-  /** A question inside the turn, as session/request_permission; the choice's index is the answer. */
+  /**
+   * A question inside the turn: a pending tool call showing it, then
+   * session/request_permission; the chosen option's index is the answer, and the
+   * call is `completed` when allowed, `failed` when rejected. (The tool itself
+   * follows from the transcript once the turn is done; a rejected one may be missing
+   * there, as Claude records no end for such a turn.)
+   */
   async permission(s, q, turn) {
     if (q.options.length === 0) {
       turn.freeText = q.question;
       throw new Error('a free-text question');
     }
-    const screen = await s.session.screen().then((sc) => sc.lines.join('\n').trim(), () => q.question);
-    await s.updates;
-    const res = await this.client.request(acp.methods.client.session.requestPermission, {
-      sessionId: s.id,
-      toolCall: {
-        toolCallId: `permission-${++s.seq}`,
-        title: q.question.split('\n')[0],
-        status: 'pending',
-        content: [{ type: 'content', content: { type: 'text', text: screen } }],
-      },
-      options: permissionOptions(q.options),
-    });
+    const screen = await s.session.screen().then((sc) => questionContext(sc.lines, q.question), () => q.question);
+    const toolCall = {
+      toolCallId: `permission-${++s.seq}`,
+      title: q.question.split('\n')[0],
+      kind: 'other',
+      status: 'pending',
+      content: [{ type: 'content', content: { type: 'text', text: screen } }],
+    };
+    await this.update(s, { sessionUpdate: 'tool_call', ...toolCall });
+    const options = permissionOptions(q.options);
+    const res = await this.client.request(acp.methods.client.session.requestPermission, { sessionId: s.id, toolCall, options });
+    const chosen = res.outcome.outcome === 'selected' ? options.find((o) => o.optionId === res.outcome.optionId) : undefined;
+    const allowed = chosen?.kind.startsWith('allow') ?? false;
+    this.update(s, { sessionUpdate: 'tool_call_update', toolCallId: toolCall.toolCallId, status: allowed ? 'completed' : 'failed' });
     if (res.outcome.outcome !== 'selected') {
       turn.cancelled = true;
       throw new Error('the client cancelled the permission request');
     }
-    return Number(res.outcome.optionId);
+    if (!chosen) throw new acp.RequestError(-32602, `no such option: ${res.outcome.optionId}`);
+    return Number(chosen.optionId);
   }
 
-  /** A slash command typed as it is; what it prints on screen is the answer. */
+  /**
+   * A slash command typed as it is; what it prints is the answer: the rows below
+   * its echo once the prompt is back, or the panel it opened (then closed with Escape).
+   */
   async slash(s, text) {
     const ses = s.session;
+    await untilReady(ses, 'before the command');
     const before = (await ses.screen()).lines;
+    const line = text.split('\n')[0];
     await ses.keys([text]);
-    await sleep(150); // the TUI's command menu settles before Enter picks the command
+    // Enter only once the TUI shows what was typed (its command menu follows it).
+    await ses.expect(escapeRegExp(line), { timeoutMs: 5000 }).catch(() => undefined);
+    await sleep(150);
     await ses.keys(['Enter']);
-    await ses.waitIdle({ idleMs: SLASH_IDLE_MS, timeoutMs: SLASH_TIMEOUT_MS });
-    const after = (await ses.screen()).lines;
-    this.say(s, slashOutput(text.split('\n')[0], before, after));
-    // A command that opened a panel leaves it with Escape, back to the prompt.
-    if ((await ses.status()).explain.verdict !== 'ready') {
-      await ses.keys(['Escape']);
-      await ses.waitIdle({ idleMs: 300, timeoutMs: 5000 });
+    // Done when the prompt is back, or when a panel shows (not busy, something
+    // below the echo): a command can be quiet a while before it prints (/mcp).
+    const end = Date.now() + SLASH_TIMEOUT_MS;
+    const r = this.info.reply;
+    for (;;) {
+      await ses.waitIdle({ idleMs: SLASH_IDLE_MS, timeoutMs: Math.max(end - Date.now(), 1) });
+      const verdict = (await ses.status()).explain.verdict;
+      if (verdict === 'ready') {
+        this.say(s, slashOutput(line, await ses.scrollback(), { before, end: r.end, chrome: r.chrome }));
+        return;
+      }
+      const panel = verdict === 'busy' ? '' : slashOutput(line, (await ses.screen()).lines, { before, panel: true });
+      if (panel !== '' || Date.now() >= end) {
+        this.say(s, panel);
+        break;
+      }
     }
+    await ses.keys(['Escape']);
+    await untilReady(ses, `after ${line}`);
   }
 
   cancel({ sessionId }) {

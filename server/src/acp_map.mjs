@@ -6,7 +6,7 @@
 const OPTION_KINDS = [
   [/^\s*(no|reject|deny|don'?t|cancel)\b.*\b(always|never|don'?t ask again)\b/i, 'reject_always'],
   [/^\s*(no|reject|deny|don'?t|cancel)\b/i, 'reject_once'],
-  [/\b(always|don'?t ask again|for this session|for all|from now on)\b/i, 'allow_always'],
+  [/\b(always|don'?t ask again|for this session|for all|from now on|auto mode)\b/i, 'allow_always'],
   [/^\s*(yes|allow|approve|accept|proceed|ok)\b/i, 'allow_once'],
 ];
 
@@ -25,6 +25,33 @@ export function optionKind(label) {
 /** The needs_input event's choices as ACP permission options (optionId: the choice's index). */
 export function permissionOptions(options) {
   return options.map((o) => ({ optionId: String(o.index), name: o.label, kind: optionKind(o.label) }));
+}
+
+/** A solid horizontal rule, or a box's top edge: where a TUI's question box begins. */
+const RULE = /^\s*[─╭┌]─{19,}/;
+
+/**
+ * What a permission request shows with a question: the screen from the rule or
+ * box edge above the question (the tool and its input, as the CLI shows them)
+ * to the end, else the whole screen.
+ */
+export function questionContext(lines, question) {
+  const first = question.split('\n')[0].trim();
+  let at = lines.length;
+  for (let i = lines.length - 1; i >= 0; i--) {
+    if (first !== '' && lines[i].includes(first)) {
+      at = i;
+      break;
+    }
+  }
+  let from = 0;
+  for (let i = Math.min(at, lines.length - 1); i >= 0; i--) {
+    if (RULE.test(lines[i])) {
+      from = i + 1;
+      break;
+    }
+  }
+  return lines.slice(from).map((l) => l.trimEnd()).join('\n').replace(/^\n+|\n+$/g, '');
 }
 
 /** Tool names of the three CLIs → ACP tool kinds. */
@@ -141,23 +168,40 @@ export function promptText(blocks) {
   return parts.join('');
 }
 
+export function escapeRegExp(text) {
+  return text.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
+}
+
+/** An engine file's regex (RE2) as a JS RegExp: `\x{HH}` is written `\u{HH}` here. */
+export function engineRegExp(re) {
+  return new RegExp(re.replace(/\\x\{([0-9a-fA-F]+)\}/g, '\\u{$1}'), 'u');
+}
+
 /**
- * What a slash command printed: the rows below its echo on the screen after it
- * ran, else (a panel drawn over the input box) the rows that were not on the
- * screen before it; rows that were there before (the input box, footers) and
- * blank edges are left out.
+ * What a slash command printed, from the rows after its echo (the last row holding
+ * `command`). `rows` is the history and screen once the TUI is back at its prompt:
+ * the output ends at the engine's `reply.end` row (the input box), and rows
+ * matching `reply.chrome` (spinners, tips) are left out. When the command opened a
+ * panel over the input box instead (`panel`), `rows` is that screen and the rows it
+ * shared with the screen before the command (`before`: borders, footers) are left
+ * out. Blank edges are trimmed.
  */
-export function slashOutput(command, before, after) {
+export function slashOutput(command, rows, { before = [], end = null, chrome = [], panel = false } = {}) {
+  // The echo: the command alone on its row, after a prompt mark (❯, >, ›) and inside a box edge.
+  const echo = new RegExp(`^[\\s│┃|]*[^\\w\\s]{0,2}\\s*${escapeRegExp(command)}\\s*[│┃|]?\\s*$`, 'u');
+  let from = -1;
+  for (let i = rows.length - 1; i >= 0 && from < 0; i--) if (echo.test(rows[i])) from = i + 1;
   const old = new Set(before.map((l) => l.trimEnd()));
-  let from = 0;
-  for (let i = after.length - 1; i >= 0; i--) {
-    if (after[i].includes(command) && !old.has(after[i].trimEnd())) {
-      from = i + 1;
-      break;
-    }
+  let out = rows.slice(Math.max(from, 0)).map((l) => l.trimEnd());
+  if (panel || from < 0) {
+    out = out.filter((l) => l === '' || !old.has(l));
+  } else {
+    const stop = end ? out.findIndex((l) => end.test(l)) : -1;
+    if (stop >= 0) out = out.slice(0, stop);
+    out = out.filter((l) => !chrome.some((re) => re.test(l)));
+    while (out.length && old.has(out[out.length - 1]) && out[out.length - 1] !== '') out.pop();
   }
-  const rows = after.slice(from).map((l) => l.trimEnd()).filter((l) => !old.has(l) || l === '');
-  while (rows.length && rows[0].trim() === '') rows.shift();
-  while (rows.length && rows[rows.length - 1].trim() === '') rows.pop();
-  return rows.join('\n');
+  while (out.length && out[0].trim() === '') out.shift();
+  while (out.length && out[out.length - 1].trim() === '') out.pop();
+  return out.join('\n');
 }
