@@ -107,11 +107,6 @@ export function agentHome(t, cli, port) {
   return { home, cwd, env: { ...process.env, ...env } };
 }
 
-/** Whether the agent CLIs of tests/e2e are installed (npm ci there). */
-export function haveClis() {
-  return fs.existsSync(path.join(E2E, 'node_modules', '@anthropic-ai', 'claude-code-linux-x64', 'claude'));
-}
-
 /** Pids of the processes whose parent is `pid`. */
 export function childrenOf(pid) {
   try {
