@@ -19,7 +19,8 @@ const READY_TIMEOUT_MS = 10_000;
 
 /**
  * What tuidriver-acp needs from the engine file: whether the engine has a
- * transcript, and its slash commands. Found as the daemon finds it:
+ * transcript, its slash commands, and its reply's end and chrome rows (to read
+ * a slash command's output). Found as the daemon finds it:
  * $TUIDRIVER_ENGINES, else the tuidriver package's engines/. Null when unreadable
  * (the daemon then reports the unknown engine itself).
  */
