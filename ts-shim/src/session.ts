@@ -183,9 +183,14 @@ export interface OutputDroppedEvent {
   reason?: string;
 }
 
-/** Events: `output` (raw program output, string), `exit` (ExitInfo, once), `dialog`, `needsInput`, `outputDropped`, `close` (the daemon is gone). */
+/**
+ * Events: `output` (raw program output, string), `exit` (ExitInfo, once), `dialog`, `needsInput`,
+ * `outputDropped`, `stderr` (the daemon's diagnostics, as they come after the spawn; what came
+ * before is in `stderrTail`), `close` (the daemon is gone).
+ */
 export interface SessionEvents {
   output: [data: string];
+  stderr: [chunk: string];
   exit: [info: ExitInfo];
   dialog: [event: DialogEvent];
   needsInput: [event: NeedsInputEvent];
@@ -770,6 +775,7 @@ export class Session extends EventEmitter<SessionEvents> {
 
   private appendStderr(s: string): void {
     this.stderrTail_ = (this.stderrTail_ + s).slice(-STDERR_TAIL);
+    this.emit('stderr', s);
   }
 
   private daemonExit: string = '';
