@@ -4,6 +4,7 @@
 #include "transcript_codex.h"
 #include "transcript_format.h"
 #include "transcript_gemini.h"
+#include "transcript_opencode.h"
 
 namespace tuidriver {
 namespace {
@@ -17,6 +18,7 @@ const FormatEntry kFormats[] = {
     {"claude", NewClaudeTranscript},
     {"codex", NewCodexTranscript},
     {"gemini", NewGeminiTranscript},
+    {"opencode", NewOpencodeTranscript},
 };
 
 }  // namespace
