@@ -152,7 +152,7 @@ class ExactTurns:
         s.daemon.close(timeout=20)
         s.daemon.__exit__()
         env = homes.make_env(self.CLI, s.home, s.cwd, self.api.port)
-        with Daemon(self.CLI, "--cwd", s.cwd, "--resume", sid, env=env, timeout=60) as d:
+        with Daemon(self.CLI, "--cwd", s.cwd, "--resume", sid, env=env, timeout=150) as d:
             self.assertEqual(d.ready["session_id"], sid)
             self.api.script("kiwi")
             r = d.ask("which word?", timeout=90)
