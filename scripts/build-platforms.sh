@@ -28,11 +28,11 @@ skip() {  # platform reason: fatal when the platform was asked for by name
   [ "$strict" = 0 ] || exit 1
 }
 
-check() {  # binary readelf: fully static (no loader, no shared library), under 3 MB
+check() {  # binary readelf: fully static (no loader, no shared library), under 4 MB
   local bin=$1 readelf=$2
   local size; size=$(stat -c %s "$bin")
   echo "$bin: $size bytes"
-  [ "$size" -lt "$max_bytes" ] || { echo "$bin is over 3 MB" >&2; exit 1; }
+  [ "$size" -lt "$max_bytes" ] || { echo "$bin is over 4 MB" >&2; exit 1; }
   if $readelf -lW "$bin" | grep -q 'INTERP'; then
     echo "$bin asks for a program interpreter (PT_INTERP): not fully static" >&2; exit 1
   fi
@@ -60,8 +60,8 @@ build_linux_x64() {
 }
 
 build_linux_arm64() {
-  if ! command -v aarch64-linux-gnu-g++ >/dev/null || [ ! -e /usr/lib/aarch64-linux-gnu/libre2.a ] || [ ! -e /usr/lib/aarch64-linux-gnu/libsqlite3.a ]; then
-    skip linux-arm64 "dpkg --add-architecture arm64; apt-get install g++-aarch64-linux-gnu libre2-dev:arm64 libutf8proc-dev:arm64 libsqlite3-dev:arm64 (scripts/deps.sh --platforms)"
+  if ! command -v aarch64-linux-gnu-g++ >/dev/null || [ ! -e /usr/lib/aarch64-linux-gnu/libre2.a ]; then
+    skip linux-arm64 "dpkg --add-architecture arm64; apt-get install g++-aarch64-linux-gnu libre2-dev:arm64 libutf8proc-dev:arm64 (scripts/deps.sh --platforms)"
     return 0
   fi
   # The same build type as the x64 tree (RelWithDebInfo: -O2), stripped.
@@ -104,9 +104,8 @@ PY
 }
 
 # The third-party sources for a darwin build, once: RE2 (its generated
-# Unicode tables made as Debian's build makes them), utf8proc, and SQLite's
-# amalgamation (sqlite3.c, made from Debian's source as its build makes it:
-# configure, then make with tclsh).
+# Unicode tables made as Debian's build makes them) and utf8proc. SQLite's
+# amalgamation is deps/sqlite, as for every build (scripts/deps.sh).
 darwin_sources() {
   local src=build-darwin-src
   mkdir -p $src
@@ -118,17 +117,6 @@ darwin_sources() {
     (cd $src/re2 && python3 re2/make_unicode_casefold.py > re2/unicode_casefold.cc &&
        python3 re2/make_unicode_groups.py > re2/unicode_groups.cc &&
        perl re2/make_perl_groups.pl > re2/perl_groups.cc)
-  fi
-  if [ ! -e $src/sqlite/sqlite3.c ]; then
-    rm -rf $src/sqlite3-*/
-    (cd $src && apt-get source -qq sqlite3 >/dev/null 2>&1 && mv sqlite3-*/ sqlite) || {
-      echo "apt-get source sqlite3 failed: deb-src entries needed (scripts/deps.sh --platforms adds them)" >&2
-      exit 1
-    }
-    (cd $src/sqlite && ./configure >/dev/null && make sqlite3.c >/dev/null) || {
-      echo "making SQLite's sqlite3.c failed (needs tcl: scripts/deps.sh --platforms)" >&2
-      exit 1
-    }
   fi
 }
 
@@ -150,11 +138,11 @@ build_darwin() {  # platform zig-target
   done
   for f in daemon/*.cc; do
     case $f in *_test.cc|*_fuzz.cc|*/platform_linux.cc) continue ;; esac
-    jobs+=("$cxx -DTUIDRIVER_VERSION='\"$version\"' -Idaemon -Ideps/simdjson -I$src/re2 -I$src/utf8proc -I$src/sqlite -c $f -o $out/obj/$(basename "$f" .cc).o")
+    jobs+=("$cxx -DTUIDRIVER_VERSION='\"$version\"' -Idaemon -Ideps/simdjson -I$src/re2 -I$src/utf8proc -Ideps/sqlite -c $f -o $out/obj/$(basename "$f" .cc).o")
   done
   jobs+=("$cxx -Ideps/simdjson -c deps/simdjson/simdjson.cpp -o $out/obj/simdjson.o")
   jobs+=("$zig cc -target $2 -O2 -DUTF8PROC_STATIC -I$src/utf8proc -c $src/utf8proc/utf8proc.c -o $out/obj/utf8proc.o")
-  jobs+=("$zig cc -target $2 -O2 -DSQLITE_OMIT_LOAD_EXTENSION -c $src/sqlite/sqlite3.c -o $out/obj/sqlite3.o")
+  jobs+=("$zig cc -target $2 -O2 -DSQLITE_OMIT_LOAD_EXTENSION -DSQLITE_THREADSAFE=0 -c deps/sqlite/sqlite3.c -o $out/obj/sqlite3.o")
   printf '%s\n' "${jobs[@]}" | xargs -d '\n' -P2 -I{} sh -c '{}'
   $zig c++ -target $2 -s $out/obj/*.o -o $out/tuidriver
   local size; size=$(stat -c %s $out/tuidriver)
