@@ -9,15 +9,22 @@ import shutil
 import unittest
 
 import homes
-from agent_harness import AgentLifecycle, AgentSession, AgentTurns, RowStreaming
+from agent_harness import (AgentLifecycle, AgentSession, AgentTurns, RowStreaming, ToolTurns,
+                           assert_text_agrees)
 from tuiclient import Daemon
 
 CLI = "codex"
 
 
-class Codex(AgentTurns, RowStreaming, unittest.TestCase):
+class Codex(AgentTurns, RowStreaming, ToolTurns, unittest.TestCase):
     CLI = "codex"
     CHROME = ("Worked for", "›", "esc to interrupt")
+
+    def tool_call(self, command):
+        return {"tool_call": {"name": "exec_command", "input": {"cmd": command}}}
+
+    def asking_tool_call(self, path):
+        return self.run_command_call(path, "Create the file")
 
     def run_command_call(self, path, reason):
         """A tool call that Codex must ask about: a command that asks to leave
@@ -71,6 +78,7 @@ class Codex(AgentTurns, RowStreaming, unittest.TestCase):
         self.assertTrue(d.request("answer", target="q", option=1)["ok"])
         reply = d.wait_for(lambda m: m.get("id") == "q", 60)
         self.assertTrue(reply["ok"], reply)
+        assert_text_agrees(reply)
         self.assertEqual(reply["text"], "Made it.")
         self.assertTrue(os.path.exists(target))
 
@@ -149,6 +157,7 @@ class CodexResume(AgentLifecycle, unittest.TestCase):
                 self.assertEqual(d.ready["session_id"], sid)
                 self.api.script("kiwi")
                 r = d.ask("which word?", timeout=60)
+                assert_text_agrees(r)
                 self.assertEqual((r["markdown"], r["turn"]["session_id"]), ("kiwi", sid), r)
                 self.assertIn("remember the word kiwi", json.dumps(self.api.turns()[-1]))
                 d.close()
