@@ -160,8 +160,8 @@ def assert_text_agrees(reply):
     if got != want:
         raise AssertionError("text does not agree with markdown:\n  text:     %r\n  markdown: %r\n"
                              "  words missing from text: %r\n  words only in text: %r"
-                             % (reply.get("text"), markdown, [w for w in want if w not in got],
-                                [w for w in got if w not in want]))
+                             % (reply.get("text"), markdown, [w for w in want if w not in got][:20],
+                                [w for w in got if w not in want][:20]))
 
 
 def processes_matching(word):

@@ -266,3 +266,28 @@ test('kern-engines: the genuine Claude Code CLI (● replies) against the fake A
     await s.close();
   }
 });
+
+// Issue 22, item 1: a kern-engines user sees only `text`, and real turns nearly
+// all call tools: the answer after a tool call is the reply, also when it is
+// taller than the screen.
+test('kern-engines: the genuine Claude Code CLI: the answer after a tool call, short and tall', { timeout: 180_000 }, async (t) => {
+  assert.ok(fs.existsSync(CLAUDE_CLI), `${CLAUDE_CLI} is missing: run (cd tests/e2e && npm ci --ignore-scripts) (scripts/test.sh does)`);
+  const api = await startFakeApi(t);
+  const dir = tempDir(t);
+  const cwd = path.join(dir, 'project');
+  fs.mkdirSync(cwd);
+  const tool = { tool_call: { name: 'Bash', input: { command: 'echo tdtool-42', description: 'Run it' } } };
+  const tall = Array.from({ length: 60 }, (_, i) => `row ${i} of the answer after the tool`).join('\n\n');
+  const replies = [tool, { text: 'tool said: tdtool-42' }, tool, { text: tall }];
+  const res = await fetch(`http://127.0.0.1:${api.port}/_control/replies`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ replies }),
+  });
+  assert.equal(res.status, 200);
+  const s = await ClaudeCliSession.spawn({ cwd, env: claudeHome(dir, cwd, api.port), rows: 40 });
+  try {
+    assert.equal(await s.ask('run the tool', 60_000), 'tool said: tdtool-42');
+    assert.equal(await s.ask('run the tool, then answer at length', 60_000), tall);
+  } finally {
+    await s.close();
+  }
+});
