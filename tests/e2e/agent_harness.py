@@ -219,6 +219,40 @@ class RowStreaming:
         self.assertGreaterEqual(len(early), 3, "deltas before the model finished: %r" % early)
 
 
+class TallResume:
+    """Issue 22, item 2: a conversation whose history is taller than the
+    screen resumes. The resumed history scrolls the CLI's banner (Gemini's
+    `started` pattern) off the screen at once; the session must still become
+    ready, and status.explain must say the pattern was seen. Mixed into an
+    AgentLifecycle subclass of a CLI with a transcript."""
+
+    def test_resume_a_history_taller_than_the_screen(self):
+        s = AgentSession(self.CLI, self.api)
+        try:
+            tall = "\n\n".join("line %d of an answer taller than the screen" % i for i in range(40))
+            self.api.script(tall)
+            r = s.ask("write a tall answer", timeout=90)
+            self.assertEqual(r["markdown"], tall, r)
+            sid = r["turn"]["session_id"]
+            s.daemon.close(timeout=20)
+            s.daemon.__exit__()
+            env = homes.make_env(self.CLI, s.home, s.cwd, self.api.port)
+            with Daemon(self.CLI, "--cwd", s.cwd, "--resume", sid, env=env, timeout=90) as d:
+                status = d.request("status")
+                self.assertEqual(status["state"], "ready", status)
+                started = status["explain"].get("started")
+                if started is not None:  # an engine with `started` patterns (Gemini)
+                    self.assertTrue(started["seen"], status["explain"])
+                self.api.script("resumed")
+                r = d.ask("still there?", timeout=60)
+                assert_text_agrees(r)
+                self.assertEqual((r["text"], r["markdown"], r["turn"]["session_id"]), ("resumed", "resumed", sid), r)
+                self.assertIn("line 39 of an answer", json.dumps(self.api.turns()[-1]))
+                d.close()
+        finally:
+            shutil.rmtree(s.tmp, ignore_errors=True)
+
+
 class AgentLifecycle:
     """The fake API for a class of tests that start their own sessions, and
     item 9 of the agent-engines issue. A subclass sets CLI, and

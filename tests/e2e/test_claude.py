@@ -6,7 +6,7 @@ import shutil
 import unittest
 
 import homes
-from agent_harness import (AgentLifecycle, AgentSession, AgentTurns, RowStreaming, ToolTurns,
+from agent_harness import (AgentLifecycle, TallResume, AgentSession, AgentTurns, RowStreaming, ToolTurns,
                            assert_text_agrees)
 from tuiclient import Daemon, run_once
 
@@ -127,7 +127,7 @@ class ClaudeTranscript(AgentLifecycle, unittest.TestCase):
         self.assertIn(self.sid + ".jsonl", r["transcript_error"])
 
 
-class ClaudeResume(AgentLifecycle, unittest.TestCase):
+class ClaudeResume(AgentLifecycle, TallResume, unittest.TestCase):
     CLI = CLI
 
     def test_resume_across_two_daemons(self):

@@ -9,7 +9,7 @@ import shutil
 import unittest
 
 import homes
-from agent_harness import (AgentLifecycle, AgentSession, AgentTurns, RowStreaming, ToolTurns,
+from agent_harness import (AgentLifecycle, TallResume, AgentSession, AgentTurns, RowStreaming, ToolTurns,
                            assert_text_agrees)
 from tuiclient import Daemon
 
@@ -145,7 +145,7 @@ class CodexTranscript(AgentLifecycle, unittest.TestCase):
         self.assertIn(sid, r["transcript_error"])
 
 
-class CodexResume(AgentLifecycle, unittest.TestCase):
+class CodexResume(AgentLifecycle, TallResume, unittest.TestCase):
     CLI = CLI
 
     def test_resume_across_two_daemons(self):

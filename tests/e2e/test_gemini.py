@@ -7,7 +7,7 @@ import textwrap
 import unittest
 
 import homes
-from agent_harness import AgentLifecycle, AgentSession, AgentTurns, ToolTurns, assert_text_agrees
+from agent_harness import AgentLifecycle, AgentSession, AgentTurns, TallResume, ToolTurns, assert_text_agrees
 from tuiclient import Daemon
 
 CLI = "gemini"
@@ -124,7 +124,7 @@ class GeminiTranscript(AgentLifecycle, unittest.TestCase):
         self.assertIn(self.sid[:8], r["transcript_error"])  # the file, named in the error
 
 
-class GeminiResume(AgentLifecycle, unittest.TestCase):
+class GeminiResume(AgentLifecycle, TallResume, unittest.TestCase):
     CLI = CLI
 
     def test_resume_across_two_daemons(self):
