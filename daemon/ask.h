@@ -57,6 +57,7 @@ struct AskResult {
   std::string error;     // on failure: human-readable
   std::string text;      // the reply (ok), or what was seen so far
   std::string question;  // needs_input: the question on screen
+  bool rows_missing = false;  // the screen never showed some rows of the reply
 };
 
 class Ask {
@@ -111,6 +112,9 @@ class Ask {
   // True when the streamed deltas do not add up to the final text (the
   // program rewrote what had been streamed); the reply says so.
   bool revised() const;
+  // The reply's text from the CLI's own record, when the screen never showed
+  // some of its rows (result().rows_missing).
+  void ReplaceText(const std::string& text) { result_.text = text; }
   // First row of the ask on the terminal: history from here is pinned.
   uint64_t start_row() const { return start_row_; }
   // The terminal was just resized: its rows were renumbered by reflow, so
@@ -150,6 +154,12 @@ class Ask {
   void CloseLineSegment(const Terminal& term);
   void AppendSegment(const std::vector<Row>& rows, std::string* text, bool* has) const;
   std::string CurrentReply(const Terminal& term, bool final) const;
+  // Rows from the ask's first row down to the input prompt.
+  std::vector<Row> AskRows(const Terminal& term) const;
+  // A marked reply's complete rows as the screen shows them now, added to
+  // those seen before: a reply taller than a screen that never scrolls
+  // into the history is only ever seen in pieces.
+  void RememberReplyRows(const Terminal& term);
   std::string UnfinishedReply(const Terminal& term) const;
   std::string ExtractMarkedOrPlain(const Terminal& term, const std::vector<Row>& rows) const;
   // True while the screen still gives the reply it gave at Start and the
@@ -234,6 +244,8 @@ class Ask {
   TimePoint question_shown_at_;  // when the reported question settled
 
   std::string stale_reply_;  // reply engines: what the screen gave at Start
+  std::vector<std::string> seen_rows_;  // marked replies: the rows seen so far
+  bool rows_missing_ = false;           // some rows were never on screen
   ReplyStream stream_;  // ask_stream's deltas
   AskResult result_;
 };

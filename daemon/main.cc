@@ -11,6 +11,7 @@
 #include "home.h"
 #include "json_writer.h"
 #include "options.h"
+#include "request.h"
 #include "session.h"
 
 namespace {
@@ -40,6 +41,18 @@ int ListEngines() {
       printf("  %-10s (invalid: %s)\n", name.c_str(), err.c_str());
     }
   }
+  return 0;
+}
+
+// One JSON line: each request type and every field it accepts.
+int ListFields() {
+  tuidriver::JsonObject o;
+  for (const std::string& type : tuidriver::KnownRequestTypes()) {
+    std::vector<std::string> fields = {"id", "type"};
+    for (const std::string& f : tuidriver::KnownRequestFields(type)) fields.push_back(f);
+    o.AddStringArray(type.c_str(), fields);
+  }
+  printf("%s\n", o.Finish().c_str());
   return 0;
 }
 
@@ -99,6 +112,8 @@ int main(int argc, char** argv) {
       return 0;
     case tuidriver::Options::Action::kListEngines:
       return ListEngines();
+    case tuidriver::Options::Action::kListFields:
+      return ListFields();
     case tuidriver::Options::Action::kRun:
       break;
   }

@@ -1,5 +1,6 @@
 #include "request.h"
 
+#include <algorithm>
 
 #include "json_fields.h"
 #include "json_type_name.h"
@@ -129,6 +130,52 @@ void RecoverId(const std::string& line, RequestId* id) {
   }
 }
 
+// Each request type and the fields ReadFields reads for it (docs/protocol.md).
+struct TypeFields {
+  std::string type;
+  std::vector<std::string> fields;
+};
+
+const std::vector<TypeFields>& RequestTable() {
+  static const std::vector<TypeFields> kTable = {
+      {"ask", {"prompt", "timeout", "on_input"}},
+      {"ask_stream", {"prompt", "timeout", "on_input"}},
+      {"cancel", {"target"}},
+      {"send", {"data"}},
+      {"send_secret", {"data"}},
+      {"keys", {"keys"}},
+      {"paste", {"text"}},
+      {"resize", {"cols", "rows"}},
+      {"screen", {"styles"}},
+      {"scrollback", {"lines"}},
+      {"expect", {"pattern", "timeout", "output_only"}},
+      {"wait_idle", {"idle_ms", "timeout"}},
+      {"signal", {"signal"}},
+      {"status", {}},
+      {"subscribe", {"events"}},
+      {"unsubscribe", {"events"}},
+      {"close", {}},
+      {"answer", {"target", "option", "text"}},
+      {"record", {"path", "stop"}},
+  };
+  return kTable;
+}
+
+// A field the type does not have is refused, naming what it has: a typo
+// ("timeout_ms") must not silently fall back to a default.
+bool CheckFieldNames(const object& obj, const std::string& type, std::string* err) {
+  const std::vector<std::string>& known = KnownRequestFields(type);
+  for (auto field : obj) {
+    std::string key(field.key);
+    if (key == "id" || key == "type" || std::find(known.begin(), known.end(), key) != known.end()) continue;
+    std::string list = "id, type";
+    for (const std::string& f : known) list += ", " + f;
+    *err = "unknown field '" + key + "' in a '" + type + "' request (known: " + list + ")";
+    return false;
+  }
+  return true;
+}
+
 bool ReadFields(const object& obj, Request* r, std::string* err) {
   JsonFields f(err);
   const std::string& t = r->type;
@@ -214,12 +261,28 @@ bool ReadFields(const object& obj, Request* r, std::string* err) {
 }  // namespace
 
 const std::vector<std::string>& KnownRequestTypes() {
-  static const std::vector<std::string> kTypes = {
-      "ask",   "ask_stream", "cancel",     "send",      "send_secret", "keys",
-      "paste", "resize",     "screen",     "scrollback", "expect",     "wait_idle",
-      "signal", "status",    "subscribe",  "unsubscribe", "close",      "answer",
-      "record"};
+  static const std::vector<std::string> kTypes = [] {
+    std::vector<std::string> types;
+    for (const TypeFields& t : RequestTable()) types.push_back(t.type);
+    return types;
+  }();
   return kTypes;
+}
+
+const std::vector<std::string>& KnownRequestFields(const std::string& type) {
+  static const std::vector<std::string> kNone;
+  for (const TypeFields& t : RequestTable()) {
+    if (t.type == type) return t.fields;
+  }
+  return kNone;
+}
+
+const char* RequestErrorKind(RequestError error) {
+  switch (error) {
+    case RequestError::kUnknownType: return "unknown_type";
+    case RequestError::kBadRequest: return "bad_request";
+    default: return "protocol";
+  }
 }
 
 bool RequestParser::Parse(const std::string& line, Request* request,
@@ -269,6 +332,10 @@ bool RequestParser::Parse(const std::string& line, Request* request,
     std::string list;
     for (const std::string& t : KnownRequestTypes()) list += (list.empty() ? "" : ", ") + t;
     *err = "unknown request type '" + request->type + "' (known: " + list + ")";
+    return false;
+  }
+  if (!CheckFieldNames(obj, request->type, err)) {
+    *kind = RequestError::kBadRequest;
     return false;
   }
   if (!ReadFields(obj, request, err)) return false;

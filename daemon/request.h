@@ -48,8 +48,10 @@ struct Request {
   bool stop = false;                 // record: stop recording
 };
 
-// Why a line was refused, as the reply's kind.
-enum class RequestError { kNone, kProtocol, kUnknownType };
+// Why a line was refused, as the reply's kind: "protocol", "unknown_type",
+// "bad_request" (a field the request's type does not have).
+enum class RequestError { kNone, kProtocol, kUnknownType, kBadRequest };
+const char* RequestErrorKind(RequestError error);
 
 class RequestParser {
  public:
@@ -65,6 +67,10 @@ class RequestParser {
 
 // Every request type the daemon knows, for error messages and docs.
 const std::vector<std::string>& KnownRequestTypes();
+
+// The fields a request of `type` may carry besides "id" and "type" (empty
+// for an unknown type): any other field is refused (kBadRequest).
+const std::vector<std::string>& KnownRequestFields(const std::string& type);
 
 }  // namespace tuidriver
 

@@ -159,6 +159,8 @@ void SessionCore::FailPending(const std::string& kind, const std::string& why) {
 }
 
 void SessionCore::OnScreen(TimePoint now) {
+  // Every update, even mid-frame: a banner may be drawn and cleared in one.
+  if (state_ == State::kStarting) matcher_.UpdateStarted(term_, &started_);
   if (state_ != State::kExited && !MidFrame(now)) {
     int rule = dialogs_.Update(term_, last_output_, !options_.raw && !closing_, child_, now);
     if (rule >= 0) {
@@ -191,9 +193,10 @@ bool SessionCore::MidFrame(TimePoint now) {
 
 void SessionCore::CheckReady(TimePoint now) {
   ready_wake_ = TimePoint::max();
+  bool started = matcher_.UpdateStarted(term_, &started_);
   if (options_.raw || (ReadySettled(term_, matcher_, options_.engine, options_.mode, dialogs_.sending(),
                                     last_output_, now, &ready_wake_) &&
-                       matcher_.Started(term_))) {
+                       started)) {
     state_ = State::kReady;
     asks_.OnReady(now);
     JsonObject o;
@@ -210,7 +213,7 @@ void SessionCore::CheckReady(TimePoint now) {
   if (now >= ready_deadline_ && !closing_) {
     // The prompt alone is not enough when the engine lists `started`
     // patterns: say which is missing.
-    std::string missing = matcher_.Ready(term_) && !matcher_.Started(term_)
+    std::string missing = matcher_.Ready(term_) && !started
                               ? " showed its prompt but none of its `started` patterns"
                               : " did not show its prompt";
     std::string error = options_.engine.name + missing + " within " +
@@ -264,7 +267,7 @@ void SessionCore::HandleLine(const std::string& line) {
   RequestError kind;
   std::string err;
   if (!parser_.Parse(line, &request, &kind, &err)) {
-    ReplyError(request.id, kind == RequestError::kUnknownType ? "unknown_type" : "protocol", err);
+    ReplyError(request.id, RequestErrorKind(kind), err);
     return;
   }
   if (request.id.kind != RequestId::Kind::kNone && IdInUse(request.id)) {
@@ -485,7 +488,9 @@ void SessionCore::HandleStatus(const Request& r) {
   o.Add("mode", options_.mode).Add("queued", static_cast<int64_t>(asks_.queued()));
   if (transcript_.session_id().empty()) o.AddNull("session_id");
   else o.Add("session_id", transcript_.session_id());
-  o.AddRaw("explain", ScreenMatcher::ExplainJson(matcher_.Explain(term_, options_.mode)));
+  if (state_ == State::kStarting) matcher_.UpdateStarted(term_, &started_);
+  o.AddRaw("explain", matcher_.ExplainJson(matcher_.Explain(term_, options_.mode), started_,
+                                           state_ == State::kStarting));
   if (state_ == State::kExited) o.Merge(ExitFields());
   else o.AddNull("exit_code").AddNull("signal");
   ReplyOk(r.id, o);

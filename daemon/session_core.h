@@ -196,6 +196,7 @@ class SessionCore {
   MessageSink* out_;
   Terminal term_;
   ScreenMatcher matcher_;
+  StartedLatch started_;  // the engine's `started` patterns, once seen
   RequestParser parser_;
   Utf8Sanitizer output_utf8_;
   TranscriptReader transcript_;

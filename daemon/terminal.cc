@@ -12,9 +12,10 @@ namespace tuidriver {
 
 namespace {
 
-// DEC special graphics (ESC ( 0), as xterm maps it: 0x5f..0x7e.
+// DEC special graphics (ESC ( 0), as xterm maps it: 0x5f..0x7e ('_' is a
+// blank, as in xterm's charsets.c).
 const char32_t kLineDrawing[32] = {
-    0x00a0, 0x25c6, 0x2592, 0x2409, 0x240c, 0x240d, 0x240a, 0x00b0,  // _ ` a b c d e f
+    0x0020, 0x25c6, 0x2592, 0x2409, 0x240c, 0x240d, 0x240a, 0x00b0,  // _ ` a b c d e f
     0x00b1, 0x2424, 0x240b, 0x2518, 0x2510, 0x250c, 0x2514, 0x253c,  // g h i j k l m n
     0x23ba, 0x23bb, 0x2500, 0x23bc, 0x23bd, 0x251c, 0x2524, 0x2534,  // o p q r s t u v
     0x252c, 0x2502, 0x2264, 0x2265, 0x03c0, 0x2260, 0x00a3, 0x00b7,  // w x y z { | } ~
@@ -307,13 +308,15 @@ void Terminal::Csi(const CsiSequence& csi) {
 bool Terminal::CsiCursor(const CsiSequence& csi) {
   int n = csi.Count(0);
   int row = cursor_.row, col = cursor_.col;
-  // Vertical moves stop at the scroll region's edges when they start inside it.
+  // Vertical moves stop at the scroll region's edges when they start inside
+  // it; VPR (CSI e) ignores the margins, as in xterm.
   int up_limit = row >= top_ ? top_ : 0;
   int down_limit = row < bottom_ ? bottom_ - 1 : rows_ - 1;
   int origin_row = origin_mode_ ? top_ : 0;
   switch (csi.final) {
     case 'A': MoveTo(std::max(row - n, up_limit), col); break;
-    case 'B': case 'e': MoveTo(std::min(row + n, down_limit), col); break;
+    case 'B': MoveTo(std::min(row + n, down_limit), col); break;
+    case 'e': MoveTo(row + n, col); break;
     case 'C': case 'a': MoveTo(row, col + n); break;
     case 'D': MoveTo(row, col - n); break;
     case 'E': MoveTo(std::min(row + n, down_limit), 0); break;
@@ -329,7 +332,7 @@ bool Terminal::CsiCursor(const CsiSequence& csi) {
       MoveTo(origin_mode_ ? std::min(r, bottom_ - 1) : r, col);
       break;
     }
-    case 'I': wrap_next_ = false; Tab(n); break;
+    case 'I': Tab(n); break;  // like a tab: a pending wrap stays pending
     case 'Z': wrap_next_ = false; BackTab(n); break;
     default: return false;
   }
@@ -430,6 +433,10 @@ void Terminal::SetPrivateMode(int mode, bool set) {
     case 7:
       autowrap_ = set;
       if (!set) wrap_next_ = false;
+      break;
+    case 3:  // DECCOLM: the width stays (no resize), but the screen is cleared and homed, as in tmux
+      EraseInDisplay(2);
+      MoveTo(origin_mode_ ? top_ : 0, 0);
       break;
     case 25: cursor_.visible = set; break;
     case 47:
@@ -668,7 +675,7 @@ void Terminal::SwitchScreen(bool alt) {
   alt_screen_ = alt;
   screen_ = alt ? &alt_ : &main_;
   if (alt) BlankRows(0, rows_);
-  wrap_next_ = false;
+  // A pending wrap stays pending across the switch, as in tmux and xterm.
 }
 
 void Terminal::EraseInDisplay(int how) {

@@ -747,5 +747,40 @@ TEST(Terminal, ScrollRegionSurvivesAShrink) {
   }
 }
 
+// Issue 22, item 4, where tmux has no reference (it implements neither the
+// margin-free VPR nor CHT's pending wrap): xterm's documented behaviour.
+
+// xterm (ctlseqs: "CSI Ps e  Line Position Relative"; charproc.c moves with
+// CursorDown's margin-free variant): VPR goes past the bottom margin of a
+// scroll region, stopping only at the screen's last row.
+TEST(Terminal, VprIgnoresTheScrollRegion) {
+  Terminal t(10, 8, 100);
+  Feed(&t, "\x1b[2;4r\x1b[3;1H\x1b[3e");  // region rows 2..4; from row 3 down 3
+  EXPECT_EQ(5, t.cursor().row);
+  Feed(&t, "\x1b[20e");
+  EXPECT_EQ(7, t.cursor().row);  // the screen's last row
+  Feed(&t, "\x1b[3;1H\x1b[3B");  // CUD still stops at the margin
+  EXPECT_EQ(3, t.cursor().row);
+}
+
+// xterm: CHT (CSI I) is a tab repeated; a tab at the last column with a
+// wrap pending keeps it pending, so the next character starts the next row
+// instead of overwriting the last column.
+TEST(Terminal, ChtKeepsAPendingWrap) {
+  Terminal t(10, 3, 100);
+  Feed(&t, "abcdefghij\x1b[Iz");
+  EXPECT_EQ("abcdefghij", t.RowText(0));
+  EXPECT_EQ("z", t.RowText(1));
+  EXPECT_EQ(1, t.cursor().col);
+}
+
+// xterm maps '_' of the DEC special graphics set to a blank (charsets.c), not
+// to a no-break space: a line of them reads as spaces.
+TEST(Terminal, LineDrawingUnderscoreIsABlank) {
+  Terminal t(10, 2, 100);
+  Feed(&t, "\x1b(0a_q_x\x1b(B_");
+  EXPECT_EQ("\u2592 \u2500 \u2502_", t.RowText(0));
+}
+
 }  // namespace
 }  // namespace tuidriver

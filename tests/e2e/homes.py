@@ -6,6 +6,9 @@ returns the environment variables to run it with.
 """
 import json
 import os
+import subprocess
+import sys
+import tempfile
 
 E2E = os.path.dirname(os.path.abspath(__file__))
 MODULES = os.path.join(E2E, "node_modules")
@@ -97,6 +100,48 @@ trust_level = "trusted"
 '''
 
 
+# Where Codex's own sandbox cannot start (a debootstrap chroot, Docker's
+# default seccomp profile: bubblewrap needs unprivileged user and mount
+# namespaces), every command it runs fails. There the test homes run
+# commands unsandboxed, and a rule makes Codex ask before the commands the
+# tests expect questions about (touch), so the approval questions stay
+# (0.169 refuses approval_policy "untrusted", which would ask for every
+# command not known to be safe). TUIDRIVER_E2E_CODEX_SANDBOX=off forces that
+# configuration (to test it on a machine where the sandbox works).
+CODEX_NO_SANDBOX = '''approval_policy = "on-request"
+sandbox_mode = "danger-full-access"
+'''
+CODEX_ASK_RULES = '''prefix_rule(
+    pattern = ["touch"],
+    decision = "prompt",
+    justification = "the tests answer a question before a file is made",
+)
+'''
+_sandbox_starts = {}
+
+
+def codex_sandbox_starts():
+    """Whether Codex's sandbox can run a command here (asked once per run):
+    unprivileged user and mount namespaces work (`unshare -Urm true`, what
+    bubblewrap needs), and Codex itself runs `true` in its sandbox."""
+    if os.environ.get("TUIDRIVER_E2E_CODEX_SANDBOX") == "off":
+        return False
+    if "answer" not in _sandbox_starts:
+        probe = subprocess.run(["unshare", "--user", "--map-root-user", "--mount", "true"],
+                               capture_output=True, timeout=30)
+        if probe.returncode == 0:
+            with tempfile.TemporaryDirectory(prefix="tuidriver-e2e-sandbox-probe-") as scratch:
+                probe = subprocess.run([EXECUTABLES["codex"], "sandbox", "--", "true"],
+                                       env={**base_env(scratch), "OPENAI_API_KEY": "sk-fake-codex"},
+                                       capture_output=True, timeout=60)
+        _sandbox_starts["answer"] = probe.returncode == 0
+        if probe.returncode != 0:
+            sys.stderr.write("homes.py: Codex's sandbox cannot start here (%s); the Codex homes run "
+                             "commands unsandboxed, asking first\n"
+                             % probe.stderr.decode(errors="replace").strip().splitlines()[-1:])
+    return _sandbox_starts["answer"]
+
+
 def codex_env(home, cwd, port, bare):
     env = base_env(home)
     env["OPENAI_API_KEY"] = "sk-fake-codex"
@@ -107,6 +152,11 @@ def codex_env(home, cwd, port, bare):
     # gpt-5.5, the one Codex offers to migrate from ("Meet GPT-6 Sol"); with
     # no model set at all, 0.169.0 picks GPT-6.1-Sol and asks nothing.
     text = CODEX_CONFIG % {"port": port, "model": "gpt-5.5" if bare else "gpt-5"}
+    if not codex_sandbox_starts():
+        text = CODEX_NO_SANDBOX + text
+        os.makedirs(os.path.join(home, ".codex", "rules"), exist_ok=True)
+        with open(os.path.join(home, ".codex", "rules", "default.rules"), "w") as f:
+            f.write(CODEX_ASK_RULES)
     if not bare:
         text += CODEX_ANSWERS % {"cwd": os.path.realpath(cwd)}
     with open(os.path.join(home, ".codex", "config.toml"), "w") as f:

@@ -69,7 +69,8 @@ class Opencode(AgentTurns, RowStreaming, unittest.TestCase):
         d = self.s.daemon
         target = os.path.join(self.s.cwd, "allowed.txt")
         self.api.script({"tool_call": {"name": "bash", "input": {"command": "touch " + target,
-                                                                 "description": "Create a file"}}})
+                                                                 "description": "Create a file"}}},
+                        "Allowed, and the file is made.")
         d.send({"id": "q", "type": "ask", "prompt": "make the allowed file", "timeout": 60,
                 "on_input": "wait"})
         ev = d.wait_for(lambda m: m.get("id") == "q", 60)
@@ -82,6 +83,7 @@ class Opencode(AgentTurns, RowStreaming, unittest.TestCase):
         d.request("keys", keys=["Enter"])  # Allow once
         reply = d.wait_for(lambda m: m.get("id") == "q", 60)
         self.assertTrue(reply["ok"], reply)
+        self.assertEqual(reply["text"], "Allowed, and the file is made.")  # issue 22, item 1
         self.assertTrue(os.path.exists(target))
 
 
