@@ -85,7 +85,7 @@ TEST(EngineConfig, ErrorsNameTheFileAndField) {
       {R"({"command": ["a"], "prompt": "x", "started": ["ok", "(("]})", "'started[1]'"},
       {R"({"command": ["a"], "prompt": "x", "timeouts": {"ask_ms": "5"}})", "'timeouts.ask_ms'"},
       // Key names are checked: a typo would be typed as text.
-      {R"({"command": ["a"], "prompt": "x", "interrupt_keys": ["Ctrl-C"]})", "'interrupt_keys[0]'"},
+      {R"({"command": ["a"], "prompt": "x", "interrupt_keys": ["Ctrl+C"]})", "'interrupt_keys[0]'"},
       {R"({"command": ["a"], "prompt": "x", "quit_keys": ["C-d", "Exit"]})", "'quit_keys[1]'"},
       {R"({"command": ["a"], "prompt": "x", "submit": {"enter": ["Return!"]}})", "'submit.enter[0]'"},
       {R"({"command": ["a"], "prompt": "x", "dialogs": [{"pattern": "y", "keys": ["Entr"]}]})",
