@@ -8,9 +8,18 @@
 //   conversation turn, it takes the next scripted reply;
 // - a tool's result is the last message: the turn goes on, with the next
 //   scripted reply if one is queued, else "Done.";
-// - anything else (titles, memory extraction, next-prompt suggestions) is a
-//   side call: a short canned answer that never consumes the script.
+// - a side call (a title, Qwen's memory extraction and next-prompt
+//   suggestion, which offer tools or end with a user message too): a short
+//   canned answer that never consumes the script.
 import { splitWords, sleep } from './fake_api.mjs';
+
+// Side calls that look like turns, told apart by their text, and what the
+// fake answers them: a real model's kind of answer, so the CLI shows what a
+// user sees (Qwen draws the suggestion in its input box).
+const SIDE_CALLS = [
+  { name: 'qwen_suggestion', user: /^\[SUGGESTION MODE:/, text: 'try it out' },
+  { name: 'qwen_memory', system: /managed memory extraction subagent/, text: 'Nothing durable to remember.' },
+];
 
 function messagesOf(body) {
   return Array.isArray(body?.messages) ? body.messages : [];
@@ -30,6 +39,16 @@ function lastUserText(body) {
   return '';
 }
 
+function systemText(body) {
+  return messagesOf(body).filter((m) => m?.role === 'system').map((m) => textOf(m.content)).join('\n');
+}
+
+function sideCallOf(body) {
+  const user = lastUserText(body);
+  const system = systemText(body);
+  return SIDE_CALLS.find((c) => (c.user && c.user.test(user)) || (c.system && c.system.test(system)));
+}
+
 function lastRole(body) {
   const msgs = messagesOf(body);
   return msgs.length > 0 ? msgs[msgs.length - 1]?.role : undefined;
@@ -41,6 +60,7 @@ function offersTools(body) {
 
 // What kind of request this is: 'turn', 'tool_result' or 'side'.
 export function requestKind(body) {
+  if (sideCallOf(body)) return 'side';
   if (lastRole(body) === 'tool') return 'tool_result';
   if (offersTools(body) && lastRole(body) === 'user') return 'turn';
   return 'side';
@@ -122,7 +142,9 @@ export const provider = {
       reply = state.continueTurn();
       onEnd = () => state.endStep();
     } else {
-      reply = { text: 'OK' };
+      const side = sideCallOf(body);
+      entry.side_call = side?.name ?? 'other';
+      reply = { text: side?.text ?? 'OK' };
     }
     return body?.stream ? stream(res, body, reply, onEnd) : answer(res, body, reply, onEnd);
   },
