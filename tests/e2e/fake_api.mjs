@@ -1,10 +1,11 @@
-// A loopback fake of the three model APIs the agent CLIs talk to, so the
+// A loopback fake of the four model APIs the agent CLIs talk to, so the
 // end-to-end tests run the genuine CLIs offline with deterministic replies.
 //
 //   node tests/e2e/fake_api.mjs [--port N]   prints {"port":N} once listening
 //
 // One server answers all providers; each provider module (fake_anthropic.mjs,
-// fake_openai.mjs, fake_gemini.mjs) says which requests it owns. The test
+// fake_openai.mjs for Responses, fake_chat_completions.mjs, fake_gemini.mjs)
+// says which requests it owns. The test
 // scripts what the model "says" through the control endpoints:
 //
 //   POST /_control/replies  {"replies":[Reply...]}  queue replies for turns
@@ -18,6 +19,9 @@
 //         "first_delay_ms": 0,      pause before the first token (busy is visible)
 //         "word_delay_ms": 0,       pause between words
 //         "tool_call": {"name": "Bash", "input": {...}}}   ask to run a tool instead
+// When the tool's result comes back, Anthropic and Gemini answer "Done.";
+// Chat Completions takes the next queued reply if there is one, else "Done."
+// (Responses always takes the next reply).
 // No dependencies beyond Node's standard library.
 import http from 'node:http';
 import { existsSync } from 'node:fs';
@@ -61,9 +65,18 @@ export class FakeApiState {
     this.lastTurnStartedAt = wallMs();
     return this.queue.length > 0 ? this.queue.shift() : this.defaultReply;
   }
+  // Called by a provider when a tool's result comes back inside a turn: the
+  // next scripted reply if one is queued, else a short closing answer.
+  continueTurn() {
+    return this.queue.length > 0 ? this.queue.shift() : { text: 'Done.' };
+  }
   // Called by a provider after the last byte of a turn's stream was written.
   endTurn() {
     this.turnsFinished += 1;
+    this.endStep();
+  }
+  // The same after the answer to a tool's result (not a turn of its own).
+  endStep() {
     this.lastTurnFinishedAt = wallMs();
   }
   snapshot() {
@@ -112,7 +125,7 @@ function handleControl(state, method, pathname, body, res) {
 
 async function loadProviders() {
   const providers = [];
-  for (const name of ['fake_anthropic.mjs', 'fake_openai.mjs', 'fake_gemini.mjs']) {
+  for (const name of ['fake_anthropic.mjs', 'fake_openai.mjs', 'fake_chat_completions.mjs', 'fake_gemini.mjs']) {
     const file = path.join(here, name);
     if (existsSync(file)) providers.push((await import(pathToFileURL(file))).provider);
   }
