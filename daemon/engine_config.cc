@@ -211,8 +211,9 @@ void ReadTranscript(Reader* r, const element& e, const std::string& path, Transc
   r->Object(e, path, [&](const std::string& key, const element& v, const std::string& sub) {
     if (key == "format") {
       r->String(v, sub, &t->format);
-      if (!r->failed() && t->format != "claude" && t->format != "codex" && t->format != "gemini") {
-        r->Fail(sub, "expected one of claude, codex, gemini; got '" + t->format + "'");
+      if (!r->failed() && t->format != "claude" && t->format != "codex" && t->format != "gemini" &&
+          t->format != "copilot" && t->format != "cline") {
+        r->Fail(sub, "expected one of claude, codex, gemini, copilot, cline; got '" + t->format + "'");
       }
     } else if (key == "path") r->String(v, sub, &t->path);
     else if (key == "session_args") r->Strings(v, sub, &t->session_args);

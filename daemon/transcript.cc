@@ -1,5 +1,8 @@
 #include "transcript.h"
 
+#include "transcript_cline.h"
+#include "transcript_copilot.h"
+
 #include <glob.h>
 #include <simdjson.h>
 #include <sys/stat.h>
@@ -362,6 +365,22 @@ TranscriptReader::TranscriptReader(std::string format, std::string path, std::st
     : format_(std::move(format)), pattern_(std::move(path)), cwd_(std::move(cwd)),
       session_id_(std::move(session_id)), spawned_(static_cast<int64_t>(time(nullptr))) {}
 
+// A glob match's session id and working directory.
+bool TranscriptReader::Identify(const std::string& path, simdjson::dom::parser* parser, std::string* id,
+                                std::string* cwd) const {
+  if (format_ == "cline") return IdentifyClineSession(path, id, cwd);
+  std::ifstream in(path);
+  std::string first;
+  element meta;
+  if (!std::getline(in, first) || parser->parse(first).get(meta)) return false;
+  // Codex: {"type":"session_meta","payload":{"id","cwd"}}; Gemini: {"sessionId"}.
+  element payload;
+  bool codex = !meta["payload"].get(payload);
+  *id = codex ? Str(payload, "id") : Str(meta, "sessionId");
+  *cwd = codex ? Str(payload, "cwd") : cwd_;
+  return true;
+}
+
 // The file: the pattern itself, or the glob match whose first record (a
 // Codex session_meta) names this session.
 bool TranscriptReader::Locate() {
@@ -376,15 +395,8 @@ bool TranscriptReader::Locate() {
   simdjson::dom::parser parser;
   for (size_t i = 0; i < g.gl_pathc; ++i) {
     struct stat st;
-    std::ifstream in(g.gl_pathv[i]);
-    std::string first;
-    element meta;
-    if (stat(g.gl_pathv[i], &st) != 0 || !std::getline(in, first) || parser.parse(first).get(meta)) continue;
-    // Codex: {"type":"session_meta","payload":{"id","cwd"}}; Gemini: {"sessionId"}.
-    element payload;
-    bool codex = !meta["payload"].get(payload);
-    std::string id = codex ? Str(payload, "id") : Str(meta, "sessionId");
-    std::string cwd = codex ? Str(payload, "cwd") : cwd_;
+    std::string id, cwd;
+    if (stat(g.gl_pathv[i], &st) != 0 || !Identify(g.gl_pathv[i], &parser, &id, &cwd)) continue;
     bool ours = session_id_.empty() ? cwd == cwd_ && st.st_mtime >= spawned_ - 1 : id == session_id_;
     // A new session's file is the first one started after the spawn.
     if (ours && static_cast<int64_t>(st.st_ctime) < best) {
@@ -400,6 +412,15 @@ bool TranscriptReader::Locate() {
 void TranscriptReader::StartTurn() {
   struct stat st;
   offset_ = Locate() && stat(file_.c_str(), &st) == 0 ? static_cast<uint64_t>(st.st_size) : 0;
+  if (format_ != "cline") return;
+  // Cline rewrites its one document: the turn is the one after the prompts it holds now.
+  offset_ = 0;
+  prompts_before_ = 0;
+  std::ifstream in(file_, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string id, err;
+  if (!file_.empty() && !ReadClineDocument(text.str(), &id, &prompts_before_, &err)) prompts_before_ = 0;
 }
 
 TranscriptReader::Result TranscriptReader::ReadTurn(Turn* turn, std::string* err) {
@@ -416,9 +437,11 @@ TranscriptReader::Result TranscriptReader::ReadTurn(Turn* turn, std::string* err
   std::stringstream text;
   text << in.rdbuf();
   *turn = Turn();
-  bool parsed = format_ == "codex"    ? ParseCodexTurn(text.str(), turn, err)
-                : format_ == "gemini" ? ParseGeminiTurn(text.str(), turn, err)
-                                      : ParseClaudeTurn(text.str(), turn, err);
+  bool parsed = format_ == "codex"     ? ParseCodexTurn(text.str(), turn, err)
+                : format_ == "gemini"  ? ParseGeminiTurn(text.str(), turn, err)
+                : format_ == "copilot" ? ParseCopilotTurn(text.str(), turn, err)
+                : format_ == "cline"   ? ParseClineTurn(text.str(), prompts_before_, turn, err)
+                                       : ParseClaudeTurn(text.str(), turn, err);
   if (!parsed) {
     *err = file_ + ": " + *err;
     return Result::kFailed;

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include <simdjson.h>
+
 #include "json_writer.h"
 
 namespace tuidriver {
@@ -68,6 +70,7 @@ class TranscriptReader {
 
  private:
   bool Locate();
+  bool Identify(const std::string& path, simdjson::dom::parser* parser, std::string* id, std::string* cwd) const;
   std::string format_;
   std::string pattern_;
   std::string cwd_;
@@ -75,6 +78,7 @@ class TranscriptReader {
   std::string file_;  // found
   int64_t spawned_ = 0;  // wall-clock seconds, for a glob's "after the spawn"
   uint64_t offset_ = 0;
+  size_t prompts_before_ = 0;  // Cline: prompts in its document when the turn began
 };
 
 // {home}, {cwd_slug} and {session_id} filled in, as the CLI names the file.
