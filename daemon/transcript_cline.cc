@@ -1,22 +1,22 @@
 #include "transcript_cline.h"
 
+#include <glob.h>
 #include <simdjson.h>
+#include <sys/stat.h>
+
+#include <climits>
+#include <fstream>
+#include <sstream>
 
 namespace tuidriver {
 namespace {
 
 using simdjson::dom::element;
 
-std::string Text(const element& e, const char* key) {
-  std::string_view s;
-  if (e[key].get(s)) return "";
-  return std::string(s);
-}
-
 // A user message whose blocks are text: a prompt (not tool results).
 bool IsPrompt(const element& m, simdjson::dom::array blocks) {
-  if (Text(m, "role") != "user" || blocks.size() == 0) return false;
-  return Text(blocks.at(0).value_unsafe(), "type") == "text";
+  if (JsonStr(m, "role") != "user" || blocks.size() == 0) return false;
+  return JsonStr(blocks.at(0).value_unsafe(), "type") == "text";
 }
 
 // The messages array, each with a content array of blocks.
@@ -27,7 +27,7 @@ bool Messages(const element& doc, simdjson::dom::array* messages, std::string* e
   }
   for (element m : *messages) {
     simdjson::dom::array blocks;
-    if (Text(m, "role").empty() || m["content"].get(blocks)) {
+    if (JsonStr(m, "role").empty() || m["content"].get(blocks)) {
       *err = "a message without a role and a content array";
       return false;
     }
@@ -46,7 +46,7 @@ void OnResult(const element& block, ToolCall* t) {
     t->output = std::string(s);
   } else if (!content.get(items)) {
     for (element item : items) {
-      std::string part = Text(item, "type") == "text" ? Text(item, "text") : Text(item, "result");
+      std::string part = JsonStr(item, "type") == "text" ? JsonStr(item, "text") : JsonStr(item, "result");
       if (!t->output.empty() && !part.empty()) t->output += "\n";
       t->output += part;
       bool success = true;
@@ -59,7 +59,7 @@ void OnResult(const element& block, ToolCall* t) {
 
 void OnAssistant(const element& m, simdjson::dom::array blocks, Turn* turn) {
   element info;
-  if (!m["modelInfo"].get(info) && !Text(info, "id").empty()) turn->model = Text(info, "id");
+  if (!m["modelInfo"].get(info) && !JsonStr(info, "id").empty()) turn->model = JsonStr(info, "id");
   int64_t n = 0;
   element metrics;
   if (!m["metrics"].get(metrics)) {
@@ -69,14 +69,14 @@ void OnAssistant(const element& m, simdjson::dom::array blocks, Turn* turn) {
   std::string text;
   bool calls = false;
   for (element b : blocks) {
-    std::string type = Text(b, "type");
+    std::string type = JsonStr(b, "type");
     if (type == "text") {
       if (!text.empty()) text += "\n\n";
-      text += Text(b, "text");
+      text += JsonStr(b, "text");
     } else if (type == "tool_use") {
       ToolCall t;
-      t.id = Text(b, "id");
-      t.name = Text(b, "name");
+      t.id = JsonStr(b, "id");
+      t.name = JsonStr(b, "name");
       element input;
       t.input_json = b["input"].get(input) ? "{}" : simdjson::minify(input);
       turn->tools.push_back(std::move(t));
@@ -100,8 +100,8 @@ bool IdentifyClineSession(const std::string& messages_path, std::string* session
   element record;
   std::string path = messages_path.substr(0, messages_path.size() - suffix.size()) + ".json";
   if (parser.load(path).get(record)) return false;
-  *session_id = Text(record, "session_id");
-  *cwd = Text(record, "cwd");
+  *session_id = JsonStr(record, "session_id");
+  *cwd = JsonStr(record, "cwd");
   return !session_id->empty();
 }
 
@@ -114,7 +114,7 @@ bool ReadClineDocument(const std::string& document, std::string* session_id, siz
     return false;
   }
   if (!Messages(doc, &messages, err)) return false;
-  *session_id = Text(doc, "sessionId");
+  *session_id = JsonStr(doc, "sessionId");
   *prompts = 0;
   for (element m : messages) {
     simdjson::dom::array blocks;
@@ -139,19 +139,92 @@ bool ParseClineTurn(const std::string& document, size_t prompts_before, Turn* tu
       turn->prompt_seen = true;
     } else if (!turn->prompt_seen) {
       continue;
-    } else if (Text(m, "role") == "assistant") {
+    } else if (JsonStr(m, "role") == "assistant") {
       OnAssistant(m, blocks, turn);
     } else {
       turn->finished = false;  // tool results: the model answers next
       for (element b : blocks) {
-        if (Text(b, "type") != "tool_result") continue;
+        if (JsonStr(b, "type") != "tool_result") continue;
         for (ToolCall& t : turn->tools) {
-          if (t.id == Text(b, "tool_use_id")) OnResult(b, &t);
+          if (t.id == JsonStr(b, "tool_use_id")) OnResult(b, &t);
         }
       }
     }
   }
   return true;
 }
+
+namespace {
+
+std::string ReadAll(const std::string& path, bool* ok) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  *ok = static_cast<bool>(in);
+  return text.str();
+}
+
+class ClineTranscript : public TranscriptFormat {
+ public:
+  bool Locate(TranscriptSession* session) override;
+  void StartTurn(const TranscriptSession& session) override;
+  TranscriptResult ReadTurn(const TranscriptSession& session, Turn* turn, std::string* err) override;
+
+ private:
+  std::string file_;  // found
+  size_t prompts_before_ = 0;
+};
+
+bool ClineTranscript::Locate(TranscriptSession* session) {
+  if (!file_.empty()) return true;
+  glob_t g;
+  if (glob(session->path.c_str(), 0, nullptr, &g) != 0) return false;
+  int64_t best = INT64_MAX;
+  for (size_t i = 0; i < g.gl_pathc; ++i) {
+    struct stat st;
+    std::string id, cwd;
+    if (stat(g.gl_pathv[i], &st) != 0 || !IdentifyClineSession(g.gl_pathv[i], &id, &cwd)) continue;
+    bool ours = session->session_id.empty() ? cwd == session->cwd && st.st_mtime >= session->spawned - 1
+                                            : id == session->session_id;
+    if (ours && static_cast<int64_t>(st.st_ctime) < best) {
+      best = static_cast<int64_t>(st.st_ctime);
+      file_ = g.gl_pathv[i];
+      if (session->session_id.empty()) session->session_id = id;
+    }
+  }
+  globfree(&g);
+  return !file_.empty();
+}
+
+// The turn is the one after the prompts the document holds now (none when
+// the session's first prompt has not created it yet).
+void ClineTranscript::StartTurn(const TranscriptSession&) {
+  prompts_before_ = 0;
+  if (file_.empty()) return;
+  bool ok = false;
+  std::string document = ReadAll(file_, &ok), id, err;
+  if (!ok || !ReadClineDocument(document, &id, &prompts_before_, &err)) prompts_before_ = 0;
+}
+
+TranscriptResult ClineTranscript::ReadTurn(const TranscriptSession&, Turn* turn, std::string* err) {
+  bool ok = false;
+  std::string document = ReadAll(file_, &ok);
+  if (!ok) {
+    *err = "no transcript at " + file_;
+    return TranscriptResult::kNotYet;
+  }
+  if (!ParseClineTurn(document, prompts_before_, turn, err)) {
+    *err = file_ + ": " + *err;
+    return TranscriptResult::kFailed;
+  }
+  if (turn->finished) return TranscriptResult::kDone;
+  *err = turn->prompt_seen ? file_ + ": the turn's last message is not an answer yet"
+                           : file_ + ": no prompt recorded after the ask began";
+  return TranscriptResult::kNotYet;
+}
+
+}  // namespace
+
+std::unique_ptr<TranscriptFormat> NewClineTranscript() { return std::make_unique<ClineTranscript>(); }
 
 }  // namespace tuidriver

@@ -6,11 +6,17 @@
 #define TUIDRIVER_TRANSCRIPT_CLINE_H_
 
 #include <cstddef>
+#include <memory>
 #include <string>
 
-#include "transcript.h"
+#include "transcript_format.h"
 
 namespace tuidriver {
+
+// The path is a glob of messages files (Cline names its sessions itself);
+// the match is the one whose session record names this session's id (--id),
+// or this working directory and a start after the spawn.
+std::unique_ptr<TranscriptFormat> NewClineTranscript();
 
 // The session id and working directory of a messages file, from the
 // session's record beside it (<session id>.json: session_id, cwd).

@@ -4,16 +4,12 @@
 
 #include <sstream>
 
+#include "transcript_jsonl.h"
+
 namespace tuidriver {
 namespace {
 
 using simdjson::dom::element;
-
-std::string Text(const element& e, const char* key) {
-  std::string_view s;
-  if (e[key].get(s)) return "";
-  return std::string(s);
-}
 
 // assistant.message: the model's text, or its tool requests (then the
 // answer is the text of a later message).
@@ -24,11 +20,11 @@ bool OnAssistantMessage(const element& data, Turn* turn, bool* answered, std::st
     *err = "an assistant.message without content and toolRequests";
     return false;
   }
-  if (!Text(data, "model").empty()) turn->model = Text(data, "model");
+  if (!JsonStr(data, "model").empty()) turn->model = JsonStr(data, "model");
   for (element r : requests) {
     ToolCall t;
-    t.id = Text(r, "toolCallId");
-    t.name = Text(r, "name");
+    t.id = JsonStr(r, "toolCallId");
+    t.name = JsonStr(r, "name");
     element args;
     t.input_json = r["arguments"].get(args) ? "{}" : simdjson::minify(args);
     turn->tools.push_back(std::move(t));
@@ -47,7 +43,7 @@ bool OnAssistantMessage(const element& data, Turn* turn, bool* answered, std::st
 // command's output ends with Copilot's "<shellId: N completed with exit
 // code N>" line, kept as the model saw it.
 void OnToolComplete(const element& data, Turn* turn) {
-  std::string id = Text(data, "toolCallId");
+  std::string id = JsonStr(data, "toolCallId");
   for (ToolCall& t : turn->tools) {
     if (t.id != id) continue;
     bool success = true;
@@ -64,7 +60,7 @@ void OnUsage(const element& data, Turn* turn) {
   int64_t n = 0;
   if (!usage["inputTokens"].get(n)) turn->input_tokens += n;
   if (!usage["outputTokens"].get(n)) turn->output_tokens += n;
-  if (turn->model.empty()) turn->model = Text(usage, "model");
+  if (turn->model.empty()) turn->model = JsonStr(usage, "model");
 }
 
 // One event; `answered`: the last assistant.message was an answer.
@@ -105,7 +101,7 @@ bool ParseCopilotTurn(const std::string& jsonl, Turn* turn, std::string* err) {
       *err = "line " + std::to_string(number) + " of the turn is not JSON";
       return false;
     }
-    std::string type = Text(record, "type");
+    std::string type = JsonStr(record, "type");
     if (type.empty()) {
       *err = "an event without a type (line " + std::to_string(number) + " of the turn)";
       return false;
@@ -121,6 +117,10 @@ bool ParseCopilotTurn(const std::string& jsonl, Turn* turn, std::string* err) {
     }
   }
   return true;
+}
+
+std::unique_ptr<TranscriptFormat> NewCopilotTranscript() {
+  return std::make_unique<JsonlTranscript>(ParseCopilotTurn, nullptr);
 }
 
 }  // namespace tuidriver

@@ -3,12 +3,15 @@
 #ifndef TUIDRIVER_TRANSCRIPT_COPILOT_H_
 #define TUIDRIVER_TRANSCRIPT_COPILOT_H_
 
+#include <memory>
 #include <string>
 
-#include "transcript.h"
+#include "transcript_format.h"
 
 namespace tuidriver {
 
+// The path names the file by the session id the daemon chooses (--session-id).
+std::unique_ptr<TranscriptFormat> NewCopilotTranscript();
 // Parses the events a turn appended (user.message, assistant.message,
 // tool.execution_complete, session.usage_record, assistant.turn_end).
 // False with *err when an event of a known type is not in the shape
