@@ -224,7 +224,8 @@ def cline_env(home, cwd, port, bare):
     providers = {"version": 1, "lastUsedProvider": "openai-compatible", "modes": {}, "providers": {
         "openai-compatible": {"settings": {
             "provider": "openai-compatible", "apiKey": "sk-fake-cline", "model": "fake-model",
-            "baseUrl": "http://127.0.0.1:%d/v1" % port}, "tokenSource": "manual"}}}
+            "baseUrl": "http://127.0.0.1:%d/v1" % port},
+        "updatedAt": "2026-01-01T00:00:00.000Z", "tokenSource": "manual"}}}
     with open(os.path.join(settings, "providers.json"), "w") as f:
         json.dump(providers, f)
     if not bare:
