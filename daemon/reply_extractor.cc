@@ -219,8 +219,10 @@ std::vector<std::string> UnwrapWordWrapped(const std::vector<std::string>& rows,
 std::string ExtractMarkedReply(const std::vector<Row>& rows, const std::string& prompt,
                                const ScreenMatcher& matcher, const ReplyConfig& config,
                                int cols, bool partial) {
+  std::vector<Row> stripped = rows;
+  for (Row& row : stripped) matcher.StripRow(&row.text);
   std::vector<size_t> last_row_at;
-  std::vector<std::string> lines = LogicalLines(rows, &last_row_at);
+  std::vector<std::string> lines = LogicalLines(stripped, &last_row_at);
   // The reply ends at the last `end` row (the input box's top border sits
   // just above the prompt, where the rows handed to us stop).
   int end = static_cast<int>(lines.size());
