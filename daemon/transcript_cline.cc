@@ -124,6 +124,7 @@ bool ReadClineDocument(const std::string& document, std::string* session_id, siz
 }
 
 bool ParseClineTurn(const std::string& document, size_t prompts_before, Turn* turn, std::string* err) {
+  *turn = Turn();
   simdjson::dom::parser parser;
   element doc;
   simdjson::dom::array messages;
