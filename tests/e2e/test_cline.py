@@ -25,9 +25,6 @@ class ClineExact(ExactTurns, unittest.TestCase):
     def shell_call(self, command):
         return {"tool_call": {"name": "run_commands", "input": {"commands": [command]}}}
 
-    def tool_output(self, output):
-        return output
-
     def answer_permission(self, daemon, rid, event):
         # "Approve tool call? [y] Approve [n] Deny": no numbered choices.
         self.assertIn("Approve tool call?", event["question"])
