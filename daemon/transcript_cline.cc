@@ -1,10 +1,7 @@
 #include "transcript_cline.h"
 
-#include <glob.h>
 #include <simdjson.h>
-#include <sys/stat.h>
 
-#include <climits>
 #include <fstream>
 #include <sstream>
 
@@ -177,24 +174,7 @@ class ClineTranscript : public TranscriptFormat {
 };
 
 bool ClineTranscript::Locate(TranscriptSession* session) {
-  if (!file_.empty()) return true;
-  glob_t g;
-  if (glob(session->path.c_str(), 0, nullptr, &g) != 0) return false;
-  int64_t best = INT64_MAX;
-  for (size_t i = 0; i < g.gl_pathc; ++i) {
-    struct stat st;
-    std::string id, cwd;
-    if (stat(g.gl_pathv[i], &st) != 0 || !IdentifyClineSession(g.gl_pathv[i], &id, &cwd)) continue;
-    bool ours = session->session_id.empty() ? cwd == session->cwd && st.st_mtime >= session->spawned - 1
-                                            : id == session->session_id;
-    if (ours && static_cast<int64_t>(st.st_ctime) < best) {
-      best = static_cast<int64_t>(st.st_ctime);
-      file_ = g.gl_pathv[i];
-      if (session->session_id.empty()) session->session_id = id;
-    }
-  }
-  globfree(&g);
-  return !file_.empty();
+  return !file_.empty() || LocateSessionFile(session, IdentifyClineSession, &file_);
 }
 
 // The turn is the one after the prompts the document holds now (none when
