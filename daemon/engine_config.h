@@ -96,6 +96,9 @@ struct ReplyConfig {
   // Rows that are program chrome, never part of a reply (spinners, footers,
   // timing lines). RE2, each matched against one row.
   std::vector<std::string> chrome;
+  // Removed from every row before the reply is cut: what a TUI draws beside
+  // the text (Copilot's scrollbar in the last column). Empty: nothing.
+  std::string strip;
   // Rows at or below the first match of this pattern end the reply region
   // (agent TUIs: the top border of the input box). Empty: the input prompt
   // row ends the reply.

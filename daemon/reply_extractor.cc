@@ -59,6 +59,16 @@ void DropRowBeingDrawn(std::vector<std::string>* body, const std::vector<size_t>
   while (!body->empty() && body->back().empty()) body->pop_back();
 }
 
+// The echo's text without a short field right-aligned after it on its row
+// (Copilot shows the time there: `❯ say hello            22:04`).
+std::string WithoutRightAlignedField(const std::string& rest) {
+  size_t gap = rest.rfind("   ");
+  if (gap == std::string::npos) return rest;
+  std::string field = TrimBoth(rest.substr(gap));
+  if (field.empty() || field.find(' ') != std::string::npos || StringColumns(field) > 8) return rest;
+  return TrimRight(rest.substr(0, gap));
+}
+
 // True when `line` shows `needle` right after an input-prompt marker: a few
 // columns holding a symbol but no letter or digit ("› ", "❯ ", " > "), and
 // nothing but the prompt's first line (or the start of it, when wrapped)
@@ -67,7 +77,10 @@ bool EchoedAfterMarker(const std::string& line, const std::string& needle, const
   size_t pos = line.find(needle);
   if (pos == std::string::npos) return false;
   std::string rest = TrimBoth(line.substr(pos));
-  if (first_line.compare(0, rest.size(), rest) != 0) return false;
+  if (first_line.compare(0, rest.size(), rest) != 0) {
+    rest = WithoutRightAlignedField(rest);
+    if (first_line.compare(0, rest.size(), rest) != 0) return false;
+  }
   std::string marker = TrimBoth(line.substr(0, pos));
   if (marker.empty() || StringColumns(marker) > 4) return false;
   // A list bullet in a reply ("- the prompt", "• the prompt") is no input marker.
@@ -260,8 +273,10 @@ std::vector<std::string> MarkedReplyRows(const std::vector<Row>& rows, const std
                                          const ScreenMatcher& matcher, const ReplyConfig& config,
                                          bool partial, bool* headless) {
   *headless = false;
+  std::vector<Row> stripped = rows;
+  for (Row& row : stripped) matcher.StripRow(&row.text);
   std::vector<size_t> last_row_at;
-  std::vector<std::string> lines = LogicalLines(rows, &last_row_at);
+  std::vector<std::string> lines = LogicalLines(stripped, &last_row_at);
   // The reply ends at the last `end` row (the input box's top border sits
   // just above the prompt, where the rows handed to us stop).
   int end = static_cast<int>(lines.size());

@@ -55,6 +55,43 @@ TEST(ReplyExtractor, MarkedReplyAfterTheLastEcho) {
                                "What is 6*7?", m, c.reply, 120));
 }
 
+// Copilot 1.0.102 right-aligns the time on the echo's row.
+TEST(ReplyExtractor, EchoWithTheTimeRightAligned) {
+  EngineConfig c;
+  c.prompt.pattern = "^❯ $";
+  c.reply.start = "^ ● ";
+  c.reply.continuation_indent = "   ";
+  c.reply.chrome = {"^ [~/]\\S*"};
+  c.reply.end = "^─{20,}";
+  ScreenMatcher m(c);
+  std::vector<std::string> screen = {
+      " ● Tip: /app",
+      " ❯ say hello                                                             21:42",
+      "",
+      " ● Hello there.",
+      "",
+      " ❯ run it now                                                            21:43",
+      "",
+      " ● All done.",
+      "   Second line.",
+      "",
+      " /tmp/project",
+      "────────────────────────────────────────────────────────────",
+  };
+  EXPECT_EQ("All done.\nSecond line.", ExtractMarkedReply(Rows(screen), "run it now", m, c.reply, 80));
+  EXPECT_EQ("Hello there.", ExtractMarkedReply(Rows({screen.begin(), screen.begin() + 5}), "say hello", m,
+                                               c.reply, 80));
+  // With a scrollbar in the last column, stripped (reply.strip).
+  c.reply.strip = "\\s*[┃█]$";
+  ScreenMatcher scrolled(c);
+  std::vector<std::string> with_bar;
+  for (const std::string& row : screen) with_bar.push_back(row.substr(0, 1) == "─" ? row : row + "   █");
+  EXPECT_EQ("All done.\nSecond line.", ExtractMarkedReply(Rows(with_bar), "run it now", scrolled, c.reply, 80));
+  // Text after the prompt that is more than a short field is no echo.
+  EXPECT_EQ("", ExtractMarkedReply(Rows({" ❯ say hello    and more words", " ● Hi."}), "say hello", m,
+                                   c.reply, 80));
+}
+
 TEST(ReplyExtractor, NoEchoMeansNoReplyYet) {
   EngineConfig c = ClaudeLike();
   ScreenMatcher m(c);

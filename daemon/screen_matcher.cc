@@ -33,6 +33,7 @@ ScreenMatcher::ScreenMatcher(const EngineConfig& config)
       continuation_(Compile(config.continuation_prompt)),
       reply_start_(CompileOrNull(config.reply.start)),
       reply_end_(CompileOrNull(config.reply.end)),
+      strip_(CompileOrNull(config.reply.strip)),
       tool_output_(CompileOrNull(config.reply.tool_output)),
       busy_osc_(config.busy_osc),
       busy_osc_pattern_(CompileOrNull(config.busy_osc_pattern)),
@@ -140,6 +141,10 @@ bool ScreenMatcher::IsChrome(const std::string& row) const {
     if (RE2::PartialMatch(row, *re)) return true;
   }
   return false;
+}
+
+void ScreenMatcher::StripRow(std::string* row) const {
+  if (strip_) RE2::Replace(row, *strip_, "");
 }
 
 bool ScreenMatcher::IsReplyEnd(const std::string& row) const {

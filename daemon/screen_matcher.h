@@ -66,6 +66,8 @@ class ScreenMatcher {
 
   bool IsChrome(const std::string& row) const;
   bool IsReplyEnd(const std::string& row) const;
+  // Removes reply.strip's match from the row.
+  void StripRow(std::string* row) const;
   bool IsToolOutput(const std::string& row) const;
   // Matches reply.start at the start of row; *prefix_len is the match length.
   bool IsReplyStart(const std::string& row, size_t* prefix_len) const;
@@ -107,6 +109,7 @@ class ScreenMatcher {
   std::vector<std::unique_ptr<RE2>> chrome_;
   std::unique_ptr<RE2> reply_start_;
   std::unique_ptr<RE2> reply_end_;
+  std::unique_ptr<RE2> strip_;
   std::unique_ptr<RE2> tool_output_;
   int busy_osc_ = 0;
   std::unique_ptr<RE2> busy_osc_pattern_;

@@ -11,6 +11,7 @@
 #include <simdjson.h>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -43,6 +44,14 @@ std::vector<std::string> TranscriptFormatNames();
 // The string field `key` of `e`, or "" when absent or not a string: formats
 // read only what they need, and check the shape of what they rely on.
 std::string JsonStr(const simdjson::dom::element& e, const char* key);
+
+// A file's session id and working directory (an empty cwd: the format
+// records none); false when the file is not a session's.
+using IdentifySessionFn = std::function<bool(const std::string& path, std::string* id, std::string* cwd)>;
+// This session's file among session->path's glob matches: the one naming
+// its id when known (--resume, or chosen by the daemon), else the first of
+// its working directory started after the spawn. Learns the session id.
+bool LocateSessionFile(TranscriptSession* session, const IdentifySessionFn& identify, std::string* file);
 
 }  // namespace tuidriver
 

@@ -1,7 +1,14 @@
 // The table of transcript formats by name: a new CLI's format is one line
 // here and its own transcript_<name>.cc.
+#include <glob.h>
+#include <sys/stat.h>
+
+#include <climits>
+
 #include "transcript_claude.h"
+#include "transcript_cline.h"
 #include "transcript_codex.h"
+#include "transcript_copilot.h"
 #include "transcript_format.h"
 #include "transcript_gemini.h"
 #include "transcript_opencode.h"
@@ -19,6 +26,8 @@ const FormatEntry kFormats[] = {
     {"codex", NewCodexTranscript},
     {"gemini", NewGeminiTranscript},
     {"opencode", NewOpencodeTranscript},
+    {"copilot", NewCopilotTranscript},
+    {"cline", NewClineTranscript},
 };
 
 }  // namespace
@@ -34,6 +43,28 @@ std::string JsonStr(const simdjson::dom::element& e, const char* key) {
   std::string_view s;
   if (e[key].get(s)) return "";
   return std::string(s);
+}
+
+bool LocateSessionFile(TranscriptSession* session, const IdentifySessionFn& identify, std::string* file) {
+  glob_t g;
+  if (glob(session->path.c_str(), 0, nullptr, &g) != 0) return false;
+  int64_t best = INT64_MAX;
+  for (size_t i = 0; i < g.gl_pathc; ++i) {
+    struct stat st;
+    std::string id, cwd;
+    if (stat(g.gl_pathv[i], &st) != 0 || !identify(g.gl_pathv[i], &id, &cwd)) continue;
+    if (cwd.empty()) cwd = session->cwd;
+    bool ours = session->session_id.empty() ? cwd == session->cwd && st.st_mtime >= session->spawned - 1
+                                            : id == session->session_id;
+    // A new session's file is the first one started after the spawn.
+    if (ours && static_cast<int64_t>(st.st_ctime) < best) {
+      best = static_cast<int64_t>(st.st_ctime);
+      *file = g.gl_pathv[i];
+      if (session->session_id.empty()) session->session_id = id;
+    }
+  }
+  globfree(&g);
+  return !file->empty();
 }
 
 std::vector<std::string> TranscriptFormatNames() {

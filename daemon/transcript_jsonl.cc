@@ -42,30 +42,14 @@ bool JsonlTranscript::Locate(TranscriptSession* session) {
 // (--resume, or chosen by the daemon), else the first file of this working
 // directory started after the spawn.
 bool JsonlTranscript::LocateByGlob(TranscriptSession* session) {
-  glob_t g;
-  if (glob(session->path.c_str(), 0, nullptr, &g) != 0) return false;
-  int64_t best = INT64_MAX;
   simdjson::dom::parser parser;
-  for (size_t i = 0; i < g.gl_pathc; ++i) {
-    struct stat st;
-    std::ifstream in(g.gl_pathv[i]);
-    std::string first, id, cwd;
+  auto by_first_record = [&](const std::string& path, std::string* id, std::string* cwd) {
+    std::ifstream in(path);
+    std::string first;
     simdjson::dom::element record;
-    if (stat(g.gl_pathv[i], &st) != 0 || !std::getline(in, first) || parser.parse(first).get(record) ||
-        !identify_(record, &id, &cwd)) {
-      continue;
-    }
-    if (cwd.empty()) cwd = session->cwd;
-    bool ours = session->session_id.empty() ? cwd == session->cwd && st.st_mtime >= session->spawned - 1
-                                            : id == session->session_id;
-    if (ours && static_cast<int64_t>(st.st_ctime) < best) {
-      best = static_cast<int64_t>(st.st_ctime);
-      file_ = g.gl_pathv[i];
-      if (session->session_id.empty()) session->session_id = id;
-    }
-  }
-  globfree(&g);
-  return !file_.empty();
+    return std::getline(in, first) && !parser.parse(first).get(record) && identify_(record, id, cwd);
+  };
+  return LocateSessionFile(session, by_first_record, &file_);
 }
 
 void JsonlTranscript::StartTurn(const TranscriptSession& session) {

@@ -1,10 +1,11 @@
-// A loopback fake of the three model APIs the agent CLIs talk to, so the
+// A loopback fake of the four model APIs the agent CLIs talk to, so the
 // end-to-end tests run the genuine CLIs offline with deterministic replies.
 //
 //   node tests/e2e/fake_api.mjs [--port N]   prints {"port":N} once listening
 //
 // One server answers all providers; each provider module (fake_anthropic.mjs,
-// fake_openai.mjs, fake_gemini.mjs) says which requests it owns. The test
+// fake_openai.mjs for Responses, fake_chat_completions.mjs, fake_gemini.mjs)
+// says which requests it owns. The test
 // scripts what the model "says" through the control endpoints:
 //
 //   POST /_control/replies  {"replies":[Reply...]}  queue replies for turns
@@ -70,6 +71,10 @@ export class FakeApiState {
   // Called by a provider after the last byte of a turn's stream was written.
   endTurn() {
     this.turnsFinished += 1;
+    this.endStep();
+  }
+  // The same after the answer to a tool's result (not a turn of its own).
+  endStep() {
     this.lastTurnFinishedAt = wallMs();
   }
   snapshot() {
@@ -118,7 +123,7 @@ function handleControl(state, method, pathname, body, res) {
 
 async function loadProviders() {
   const providers = [];
-  for (const name of ['fake_anthropic.mjs', 'fake_openai.mjs', 'fake_gemini.mjs']) {
+  for (const name of ['fake_anthropic.mjs', 'fake_openai.mjs', 'fake_chat_completions.mjs', 'fake_gemini.mjs']) {
     const file = path.join(here, name);
     if (existsSync(file)) providers.push((await import(pathToFileURL(file))).provider);
   }

@@ -24,7 +24,15 @@ EXECUTABLES = {
     # replaces; the real executable is in the platform package.
     "opencode": os.path.join(MODULES, "opencode-linux-x64", "bin", "opencode"),
     "kilo": os.path.join(MODULES, "@kilocode", "cli-linux-x64", "bin", "kilo"),
+    # The platform packages' native executables, as the packages' own
+    # launchers (npm-loader.js, bin/cline) find them.
+    "copilot": os.path.join(MODULES, "@github", "copilot-linux-x64", "copilot"),
+    "cline": os.path.join(MODULES, "@cline", "cli-linux-x64", "bin", "cline"),
 }
+
+# Copilot's executable unpacks its ~235 MB application on first run; every
+# test shares one copy, kept with the pinned install (npm ci starts afresh).
+COPILOT_PKG_CACHE = os.path.join(MODULES, ".cache", "copilot")
 
 
 def bin_dir(home):
@@ -229,6 +237,54 @@ def kilo_env(home, cwd, port, bare):
     return opencode_like_env("kilo", home, cwd, port, bare)
 
 
+def copilot_env(home, cwd, port, bare):
+    """Copilot with its own key for an OpenAI-compatible provider (no
+    GitHub login): the COPILOT_PROVIDER_* variables, and COPILOT_OFFLINE so
+    it reaches nothing else. The pre-answered home trusts the folder in
+    ~/.copilot/config.json; the bare one gets the folder-trust question."""
+    env = base_env(home)
+    env.update({
+        "COPILOT_PROVIDER_BASE_URL": "http://127.0.0.1:%d/v1" % port,
+        "COPILOT_PROVIDER_TYPE": "openai",
+        "COPILOT_PROVIDER_API_KEY": "sk-fake-copilot",
+        "COPILOT_PROVIDER_WIRE_API": "completions",
+        # Limits for a model Copilot's catalog does not know (else it warns).
+        "COPILOT_PROVIDER_MAX_PROMPT_TOKENS": "128000",
+        "COPILOT_PROVIDER_MAX_OUTPUT_TOKENS": "16000",
+        "COPILOT_MODEL": "fake-model",
+        "COPILOT_OFFLINE": "1",
+        "COPILOT_PKG_CACHE_HOME": COPILOT_PKG_CACHE,
+    })
+    d = os.path.join(home, ".copilot")
+    os.makedirs(d, exist_ok=True)
+    if not bare:
+        with open(os.path.join(d, "config.json"), "w") as f:
+            json.dump({"trustedFolders": [os.path.realpath(cwd)]}, f)
+    return env
+
+
+def cline_env(home, cwd, port, bare):
+    """Cline with an openai-compatible provider in
+    ~/.cline/data/settings/providers.json (what `cline auth -p
+    openai-compatible -b URL` writes). The pre-answered home marks its two
+    notices (ClinePass, Cline Desktop) as shown; the bare one gets them."""
+    env = base_env(home)
+    settings = os.path.join(home, ".cline", "data", "settings")
+    os.makedirs(settings, exist_ok=True)
+    providers = {"version": 1, "lastUsedProvider": "openai-compatible", "modes": {}, "providers": {
+        "openai-compatible": {"settings": {
+            "provider": "openai-compatible", "apiKey": "sk-fake-cline", "model": "fake-model",
+            "baseUrl": "http://127.0.0.1:%d/v1" % port},
+        "updatedAt": "2026-01-01T00:00:00.000Z", "tokenSource": "manual"}}}
+    with open(os.path.join(settings, "providers.json"), "w") as f:
+        json.dump(providers, f)
+    if not bare:
+        notices = {"shown": {"cline-cli-cline-pass-intro": True, "cline-cli-desktop-launch": True}}
+        with open(os.path.join(settings, "cli-notices.json"), "w") as f:
+            json.dump(notices, f)
+    return env
+
+
 # Set in every agent's environment, as a CI runner sets them: Gemini skips
 # its interactive UI when any is set, unless its engine strips them. Setting
 # them here makes every run see what CI sees.
@@ -242,6 +298,8 @@ ENVIRONMENTS = {
     "gemini": gemini_env,
     "opencode": opencode_env,
     "kilo": kilo_env,
+    "copilot": copilot_env,
+    "cline": cline_env,
 }
 
 
