@@ -211,8 +211,9 @@ void ReadTranscript(Reader* r, const element& e, const std::string& path, Transc
   r->Object(e, path, [&](const std::string& key, const element& v, const std::string& sub) {
     if (key == "format") {
       r->String(v, sub, &t->format);
-      if (!r->failed() && t->format != "claude" && t->format != "codex" && t->format != "gemini") {
-        r->Fail(sub, "expected one of claude, codex, gemini; got '" + t->format + "'");
+      static const std::set<std::string> kFormats = {"claude", "codex", "gemini", "pi", "qwen"};
+      if (!r->failed() && !kFormats.count(t->format)) {
+        r->Fail(sub, "expected one of claude, codex, gemini, pi, qwen; got '" + t->format + "'");
       }
     } else if (key == "path") r->String(v, sub, &t->path);
     else if (key == "session_args") r->Strings(v, sub, &t->session_args);

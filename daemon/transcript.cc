@@ -14,6 +14,9 @@
 #include <set>
 #include <sstream>
 
+#include "transcript_pi.h"
+#include "transcript_qwen.h"
+
 namespace tuidriver {
 namespace {
 
@@ -380,11 +383,13 @@ bool TranscriptReader::Locate() {
     std::string first;
     element meta;
     if (stat(g.gl_pathv[i], &st) != 0 || !std::getline(in, first) || parser.parse(first).get(meta)) continue;
-    // Codex: {"type":"session_meta","payload":{"id","cwd"}}; Gemini: {"sessionId"}.
+    // Codex: {"type":"session_meta","payload":{"id","cwd"}}; Gemini: {"sessionId"};
+    // pi: {"type":"session","id","cwd"}.
     element payload;
     bool codex = !meta["payload"].get(payload);
     std::string id = codex ? Str(payload, "id") : Str(meta, "sessionId");
     std::string cwd = codex ? Str(payload, "cwd") : cwd_;
+    if (format_ == "pi" && !PiSessionOf(first, &id, &cwd)) continue;
     bool ours = session_id_.empty() ? cwd == cwd_ && st.st_mtime >= spawned_ - 1 : id == session_id_;
     // A new session's file is the first one started after the spawn.
     if (ours && static_cast<int64_t>(st.st_ctime) < best) {
@@ -418,6 +423,8 @@ TranscriptReader::Result TranscriptReader::ReadTurn(Turn* turn, std::string* err
   *turn = Turn();
   bool parsed = format_ == "codex"    ? ParseCodexTurn(text.str(), turn, err)
                 : format_ == "gemini" ? ParseGeminiTurn(text.str(), turn, err)
+                : format_ == "pi"     ? ParsePiTurn(text.str(), turn, err)
+                : format_ == "qwen"   ? ParseQwenTurn(text.str(), turn, err)
                                       : ParseClaudeTurn(text.str(), turn, err);
   if (!parsed) {
     *err = file_ + ": " + *err;

@@ -1,0 +1,117 @@
+#include "transcript_qwen.h"
+
+#include <simdjson.h>
+
+#include <sstream>
+
+namespace tuidriver {
+namespace {
+
+using simdjson::dom::element;
+
+std::string Str(const element& e, const char* key) {
+  std::string_view s;
+  if (e[key].get(s)) return "";
+  return std::string(s);
+}
+
+// A record's message.parts, or an error naming the record's type.
+bool PartsOf(const element& record, const std::string& type, simdjson::dom::array* parts, std::string* err) {
+  if (!record["message"]["parts"].get(*parts)) return true;
+  *err = "a record of type " + type + " without message.parts";
+  return false;
+}
+
+bool OnAssistant(const element& record, Turn* turn, std::string* err) {
+  simdjson::dom::array parts;
+  if (!PartsOf(record, "assistant", &parts, err)) return false;
+  std::string text;
+  bool calls = false;
+  for (element p : parts) {
+    bool thought = false;
+    std::string_view s;
+    element call;
+    if (!p["functionCall"].get(call)) {
+      ToolCall t;
+      t.id = Str(call, "id");
+      t.name = Str(call, "name");
+      element args;
+      t.input_json = call["args"].get(args) ? "{}" : simdjson::minify(args);
+      turn->tools.push_back(std::move(t));
+      calls = true;
+    } else if (!p["text"].get(s) && (p["thought"].get(thought) || !thought)) {
+      text += s;
+    }
+  }
+  // The answer is the text of the last message with no tool call after it.
+  if (calls) turn->markdown.clear();
+  else if (!text.empty()) turn->markdown = text;
+  turn->finished = !calls && !text.empty();
+  element usage;
+  int64_t n = 0;
+  if (!record["usageMetadata"].get(usage)) {
+    if (!usage["promptTokenCount"].get(n)) turn->input_tokens += n;
+    if (!usage["candidatesTokenCount"].get(n)) turn->output_tokens += n;
+  }
+  if (!Str(record, "model").empty()) turn->model = Str(record, "model");
+  return true;
+}
+
+bool OnToolResult(const element& record, Turn* turn, std::string* err) {
+  simdjson::dom::array parts;
+  if (!PartsOf(record, "tool_result", &parts, err)) return false;
+  element result;
+  std::string status = record["toolCallResult"].get(result) ? "" : Str(result, "status");
+  for (element p : parts) {
+    element response;
+    if (p["functionResponse"].get(response)) continue;
+    std::string id = Str(response, "id");
+    for (ToolCall& t : turn->tools) {
+      if (t.id != id) continue;
+      element r;
+      t.output = response["response"].get(r) ? "" : Str(r, "output");
+      t.ok = status.empty() || status == "success";
+    }
+  }
+  turn->finished = false;  // the model answers the result next
+  return true;
+}
+
+bool OnRecord(const element& record, Turn* turn, std::string* err) {
+  std::string type = Str(record, "type");
+  if (type == "user") {
+    simdjson::dom::array parts;
+    if (!PartsOf(record, "user", &parts, err)) return false;
+    *turn = Turn();  // a prompt: this ask's turn starts here
+    turn->prompt_seen = true;
+    return true;
+  }
+  if (!turn->prompt_seen) return true;
+  if (type == "assistant") return OnAssistant(record, turn, err);
+  if (type == "tool_result") return OnToolResult(record, turn, err);
+  return true;  // system records: telemetry, snapshots
+}
+
+}  // namespace
+
+bool ParseQwenTurn(const std::string& jsonl, Turn* turn, std::string* err) {
+  simdjson::dom::parser parser;
+  std::istringstream in(jsonl);
+  std::string line;
+  for (size_t number = 1; std::getline(in, line); ++number) {
+    if (line.empty()) continue;
+    element record;
+    if (parser.parse(line).get(record)) {
+      if (in.peek() == EOF && jsonl.back() != '\n') return true;  // still being written
+      *err = "line " + std::to_string(number) + " of the turn is not JSON";
+      return false;
+    }
+    if (!OnRecord(record, turn, err)) {
+      *err += " (line " + std::to_string(number) + " of the turn)";
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace tuidriver

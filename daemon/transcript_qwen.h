@@ -1,0 +1,23 @@
+// Qwen Code's chat file (~/.qwen/projects/<cwd slug>/chats/<session id>.jsonl),
+// as Qwen Code 0.24.4 writes it: one record a line, `user` (the prompt, in
+// Gemini's parts), `assistant` (the model's parts: text, functionCall; its
+// usageMetadata and model), `tool_result` (functionResponse parts and the
+// toolCallResult status) and `system` records (telemetry, snapshots). Qwen
+// records no turn end: the turn is done when its last assistant record has
+// text and no tool call left to run.
+#ifndef TUIDRIVER_TRANSCRIPT_QWEN_H_
+#define TUIDRIVER_TRANSCRIPT_QWEN_H_
+
+#include <string>
+
+#include "transcript.h"
+
+namespace tuidriver {
+
+// Parses the records a turn appended. False with *err when a record is not
+// what the format promises.
+bool ParseQwenTurn(const std::string& jsonl, Turn* turn, std::string* err);
+
+}  // namespace tuidriver
+
+#endif  // TUIDRIVER_TRANSCRIPT_QWEN_H_
