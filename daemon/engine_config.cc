@@ -16,6 +16,7 @@
 #include "json_fields.h"
 #include "keys.h"
 #include "compile_regex.h"
+#include "transcript_format.h"
 
 namespace tuidriver {
 namespace {
@@ -211,9 +212,10 @@ void ReadTranscript(Reader* r, const element& e, const std::string& path, Transc
   r->Object(e, path, [&](const std::string& key, const element& v, const std::string& sub) {
     if (key == "format") {
       r->String(v, sub, &t->format);
-      static const std::set<std::string> kFormats = {"claude", "codex", "gemini", "pi", "qwen"};
-      if (!r->failed() && !kFormats.count(t->format)) {
-        r->Fail(sub, "expected one of claude, codex, gemini, pi, qwen; got '" + t->format + "'");
+      if (!r->failed() && !NewTranscriptFormat(t->format)) {
+        std::string names;
+        for (const std::string& n : TranscriptFormatNames()) names += (names.empty() ? "" : ", ") + n;
+        r->Fail(sub, "expected one of " + names + "; got '" + t->format + "'");
       }
     } else if (key == "path") r->String(v, sub, &t->path);
     else if (key == "session_args") r->Strings(v, sub, &t->session_args);

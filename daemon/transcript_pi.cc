@@ -4,16 +4,12 @@
 
 #include <sstream>
 
+#include "transcript_jsonl.h"
+
 namespace tuidriver {
 namespace {
 
 using simdjson::dom::element;
-
-std::string Str(const element& e, const char* key) {
-  std::string_view s;
-  if (e[key].get(s)) return "";
-  return std::string(s);
-}
 
 // The text blocks of a content array, or the content itself when a string.
 std::string TextOf(const element& content) {
@@ -23,7 +19,7 @@ std::string TextOf(const element& content) {
   if (content.get(blocks)) return "";
   std::string out;
   for (element b : blocks) {
-    if (Str(b, "type") == "text") out += Str(b, "text");
+    if (JsonStr(b, "type") == "text") out += JsonStr(b, "text");
   }
   return out;
 }
@@ -36,14 +32,14 @@ bool OnAssistant(const element& m, Turn* turn, std::string* err) {
   }
   turn->markdown.clear();  // the answer is the last message's text
   for (element b : blocks) {
-    std::string type = Str(b, "type");
+    std::string type = JsonStr(b, "type");
     if (type == "text") {
       if (!turn->markdown.empty()) turn->markdown += "\n\n";
-      turn->markdown += Str(b, "text");
+      turn->markdown += JsonStr(b, "text");
     } else if (type == "toolCall") {
       ToolCall t;
-      t.id = Str(b, "id");
-      t.name = Str(b, "name");
+      t.id = JsonStr(b, "id");
+      t.name = JsonStr(b, "name");
       element args;
       t.input_json = b["arguments"].get(args) ? "{}" : simdjson::minify(args);
       turn->tools.push_back(std::move(t));
@@ -56,8 +52,8 @@ bool OnAssistant(const element& m, Turn* turn, std::string* err) {
     if (!usage["input"].get(n)) turn->input_tokens += n;
     if (!usage["output"].get(n)) turn->output_tokens += n;
   }
-  if (!Str(m, "model").empty()) turn->model = Str(m, "model");
-  std::string stop = Str(m, "stopReason");
+  if (!JsonStr(m, "model").empty()) turn->model = JsonStr(m, "model");
+  std::string stop = JsonStr(m, "stopReason");
   if (stop.empty()) {
     *err = "an assistant message without a stopReason";
     return false;
@@ -69,7 +65,7 @@ bool OnAssistant(const element& m, Turn* turn, std::string* err) {
 }
 
 void OnToolResult(const element& m, Turn* turn) {
-  std::string id = Str(m, "toolCallId");
+  std::string id = JsonStr(m, "toolCallId");
   for (ToolCall& t : turn->tools) {
     if (t.id != id) continue;
     element content;
@@ -80,7 +76,7 @@ void OnToolResult(const element& m, Turn* turn) {
 }
 
 bool OnMessage(const element& m, Turn* turn, std::string* err) {
-  std::string role = Str(m, "role");
+  std::string role = JsonStr(m, "role");
   if (role == "user") {
     *turn = Turn();  // a prompt: this ask's turn starts here
     turn->prompt_seen = true;
@@ -106,7 +102,7 @@ bool ParsePiTurn(const std::string& jsonl, Turn* turn, std::string* err) {
       *err = "line " + std::to_string(number) + " of the turn is not JSON";
       return false;
     }
-    if (Str(record, "type") != "message") continue;  // model changes, labels, compactions
+    if (JsonStr(record, "type") != "message") continue;  // model changes, labels, compactions
     element message;
     bool ok = !record["message"].get(message) && message.is_object();
     if (!ok) *err = "a message record without a message object";
@@ -119,13 +115,15 @@ bool ParsePiTurn(const std::string& jsonl, Turn* turn, std::string* err) {
   return true;
 }
 
-bool PiSessionOf(const std::string& first_line, std::string* id, std::string* cwd) {
-  simdjson::dom::parser parser;
-  element record;
-  if (parser.parse(first_line).get(record) || Str(record, "type") != "session") return false;
-  *id = Str(record, "id");
-  *cwd = Str(record, "cwd");
+bool IdentifyPi(const element& first, std::string* id, std::string* cwd) {
+  if (JsonStr(first, "type") != "session") return false;
+  *id = JsonStr(first, "id");
+  *cwd = JsonStr(first, "cwd");
   return !id->empty();
+}
+
+std::unique_ptr<TranscriptFormat> NewPiTranscript() {
+  return std::make_unique<JsonlTranscript>(ParsePiTurn, IdentifyPi);
 }
 
 }  // namespace tuidriver

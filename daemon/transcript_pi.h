@@ -7,19 +7,22 @@
 #ifndef TUIDRIVER_TRANSCRIPT_PI_H_
 #define TUIDRIVER_TRANSCRIPT_PI_H_
 
+#include <simdjson.h>
+
+#include <memory>
 #include <string>
 
-#include "transcript.h"
+#include "transcript_format.h"
 
 namespace tuidriver {
 
+std::unique_ptr<TranscriptFormat> NewPiTranscript();
 // Parses the records a turn appended. False with *err when a record is not
 // what the format promises.
 bool ParsePiTurn(const std::string& jsonl, Turn* turn, std::string* err);
-
 // The session id and working directory the file's first record (the
 // `session` header) names; false when it is not a pi header.
-bool PiSessionOf(const std::string& first_line, std::string* id, std::string* cwd);
+bool IdentifyPi(const simdjson::dom::element& first, std::string* id, std::string* cwd);
 
 }  // namespace tuidriver
 

@@ -2,8 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
+#include "transcript_test_util.h"
 
 namespace tuidriver {
 namespace {
@@ -11,21 +10,7 @@ namespace {
 // Recorded from the genuine pi 0.73.1 against the fake Chat Completions API:
 // the header, a turn with two bash calls (the second exits 3) and "Done.",
 // then a turn answering in markdown.
-std::string Sample() {
-  std::ifstream in(TUIDRIVER_SOURCE_DIR "/tests/transcripts/pi-0.73.1.jsonl");
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-std::string Lines(const std::string& text, size_t from, size_t to) {
-  std::istringstream in(text);
-  std::string line, out;
-  for (size_t i = 0; std::getline(in, line); ++i) {
-    if (i >= from && i < to) out += line + "\n";
-  }
-  return out;
-}
+std::string Sample() { return RecordedTranscript("pi-0.73.1.jsonl"); }
 
 TEST(PiTranscript, ATurnWithToolCalls) {
   std::string sample = Sample();
@@ -91,12 +76,15 @@ TEST(PiTranscript, ARecordInAnUnknownShapeFails) {
 }
 
 TEST(PiTranscript, TheHeaderNamesTheSession) {
+  simdjson::dom::parser parser;
+  simdjson::dom::element first;
   std::string id, cwd;
-  ASSERT_TRUE(PiSessionOf(Lines(Sample(), 0, 1), &id, &cwd));
+  ASSERT_FALSE(parser.parse(Lines(Sample(), 0, 1)).get(first));
+  ASSERT_TRUE(IdentifyPi(first, &id, &cwd));
   EXPECT_EQ("01a214af-98e8-7262-a7c1-fdd5b0865a01", id);
   EXPECT_EQ("/tmp/clisb-pi/proj", cwd);
-  EXPECT_FALSE(PiSessionOf(Lines(Sample(), 1, 2), &id, &cwd));
-  EXPECT_FALSE(PiSessionOf("{\"sessionId\":\"x\"}", &id, &cwd));
+  ASSERT_FALSE(parser.parse(Lines(Sample(), 1, 2)).get(first));  // a model_change
+  EXPECT_FALSE(IdentifyPi(first, &id, &cwd));
 }
 
 }  // namespace

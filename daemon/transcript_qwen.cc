@@ -4,16 +4,12 @@
 
 #include <sstream>
 
+#include "transcript_jsonl.h"
+
 namespace tuidriver {
 namespace {
 
 using simdjson::dom::element;
-
-std::string Str(const element& e, const char* key) {
-  std::string_view s;
-  if (e[key].get(s)) return "";
-  return std::string(s);
-}
 
 // A record's message.parts, or an error naming the record's type.
 bool PartsOf(const element& record, const std::string& type, simdjson::dom::array* parts, std::string* err) {
@@ -33,8 +29,8 @@ bool OnAssistant(const element& record, Turn* turn, std::string* err) {
     element call;
     if (!p["functionCall"].get(call)) {
       ToolCall t;
-      t.id = Str(call, "id");
-      t.name = Str(call, "name");
+      t.id = JsonStr(call, "id");
+      t.name = JsonStr(call, "name");
       element args;
       t.input_json = call["args"].get(args) ? "{}" : simdjson::minify(args);
       turn->tools.push_back(std::move(t));
@@ -53,7 +49,7 @@ bool OnAssistant(const element& record, Turn* turn, std::string* err) {
     if (!usage["promptTokenCount"].get(n)) turn->input_tokens += n;
     if (!usage["candidatesTokenCount"].get(n)) turn->output_tokens += n;
   }
-  if (!Str(record, "model").empty()) turn->model = Str(record, "model");
+  if (!JsonStr(record, "model").empty()) turn->model = JsonStr(record, "model");
   return true;
 }
 
@@ -61,15 +57,15 @@ bool OnToolResult(const element& record, Turn* turn, std::string* err) {
   simdjson::dom::array parts;
   if (!PartsOf(record, "tool_result", &parts, err)) return false;
   element result;
-  std::string status = record["toolCallResult"].get(result) ? "" : Str(result, "status");
+  std::string status = record["toolCallResult"].get(result) ? "" : JsonStr(result, "status");
   for (element p : parts) {
     element response;
     if (p["functionResponse"].get(response)) continue;
-    std::string id = Str(response, "id");
+    std::string id = JsonStr(response, "id");
     for (ToolCall& t : turn->tools) {
       if (t.id != id) continue;
       element r;
-      t.output = response["response"].get(r) ? "" : Str(r, "output");
+      t.output = response["response"].get(r) ? "" : JsonStr(r, "output");
       t.ok = status.empty() || status == "success";
     }
   }
@@ -78,7 +74,7 @@ bool OnToolResult(const element& record, Turn* turn, std::string* err) {
 }
 
 bool OnRecord(const element& record, Turn* turn, std::string* err) {
-  std::string type = Str(record, "type");
+  std::string type = JsonStr(record, "type");
   if (type == "user") {
     simdjson::dom::array parts;
     if (!PartsOf(record, "user", &parts, err)) return false;
@@ -112,6 +108,21 @@ bool ParseQwenTurn(const std::string& jsonl, Turn* turn, std::string* err) {
     }
   }
   return true;
+}
+
+namespace {
+
+// Every record names the session and its cwd.
+bool IdentifyQwen(const element& first, std::string* id, std::string* cwd) {
+  *id = JsonStr(first, "sessionId");
+  *cwd = JsonStr(first, "cwd");
+  return !id->empty();
+}
+
+}  // namespace
+
+std::unique_ptr<TranscriptFormat> NewQwenTranscript() {
+  return std::make_unique<JsonlTranscript>(ParseQwenTurn, IdentifyQwen);
 }
 
 }  // namespace tuidriver

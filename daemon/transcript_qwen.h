@@ -8,12 +8,15 @@
 #ifndef TUIDRIVER_TRANSCRIPT_QWEN_H_
 #define TUIDRIVER_TRANSCRIPT_QWEN_H_
 
+#include <memory>
 #include <string>
 
-#include "transcript.h"
+#include "transcript_format.h"
 
 namespace tuidriver {
 
+// The file is named by the session id (--session-id, --resume).
+std::unique_ptr<TranscriptFormat> NewQwenTranscript();
 // Parses the records a turn appended. False with *err when a record is not
 // what the format promises.
 bool ParseQwenTurn(const std::string& jsonl, Turn* turn, std::string* err);

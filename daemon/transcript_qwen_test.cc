@@ -2,8 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
+#include "transcript_test_util.h"
 
 namespace tuidriver {
 namespace {
@@ -12,21 +11,7 @@ namespace {
 // Completions API: a turn with a shell call Qwen ran without asking (echo)
 // and "Done.", then a turn answering in markdown. Telemetry and snapshot
 // records sit between them, as Qwen writes them.
-std::string Sample() {
-  std::ifstream in(TUIDRIVER_SOURCE_DIR "/tests/transcripts/qwen-0.24.4.jsonl");
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-std::string Lines(const std::string& text, size_t from, size_t to) {
-  std::istringstream in(text);
-  std::string line, out;
-  for (size_t i = 0; std::getline(in, line); ++i) {
-    if (i >= from && i < to) out += line + "\n";
-  }
-  return out;
-}
+std::string Sample() { return RecordedTranscript("qwen-0.24.4.jsonl"); }
 
 TEST(QwenTranscript, ATurnWithAToolCall) {
   std::string sample = Sample();

@@ -52,8 +52,8 @@ build_linux_x64() {
 }
 
 build_linux_arm64() {
-  if ! command -v aarch64-linux-gnu-g++ >/dev/null || [ ! -e /usr/lib/aarch64-linux-gnu/libre2.a ]; then
-    skip linux-arm64 "dpkg --add-architecture arm64; apt-get install g++-aarch64-linux-gnu libre2-dev:arm64 libutf8proc-dev:arm64 (scripts/deps.sh --platforms)"
+  if ! command -v aarch64-linux-gnu-g++ >/dev/null || [ ! -e /usr/lib/aarch64-linux-gnu/libre2.a ] || [ ! -e /usr/lib/aarch64-linux-gnu/libsqlite3.a ]; then
+    skip linux-arm64 "dpkg --add-architecture arm64; apt-get install g++-aarch64-linux-gnu libre2-dev:arm64 libutf8proc-dev:arm64 libsqlite3-dev:arm64 (scripts/deps.sh --platforms)"
     return 0
   fi
   cmake -S . -B build-linux-arm64 -DTUIDRIVER_STATIC=ON -DTUIDRIVER_BUILD_TESTS=OFF \

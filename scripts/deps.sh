@@ -29,7 +29,7 @@ ensure_deb_src() {
 # (the fuzzers), node/npm (the shim, the agent CLIs), asciinema (its `cat`
 # checks the recordings).
 platforms=0
-PACKAGES=(build-essential cmake pkg-config libutf8proc-dev libre2-dev libsimdjson-dev
+PACKAGES=(build-essential cmake pkg-config libutf8proc-dev libre2-dev libsimdjson-dev libsqlite3-dev
           libgtest-dev googletest python3 vim less tmux procps git clang libclang-rt-14-dev
           dpkg-dev ca-certificates asciinema)
 for arg in "$@"; do
@@ -42,7 +42,8 @@ for arg in "$@"; do
       # toolchain, the arm64 static libraries (dpkg multiarch) and qemu-user;
       # darwin builds: RE2's Unicode tables are generated from unicode-data, and
       # RE2's and utf8proc's sources come from `apt-get source` (deb-src below).
-      PACKAGES+=(g++-aarch64-linux-gnu qemu-user libre2-dev:arm64 libutf8proc-dev:arm64 unicode-data)
+      PACKAGES+=(g++-aarch64-linux-gnu qemu-user libre2-dev:arm64 libutf8proc-dev:arm64 libsqlite3-dev:arm64
+                unicode-data)
       platforms=1
       if ! dpkg --print-foreign-architectures | grep -qx arm64; then
         dpkg --add-architecture arm64
