@@ -3,7 +3,6 @@
 #include <simdjson.h>
 
 #include <set>
-#include <sstream>
 
 #include "transcript_jsonl.h"
 
@@ -98,45 +97,29 @@ bool OnAssistant(const element& message, Turn* turn, std::set<std::string>* coun
 }  // namespace
 
 bool ParseClaudeTurn(const std::string& jsonl, Turn* turn, std::string* err) {
-  simdjson::dom::parser parser;
   std::set<std::string> counted;
   std::string last_text_id;
-  std::istringstream in(jsonl);
-  std::string line;
-  size_t number = 0;
-  while (std::getline(in, line)) {
-    ++number;
-    if (line.empty()) continue;
-    element record;
-    if (parser.parse(line).get(record)) {
-      if (in.peek() == EOF && jsonl.back() != '\n') return true;  // still being written
-      *err = "line " + std::to_string(number) + " of the turn is not JSON";
-      return false;
-    }
+  return ForEachJsonlRecord(jsonl, [&](const element& record, const std::string&) {
     std::string type = JsonStr(record, "type");
     element message;
     bool has_message = !record["message"].get(message) && message.is_object();
-    bool ok = true;
     if (type == "user") {
       bool meta = false;
-      if (!record["isMeta"].get(meta) && meta) continue;  // the CLI's own notes
-      if (!has_message) ok = (*err = "a user record without a message object", false);
-      else ok = OnUser(message, turn, err);
-    } else if (type == "assistant") {
-      if (!has_message) ok = (*err = "an assistant record without a message object", false);
-      else if (turn->prompt_seen) ok = OnAssistant(message, turn, &counted, &last_text_id, err);
+      if (!record["isMeta"].get(meta) && meta) return true;  // the CLI's own notes
+      if (!has_message) return (*err = "a user record without a message object", false);
+      return OnUser(message, turn, err);
+    }
+    if (type == "assistant") {
+      if (!has_message) return (*err = "an assistant record without a message object", false);
+      if (turn->prompt_seen && !OnAssistant(message, turn, &counted, &last_text_id, err)) return false;
       // A text answer the model ended the turn with is the turn's end: the
       // CLI's turn_duration record follows it, sometimes 100 ms or more later.
       turn->finished = turn->prompt_seen && !turn->markdown.empty() && JsonStr(message, "stop_reason") == "end_turn";
     } else if (type == "system" && JsonStr(record, "subtype") == "turn_duration") {
       turn->finished = turn->prompt_seen;
     }
-    if (!ok) {
-      *err += " (line " + std::to_string(number) + " of the turn)";
-      return false;
-    }
-  }
-  return true;
+    return true;
+  }, err);
 }
 
 std::unique_ptr<TranscriptFormat> NewClaudeTranscript() {

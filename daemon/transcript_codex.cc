@@ -2,8 +2,6 @@
 
 #include <simdjson.h>
 
-#include <sstream>
-
 #include "transcript_jsonl.h"
 
 namespace tuidriver {
@@ -67,33 +65,19 @@ void OnCodexEvent(const element& event, Turn* turn) {
 }  // namespace
 
 bool ParseCodexTurn(const std::string& jsonl, Turn* turn, std::string* err) {
-  simdjson::dom::parser parser;
   std::string last_text_id;
-  std::istringstream in(jsonl);
-  std::string line;
-  for (size_t number = 1; std::getline(in, line); ++number) {
-    if (line.empty()) continue;
-    element record;
-    if (parser.parse(line).get(record)) {
-      if (in.peek() == EOF && jsonl.back() != '\n') return true;  // still being written
-      *err = "line " + std::to_string(number) + " of the turn is not JSON";
-      return false;
-    }
+  return ForEachJsonlRecord(jsonl, [&](const element& record, const std::string&) {
     std::string type = JsonStr(record, "type");
-    if (type != "response_item" && type != "event_msg" && type != "turn_context") continue;
+    if (type != "response_item" && type != "event_msg" && type != "turn_context") return true;
     element payload;
     if (record["payload"].get(payload) || !payload.is_object()) {
-      *err = "a " + type + " record without a payload object (line " + std::to_string(number) + " of the turn)";
-      return false;
+      return (*err = "a " + type + " record without a payload object", false);
     }
     if (type == "event_msg") OnCodexEvent(payload, turn);
     else if (type == "turn_context" && !JsonStr(payload, "model").empty()) turn->model = JsonStr(payload, "model");
-    else if (turn->prompt_seen && !OnCodexItem(payload, turn, &last_text_id, err)) {
-      *err += " (line " + std::to_string(number) + " of the turn)";
-      return false;
-    }
-  }
-  return true;
+    else if (turn->prompt_seen) return OnCodexItem(payload, turn, &last_text_id, err);
+    return true;
+  }, err);
 }
 
 namespace {

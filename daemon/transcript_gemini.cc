@@ -3,7 +3,6 @@
 #include <simdjson.h>
 
 #include <algorithm>
-#include <sstream>
 #include <vector>
 
 #include "transcript_jsonl.h"
@@ -68,27 +67,16 @@ void OnGeminiReply(const element& m, Turn* turn) {
 bool ParseGeminiTurn(const std::string& jsonl, Turn* turn, std::string* err) {
   // Merge first: a message's later records replace its earlier ones.
   std::vector<GeminiMessage> messages;
-  simdjson::dom::parser parser;
-  std::istringstream in(jsonl);
-  std::string line;
-  for (size_t number = 1; std::getline(in, line); ++number) {
-    element record;
-    if (line.empty()) continue;
-    if (parser.parse(line).get(record)) {
-      if (in.peek() == EOF && jsonl.back() != '\n') break;  // still being written
-      *err = "line " + std::to_string(number) + " of the turn is not JSON";
-      return false;
-    }
+  bool read = ForEachJsonlRecord(jsonl, [&](const element& record, const std::string& line) {
     std::string id = JsonStr(record, "id");
-    if (id.empty()) continue;  // $set, metadata: nothing of the turn's messages
-    if (JsonStr(record, "type").empty()) {
-      *err = "a message without a type (line " + std::to_string(number) + " of the turn)";
-      return false;
-    }
+    if (id.empty()) return true;  // $set, metadata: nothing of the turn's messages
+    if (JsonStr(record, "type").empty()) return (*err = "a message without a type", false);
     auto it = std::find_if(messages.begin(), messages.end(), [&](const GeminiMessage& m) { return m.id == id; });
     if (it == messages.end()) messages.push_back({id, JsonStr(record, "type"), line});
     else it->json = line;
-  }
+    return true;
+  }, err);
+  if (!read) return false;
   simdjson::dom::parser reader;
   bool last_is_answer = false;
   for (const GeminiMessage& gm : messages) {

@@ -9,6 +9,26 @@
 
 namespace tuidriver {
 
+bool ForEachJsonlRecord(const std::string& jsonl, const JsonlRecordFn& record, std::string* err) {
+  simdjson::dom::parser parser;
+  std::istringstream in(jsonl);
+  std::string line;
+  for (size_t number = 1; std::getline(in, line); ++number) {
+    if (line.empty()) continue;
+    simdjson::dom::element e;
+    if (parser.parse(line).get(e)) {
+      if (in.peek() == EOF && jsonl.back() != '\n') return true;  // still being written
+      *err = "line " + std::to_string(number) + " of the turn is not JSON";
+      return false;
+    }
+    if (!record(e, line)) {
+      *err += " (line " + std::to_string(number) + " of the turn)";
+      return false;
+    }
+  }
+  return true;
+}
+
 bool JsonlTranscript::Locate(TranscriptSession* session) {
   if (!file_.empty()) return true;
   if (session->path.find('*') == std::string::npos || !identify_) {

@@ -8,6 +8,7 @@
 #include <simdjson.h>
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "transcript_format.h"
@@ -36,6 +37,13 @@ class JsonlTranscript : public TranscriptFormat {
   std::string file_;  // found
   uint64_t offset_ = 0;
 };
+
+// Calls `record` with each JSON line of a turn (and the line's text); a
+// last line cut by a write in progress ends the walk, not an error. False
+// with *err when a line is not JSON, or when `record` returns false (its
+// *err then gets the line number).
+using JsonlRecordFn = std::function<bool(const simdjson::dom::element& record, const std::string& line)>;
+bool ForEachJsonlRecord(const std::string& jsonl, const JsonlRecordFn& record, std::string* err);
 
 }  // namespace tuidriver
 

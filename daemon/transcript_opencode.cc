@@ -40,7 +40,8 @@ bool OnAssistantParts(const OpencodeMessage& m, Turn* turn, bool* text_open, std
       return false;
     }
     std::string type = JsonStr(part, "type");
-    if (type == "text") {
+    bool aside = false;  // text the CLI added, not the model (Kilo's notes)
+    if (type == "text" && (part["synthetic"].get(aside) || !aside) && (part["ignored"].get(aside) || !aside)) {
       std::string_view text;
       if (part["text"].get(text)) {
         *err = "a text part without text";

@@ -40,10 +40,11 @@ for arg in "$@"; do
     --platforms)
       # linux-arm64 cross build (scripts/build-platforms.sh): Debian's aarch64
       # toolchain, the arm64 static libraries (dpkg multiarch) and qemu-user;
-      # darwin builds: RE2's Unicode tables are generated from unicode-data, and
-      # RE2's and utf8proc's sources come from `apt-get source` (deb-src below).
+      # darwin builds: RE2's Unicode tables are generated from unicode-data,
+      # RE2's, utf8proc's and SQLite's sources come from `apt-get source`
+      # (deb-src below), and SQLite's sqlite3.c is made with tclsh (tcl).
       PACKAGES+=(g++-aarch64-linux-gnu qemu-user libre2-dev:arm64 libutf8proc-dev:arm64 libsqlite3-dev:arm64
-                unicode-data)
+                unicode-data tcl)
       platforms=1
       if ! dpkg --print-foreign-architectures | grep -qx arm64; then
         dpkg --add-architecture arm64

@@ -94,7 +94,7 @@ class AgentSession:
         if mode:
             args += ["--mode", mode]
         args += ["--extra-arg=%s" % a for a in extra_args]
-        self.daemon = Daemon(*args, env=env, timeout=60)
+        self.daemon = Daemon(*args, env=env, timeout=150)  # a loaded machine starts a TUI slowly
         self.pid = self.daemon.ready["pid"]
 
     def ask(self, prompt, timeout=60, **fields):

@@ -22,6 +22,7 @@ EXECUTABLES = {
     "opencode": os.path.join(MODULES, "opencode-linux-x64", "bin", "opencode"),
     "pi": os.path.join(MODULES, "@mariozechner", "pi-coding-agent", "dist", "cli.js"),
     "qwen": os.path.join(MODULES, "@qwen-code", "qwen-code", "cli-entry.js"),
+    "kilo": os.path.join(MODULES, "@kilocode", "cli-linux-x64", "bin", "kilo"),
 }
 
 
@@ -138,20 +139,19 @@ def gemini_env(home, cwd, port, bare):
     return env
 
 
-def opencode_env(home, cwd, port, bare):
-    """opencode talks to the fake through its own provider configuration: a
-    provider built on the Anthropic SDK it bundles, with the loopback
-    base URL. No models.dev fetch, no update check, no default plugins (an
-    npm install at startup)."""
+# opencode and Kilo (a fork of opencode) are configured alike: no
+# models.dev fetch, no update check, no default plugins (an npm install at
+# startup), no LSP download.
+OPENCODE_OFF = ("DISABLE_MODELS_FETCH", "DISABLE_DEFAULT_PLUGINS", "DISABLE_LSP_DOWNLOAD", "DISABLE_CLAUDE_CODE",
+                "DISABLE_AUTOUPDATE", "DISABLE_SHARE")
+
+
+def opencode_like_env(name, home, cwd, port, bare):
+    """A provider built on the Anthropic SDK the CLI bundles, with the
+    loopback base URL, in ~/.config/<name>/<name>.json."""
     env = base_env(home)
-    env.update({
-        "OPENCODE_DISABLE_MODELS_FETCH": "1",
-        "OPENCODE_DISABLE_DEFAULT_PLUGINS": "1",
-        "OPENCODE_DISABLE_LSP_DOWNLOAD": "1",
-        "OPENCODE_DISABLE_CLAUDE_CODE": "1",
-    })
+    env.update({"%s_%s" % (name.upper(), flag): "1" for flag in OPENCODE_OFF})
     config = {
-        "$schema": "https://opencode.ai/config.json",
         "autoupdate": False,
         "share": "disabled",
         "model": "fake/fake-model",
@@ -166,9 +166,9 @@ def opencode_env(home, cwd, port, bare):
     if not bare:
         # Ask before running a command, so the tests can see the question.
         config["permission"] = {"bash": "ask", "edit": "ask"}
-    d = os.path.join(home, ".config", "opencode")
+    d = os.path.join(home, ".config", name)
     os.makedirs(d, exist_ok=True)
-    with open(os.path.join(d, "opencode.json"), "w") as f:
+    with open(os.path.join(d, name + ".json"), "w") as f:
         json.dump(config, f)
     return env
 
@@ -226,6 +226,12 @@ def qwen_env(home, cwd, port, bare):
         with open(os.path.join(qwen, "settings.json"), "w") as f:
             json.dump(settings, f)
     return env
+def opencode_env(home, cwd, port, bare):
+    return opencode_like_env("opencode", home, cwd, port, bare)
+
+
+def kilo_env(home, cwd, port, bare):
+    return opencode_like_env("kilo", home, cwd, port, bare)
 
 
 # Set in every agent's environment, as a CI runner sets them: Gemini skips
@@ -234,21 +240,22 @@ def qwen_env(home, cwd, port, bare):
 CI_VARIABLES = {"CI": "true", "CONTINUOUS_INTEGRATION": "true", "CI_JOB_ID": "1"}
 
 
+# Each CLI's home and environment, by engine name: one line per CLI.
+ENVIRONMENTS = {
+    "claude": claude_env,
+    "codex": codex_env,
+    "gemini": gemini_env,
+    "opencode": opencode_env,
+    "kilo": kilo_env,
+    "pi": pi_env,
+    "qwen": qwen_env,
+}
+
+
 def make_env(cli, home, cwd, port, bare=False):
     os.makedirs(home, exist_ok=True)
-    if cli == "claude":
-        env = claude_env(home, cwd, port, bare)
-    elif cli == "codex":
-        env = codex_env(home, cwd, port, bare)
-    elif cli == "gemini":
-        env = gemini_env(home, cwd, port, bare)
-    elif cli == "opencode":
-        env = opencode_env(home, cwd, port, bare)
-    elif cli == "pi":
-        env = pi_env(home, cwd, port, bare)
-    elif cli == "qwen":
-        env = qwen_env(home, cwd, port, bare)
-    else:
+    if cli not in ENVIRONMENTS:
         raise ValueError("unknown CLI %r" % cli)
+    env = ENVIRONMENTS[cli](home, cwd, port, bare)
     env.update(CI_VARIABLES)
     return env

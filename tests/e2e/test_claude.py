@@ -7,6 +7,7 @@ import unittest
 
 import homes
 from agent_harness import AgentLifecycle, AgentSession, AgentTurns, RowStreaming
+from exact_turns import MARKDOWN
 from tuiclient import Daemon, run_once
 
 CLI = "claude"
@@ -36,24 +37,6 @@ class Claude(AgentTurns, RowStreaming, unittest.TestCase):
     def test_a_reply_taller_than_the_screen(self):
         text = "\n\n".join("line %d of a tall reply" % i for i in range(40))
         self.assertEqual(self.ask_ok("a tall reply please", text), text)
-
-
-MARKDOWN = """## Plan
-Use **bold** and `code`.
-
-- first item
-- second item
-
-```python
-def f(x):
-    return x * 2
-```
-
-| a | b |
-|---|---|
-| 1 | 2 |
-
-See [docs](https://example.com)."""
 
 
 class ClaudeTranscript(AgentLifecycle, unittest.TestCase):
