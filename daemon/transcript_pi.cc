@@ -2,8 +2,6 @@
 
 #include <simdjson.h>
 
-#include <sstream>
-
 #include "transcript_jsonl.h"
 
 namespace tuidriver {
@@ -91,28 +89,14 @@ bool OnMessage(const element& m, Turn* turn, std::string* err) {
 }  // namespace
 
 bool ParsePiTurn(const std::string& jsonl, Turn* turn, std::string* err) {
-  simdjson::dom::parser parser;
-  std::istringstream in(jsonl);
-  std::string line;
-  for (size_t number = 1; std::getline(in, line); ++number) {
-    if (line.empty()) continue;
-    element record;
-    if (parser.parse(line).get(record)) {
-      if (in.peek() == EOF && jsonl.back() != '\n') return true;  // still being written
-      *err = "line " + std::to_string(number) + " of the turn is not JSON";
-      return false;
-    }
-    if (JsonStr(record, "type") != "message") continue;  // model changes, labels, compactions
+  return ForEachJsonlRecord(jsonl, [&](const element& record, const std::string&) {
+    if (JsonStr(record, "type") != "message") return true;  // model changes, labels, compactions
     element message;
-    bool ok = !record["message"].get(message) && message.is_object();
-    if (!ok) *err = "a message record without a message object";
-    else ok = OnMessage(message, turn, err);
-    if (!ok) {
-      *err += " (line " + std::to_string(number) + " of the turn)";
-      return false;
+    if (record["message"].get(message) || !message.is_object()) {
+      return (*err = "a message record without a message object", false);
     }
-  }
-  return true;
+    return OnMessage(message, turn, err);
+  }, err);
 }
 
 bool IdentifyPi(const element& first, std::string* id, std::string* cwd) {

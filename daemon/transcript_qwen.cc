@@ -2,8 +2,6 @@
 
 #include <simdjson.h>
 
-#include <sstream>
-
 #include "transcript_jsonl.h"
 
 namespace tuidriver {
@@ -91,23 +89,9 @@ bool OnRecord(const element& record, Turn* turn, std::string* err) {
 }  // namespace
 
 bool ParseQwenTurn(const std::string& jsonl, Turn* turn, std::string* err) {
-  simdjson::dom::parser parser;
-  std::istringstream in(jsonl);
-  std::string line;
-  for (size_t number = 1; std::getline(in, line); ++number) {
-    if (line.empty()) continue;
-    element record;
-    if (parser.parse(line).get(record)) {
-      if (in.peek() == EOF && jsonl.back() != '\n') return true;  // still being written
-      *err = "line " + std::to_string(number) + " of the turn is not JSON";
-      return false;
-    }
-    if (!OnRecord(record, turn, err)) {
-      *err += " (line " + std::to_string(number) + " of the turn)";
-      return false;
-    }
-  }
-  return true;
+  return ForEachJsonlRecord(jsonl, [&](const element& record, const std::string&) {
+    return OnRecord(record, turn, err);
+  }, err);
 }
 
 namespace {
