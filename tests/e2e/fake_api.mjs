@@ -65,9 +65,9 @@ export class FakeApiState {
     this.lastTurnStartedAt = wallMs();
     return this.queue.length > 0 ? this.queue.shift() : this.defaultReply;
   }
-  // Called by a provider when a tool's result comes back inside a turn: the
-  // next scripted reply if one is queued, else a short closing answer.
-  continueTurn() {
+  // The model's answer to a tool's result (not a turn of its own): the next
+  // queued reply, else "Done.".
+  afterTool() {
     return this.queue.length > 0 ? this.queue.shift() : { text: 'Done.' };
   }
   // Called by a provider after the last byte of a turn's stream was written.

@@ -139,7 +139,7 @@ export const provider = {
       reply = state.beginTurn();
       onEnd = () => state.endTurn();
     } else if (kind === 'tool_result') {
-      reply = state.continueTurn();
+      reply = state.afterTool();
       onEnd = () => state.endStep();
     } else {
       const side = sideCallOf(body);
