@@ -32,7 +32,9 @@ def bin_dir(home):
     os.makedirs(d, exist_ok=True)
     for name, target in EXECUTABLES.items():
         link = os.path.join(d, name)
-        if not os.path.exists(link):
+        # lexists: a link to a CLI that is not installed dangles, and is
+        # there all the same when a second daemon starts on this home.
+        if not os.path.lexists(link):
             os.symlink(target, link)
     return d
 
