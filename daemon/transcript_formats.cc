@@ -40,6 +40,18 @@ std::string JsonStr(const simdjson::dom::element& e, const char* key) {
   return std::string(s);
 }
 
+std::string JsonText(const simdjson::dom::element& content) {
+  std::string_view s;
+  if (!content.get(s)) return std::string(s);
+  simdjson::dom::array blocks;
+  if (content.get(blocks)) return "";
+  std::string out;
+  for (simdjson::dom::element b : blocks) {
+    if (JsonStr(b, "type") == "text") out += JsonStr(b, "text");
+  }
+  return out;
+}
+
 std::vector<std::string> TranscriptFormatNames() {
   std::vector<std::string> names;
   for (const FormatEntry& f : kFormats) names.push_back(f.name);

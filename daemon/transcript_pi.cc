@@ -9,19 +9,6 @@ namespace {
 
 using simdjson::dom::element;
 
-// The text blocks of a content array, or the content itself when a string.
-std::string TextOf(const element& content) {
-  std::string_view s;
-  if (!content.get(s)) return std::string(s);
-  simdjson::dom::array blocks;
-  if (content.get(blocks)) return "";
-  std::string out;
-  for (element b : blocks) {
-    if (JsonStr(b, "type") == "text") out += JsonStr(b, "text");
-  }
-  return out;
-}
-
 bool OnAssistant(const element& m, Turn* turn, std::string* err) {
   simdjson::dom::array blocks;
   if (m["content"].get(blocks)) {
@@ -67,7 +54,7 @@ void OnToolResult(const element& m, Turn* turn) {
   for (ToolCall& t : turn->tools) {
     if (t.id != id) continue;
     element content;
-    if (!m["content"].get(content)) t.output = TextOf(content);
+    if (!m["content"].get(content)) t.output = JsonText(content);
     bool is_error = false;
     t.ok = m["isError"].get(is_error) || !is_error;
   }
