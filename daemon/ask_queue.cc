@@ -322,7 +322,7 @@ void AskQueue::FinishAsk(Terminal* term, TimePoint now) {
   else resync_ = Resync::kUnknown;
   if (transcript_->enabled() && r.ok) {
     held_ = std::move(active_);
-    held_until_ = now + Ms(kTranscriptWaitMs);
+    held_until_ = now + Ms(engine_.transcript.wait_ms);
     ReleaseHeldReply(now, false);
   } else {
     ReplyAsk(*active_);
@@ -333,7 +333,7 @@ void AskQueue::FinishAsk(Terminal* term, TimePoint now) {
 }
 
 // A finished agent ask waits for its turn in the transcript, up to
-// kTranscriptWaitMs, so the reply carries the exact markdown.
+// the engine's transcript.wait_ms, so the reply carries the exact markdown.
 void AskQueue::ReleaseHeldReply(TimePoint now, bool final) {
   if (!held_) return;
   Turn turn;

@@ -130,7 +130,6 @@ class AskQueue {
   // A cancel's interrupt waits this long after the ask's last input.
   static constexpr int kInterruptAfterInputMs = 100;
   // A finished agent ask waits this long for its transcript turn.
-  static constexpr int kTranscriptWaitMs = 200;
   static constexpr int kTranscriptPollMs = 10;
   static constexpr size_t kMaxQueued = 10000;
 

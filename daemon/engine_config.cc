@@ -247,6 +247,7 @@ void ReadTranscript(Reader* r, const element& e, const std::string& path, Transc
     } else if (key == "path") r->String(v, sub, &t->path);
     else if (key == "session_args") r->Strings(v, sub, &t->session_args);
     else if (key == "resume_args") r->Strings(v, sub, &t->resume_args);
+    else if (key == "wait_ms") r->Int(v, sub, 0, 60000, &t->wait_ms);
     else return false;
     return true;
   });

@@ -121,6 +121,9 @@ struct TranscriptConfig {
   std::string path;
   std::vector<std::string> session_args;  // a new session's id ({session_id})
   std::vector<std::string> resume_args;   // --resume ID
+  // How long a finished turn's reply waits for the CLI to write the turn:
+  // Qwen Code queues its writes behind its own work, up to a second or two.
+  int wait_ms = 200;
 };
 
 struct Timeouts {

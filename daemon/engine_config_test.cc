@@ -84,6 +84,10 @@ TEST(EngineConfig, ErrorsNameTheFileAndField) {
       {R"({"command": ["a"], "prompt": "x", "busy_title": "(("})", "'busy_title'"},
       {R"({"command": ["a"], "prompt": "x", "started": ["ok", "(("]})", "'started[1]'"},
       {R"({"command": ["a"], "prompt": "x", "timeouts": {"ask_ms": "5"}})", "'timeouts.ask_ms'"},
+      {R"({"command": ["a"], "prompt": "x", "transcript": {"format": "pi", "path": "p", "wait_ms": -1}})",
+       "'transcript.wait_ms'"},
+      {R"({"command": ["a"], "prompt": "x", "transcript": {"format": "vi", "path": "p"}})",
+       "'transcript.format'"},
       // Key names are checked: a typo would be typed as text.
       {R"({"command": ["a"], "prompt": "x", "interrupt_keys": ["Ctrl+C"]})", "'interrupt_keys[0]'"},
       {R"({"command": ["a"], "prompt": "x", "quit_keys": ["C-d", "Exit"]})", "'quit_keys[1]'"},
@@ -101,6 +105,19 @@ TEST(EngineConfig, ErrorsNameTheFileAndField) {
     EXPECT_EQ(0u, err.find("engines/x.json: ")) << err;
     EXPECT_NE(std::string::npos, err.find(tc.field)) << err;
   }
+}
+
+TEST(EngineConfig, TranscriptWaitDefaultsTo200Ms) {
+  EngineConfig c;
+  std::string err;
+  ASSERT_TRUE(Parse(R"({"command": ["a"], "prompt": "x", "transcript": {"format": "pi", "path": "p"}})", &c, &err))
+      << err;
+  EXPECT_EQ(200, c.transcript.wait_ms);
+  ASSERT_TRUE(Parse(R"({"command": ["a"], "prompt": "x",
+                        "transcript": {"format": "qwen", "path": "p", "wait_ms": 15000}})",
+                    &c, &err))
+      << err;
+  EXPECT_EQ(15000, c.transcript.wait_ms);
 }
 
 TEST(EngineConfig, InvalidJsonIsReported) {

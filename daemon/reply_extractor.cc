@@ -140,6 +140,9 @@ void CollectBody(const std::vector<std::string>& lines, const std::vector<size_t
     const std::string& line = lines[static_cast<size_t>(i)];
     size_t at = last_row_at[static_cast<size_t>(i)];
     size_t prefix = 0;
+    // Chrome is never part of a reply, even where it looks like a reply's
+    // first row (pi's spinner row is indented as its text is).
+    if (matcher.IsChrome(line)) continue;
     if (matcher.IsReplyStart(line, &prefix)) {
       if (*headless) {  // the reply begins here after all
         body->clear();
@@ -157,7 +160,7 @@ void CollectBody(const std::vector<std::string>& lines, const std::vector<size_t
       first_content = false;
       started = *headless = ContinuesAReply(line, matcher, config);
     }
-    if (!started || in_tool_block || matcher.IsChrome(line)) continue;
+    if (!started || in_tool_block) continue;
     const std::string& indent = config.continuation_indent;
     size_t cut = !indent.empty() && line.compare(0, indent.size(), indent) == 0 ? indent.size() : 0;
     body->push_back(TrimRight(line.substr(cut)));

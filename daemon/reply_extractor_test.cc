@@ -135,6 +135,21 @@ TEST(ReplyExtractor, SpinnerWhileStreamingIsChrome) {
                                "go", m, c.reply, 120));
 }
 
+// pi marks nothing but an indent: its spinner row, indented as its text is,
+// is chrome all the same, so a streamed reply never carries it.
+TEST(ReplyExtractor, ChromeWinsOverAReplyStart) {
+  EngineConfig c;
+  c.prompt.pattern = "^$";
+  c.reply.start = "^ ";
+  c.reply.end = "^─{20,}$";
+  c.reply.chrome = {"^ \\S Working\\.\\.\\.$"};
+  ScreenMatcher m(c);
+  EXPECT_EQ("alpha beta\n\ngamma",
+            ExtractMarkedReply(Rows({"", " go", "", "", " alpha beta", "", " gamma", "", " ⠇ Working...", "",
+                                     "──────────────────────"}),
+                               "go", m, c.reply, 120));
+}
+
 // Codex reports a command it ran as a block of its own, its output in a
 // tree below: that is not the reply, whatever comes before or after it.
 TEST(ReplyExtractor, ToolReportsAreLeftOut) {

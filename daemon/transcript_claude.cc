@@ -11,19 +11,6 @@ namespace {
 
 using simdjson::dom::element;
 
-// A tool result's content: a string, or text blocks.
-std::string ResultText(const element& content) {
-  std::string_view s;
-  if (!content.get(s)) return std::string(s);
-  simdjson::dom::array blocks;
-  if (content.get(blocks)) return "";
-  std::string out;
-  for (element b : blocks) {
-    if (JsonStr(b, "type") == "text") out += JsonStr(b, "text");
-  }
-  return out;
-}
-
 // A user record: the prompt that opens a turn, or the results of tool calls.
 bool OnUser(const element& message, Turn* turn, std::string* err) {
   element content;
@@ -48,7 +35,7 @@ bool OnUser(const element& message, Turn* turn, std::string* err) {
     for (ToolCall& t : turn->tools) {
       if (t.id != id) continue;
       element c;
-      if (!b["content"].get(c)) t.output = ResultText(c);
+      if (!b["content"].get(c)) t.output = JsonText(c);
       bool is_error = false;
       t.ok = b["is_error"].get(is_error) || !is_error;
     }

@@ -44,6 +44,9 @@ std::vector<std::string> TranscriptFormatNames();
 // The string field `key` of `e`, or "" when absent or not a string: formats
 // read only what they need, and check the shape of what they rely on.
 std::string JsonStr(const simdjson::dom::element& e, const char* key);
+// A message's content: a string, or the text of its {"type":"text"} blocks
+// joined; "" for anything else.
+std::string JsonText(const simdjson::dom::element& content);
 
 // A file's session id and working directory (an empty cwd: the format
 // records none); false when the file is not a session's.

@@ -12,6 +12,8 @@
 #include "transcript_format.h"
 #include "transcript_gemini.h"
 #include "transcript_opencode.h"
+#include "transcript_pi.h"
+#include "transcript_qwen.h"
 
 namespace tuidriver {
 namespace {
@@ -28,6 +30,8 @@ const FormatEntry kFormats[] = {
     {"opencode", NewOpencodeTranscript},
     {"copilot", NewCopilotTranscript},
     {"cline", NewClineTranscript},
+    {"pi", NewPiTranscript},
+    {"qwen", NewQwenTranscript},
 };
 
 }  // namespace
@@ -65,6 +69,18 @@ bool LocateSessionFile(TranscriptSession* session, const IdentifySessionFn& iden
   }
   globfree(&g);
   return !file->empty();
+}
+
+std::string JsonText(const simdjson::dom::element& content) {
+  std::string_view s;
+  if (!content.get(s)) return std::string(s);
+  simdjson::dom::array blocks;
+  if (content.get(blocks)) return "";
+  std::string out;
+  for (simdjson::dom::element b : blocks) {
+    if (JsonStr(b, "type") == "text") out += JsonStr(b, "text");
+  }
+  return out;
 }
 
 std::vector<std::string> TranscriptFormatNames() {

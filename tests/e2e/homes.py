@@ -23,6 +23,8 @@ EXECUTABLES = {
     # opencode-ai's bin/opencode.exe is a placeholder its postinstall
     # replaces; the real executable is in the platform package.
     "opencode": os.path.join(MODULES, "opencode-linux-x64", "bin", "opencode"),
+    "pi": os.path.join(MODULES, "@mariozechner", "pi-coding-agent", "dist", "cli.js"),
+    "qwen": os.path.join(MODULES, "@qwen-code", "qwen-code", "cli-entry.js"),
     "kilo": os.path.join(MODULES, "@kilocode", "cli-linux-x64", "bin", "kilo"),
     # The platform packages' native executables, as the packages' own
     # launchers (npm-loader.js, bin/cline) find them.
@@ -41,7 +43,9 @@ def bin_dir(home):
     os.makedirs(d, exist_ok=True)
     for name, target in EXECUTABLES.items():
         link = os.path.join(d, name)
-        if not os.path.exists(link):
+        # lexists: a link to a CLI that is not installed dangles, and is
+        # there all the same when a second daemon starts on this home.
+        if not os.path.lexists(link):
             os.symlink(target, link)
     return d
 
@@ -229,6 +233,59 @@ def opencode_like_env(name, home, cwd, port, bare):
     return env
 
 
+def pi_env(home, cwd, port, bare):
+    """pi reaches the fake through a provider of its own in models.json (the
+    only way to give it a base URL), on the Chat Completions API. PI_OFFLINE
+    keeps it from downloading fd and ripgrep at startup. A bare home has the
+    provider but no settings: pi picks it as the only model it has a key for."""
+    env = base_env(home)
+    env["PI_OFFLINE"] = "1"
+    agent = os.path.join(home, ".pi", "agent")
+    os.makedirs(agent, exist_ok=True)
+    models = {"providers": {"fake": {
+        "baseUrl": "http://127.0.0.1:%d/v1" % port,
+        "api": "openai-completions",
+        "apiKey": "sk-fake-pi",
+        # The fake is a plain Chat Completions server: a system message, no
+        # reasoning_effort.
+        "compat": {"supportsDeveloperRole": False, "supportsReasoningEffort": False},
+        "models": [{"id": "fake-model", "name": "Fake Model"}],
+    }}}
+    with open(os.path.join(agent, "models.json"), "w") as f:
+        json.dump(models, f)
+    if not bare:
+        settings = {"defaultProvider": "fake", "defaultModel": "fake-model",
+                    "enableInstallTelemetry": False}
+        with open(os.path.join(agent, "settings.json"), "w") as f:
+            json.dump(settings, f)
+    return env
+
+
+def qwen_env(home, cwd, port, bare):
+    """Qwen Code on an OpenAI-compatible provider given by OPENAI_* variables;
+    settings.json picks that auth type (a bare home has none, so Qwen asks how
+    to authenticate)."""
+    env = base_env(home)
+    env.update({
+        "OPENAI_API_KEY": "sk-fake-qwen",
+        "OPENAI_BASE_URL": "http://127.0.0.1:%d/v1" % port,
+        "OPENAI_MODEL": "fake-model",
+    })
+    if not bare:
+        qwen = os.path.join(home, ".qwen")
+        os.makedirs(qwen, exist_ok=True)
+        settings = {
+            "security": {"auth": {"selectedType": "openai"}},
+            "model": {"name": "fake-model"},
+            "general": {"enableAutoUpdate": False},
+            "privacy": {"usageStatisticsEnabled": False},
+            # The packaged rg is not executable without npm's install
+            # scripts; Qwen says so in a box at startup, then uses its own grep.
+            "tools": {"useRipgrep": False},
+        }
+        with open(os.path.join(qwen, "settings.json"), "w") as f:
+            json.dump(settings, f)
+    return env
 def opencode_env(home, cwd, port, bare):
     return opencode_like_env("opencode", home, cwd, port, bare)
 
@@ -300,6 +357,8 @@ ENVIRONMENTS = {
     "kilo": kilo_env,
     "copilot": copilot_env,
     "cline": cline_env,
+    "pi": pi_env,
+    "qwen": qwen_env,
 }
 
 
