@@ -30,6 +30,8 @@ def main(path):
     pkgs = lock["packages"]
     added = []
     for where, entry in list(pkgs.items()):
+        if where == ".." or where.startswith("../"):
+            continue  # a linked local package (the repository's root): its own lock covers it
         for dep, version in entry.get("optionalDependencies", {}).items():
             base = (where + "/" if where else "") + "node_modules/" + dep
             if base in pkgs or "node_modules/" + dep in pkgs:
