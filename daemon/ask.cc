@@ -1,6 +1,7 @@
 #include "ask.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "json_writer.h"
 #include "keys.h"
@@ -78,6 +79,7 @@ TimePoint Ask::next_wakeup() const {
 
 void Ask::Start(const Terminal& term, ChildInput* child, TimePoint now) {
   deadline_ = now + Ms(timeout_ms_);
+  if (config_.exit_osc > 0) exit_report_ = term.osc(config_.exit_osc);
   start_row_ = config_.submit.mode == SubmitMode::kLines ? CursorRow(term)
                                                          : term.lines_scrolled();
   if (config_.submit.mode == SubmitMode::kLines) {
@@ -584,6 +586,15 @@ void Ask::UpdateWhole(const Terminal& term, TimePoint now) {
 void Ask::Finish(const Terminal& term) {
   result_.ok = true;
   result_.text = CurrentReply(term, true);
+  std::string report = config_.exit_osc > 0 ? term.osc(config_.exit_osc) : exit_report_;
+  size_t semi = report.find(';');
+  if (report != exit_report_ && semi != std::string::npos) {
+    // The submission called exit; the interpreter is back at its prompt.
+    result_.exit_code = atoi(report.c_str() + semi + 1);
+    Fail("exited", "the code exited with code " + std::to_string(result_.exit_code) +
+                       "; the session goes on");
+    return;
+  }
   if (streaming_) Stream(result_.text, true);
   phase_ = Phase::kDone;
 }

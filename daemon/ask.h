@@ -57,6 +57,9 @@ struct AskResult {
   std::string error;     // on failure: human-readable
   std::string text;      // the reply (ok), or what was seen so far
   std::string question;  // needs_input: the question on screen
+  // exited by a submission's own exit (engine exit_osc): its status; the
+  // program goes on. -1: not such an exit.
+  int exit_code = -1;
 };
 
 class Ask {
@@ -233,6 +236,7 @@ class Ask {
   TimePoint question_gone_since_;
   TimePoint question_shown_at_;  // when the reported question settled
 
+  std::string exit_report_;  // exit_osc's payload at Start
   std::string stale_reply_;  // reply engines: what the screen gave at Start
   ReplyStream stream_;  // ask_stream's deltas
   AskResult result_;

@@ -4,14 +4,35 @@
 // interruptible with C-c), with a prompt unique to the session, so that no
 // program output can look like it, and one command: `.td "<source>"` (the
 // engine's submit.wrap), which evaluates a whole submission as one REPL input
-// (multi-line functions and classes, top-level await, `let` that lasts) and
-// shows only the value of its last expression, as the prompt would.
+// (multi-line functions and classes, top-level await, `let` that lasts),
+// then waits as a script would for what the code left pending (promises,
+// immediates, timers, I/O; up to DRAIN_MS), and only then shows the value of
+// its last expression and the prompt. So output of `Promise.resolve(1).then(
+// console.log)` or of a timer belongs to the ask that caused it.
+//
+// Output that still comes later, while the prompt shows (a timer due after
+// DRAIN_MS, an interval, a server's log), is late: it is printed on rows of
+// its own above a fresh prompt, as readline does for a person, so the prompt
+// stays on the cursor's row; it is on screen, in the scrollback and in
+// `output` events. Late output that comes while a later submission runs
+// cannot be told from that one's (docs/engines.md).
 'use strict';
 const repl = require('repl');
 
+const DRAIN_MS = 5000;
 const token = process.argv[2] || 'td';
+const write = process.stdout.write.bind(process.stdout);
+
+// The REPL writes its prompt and echo through an output of its own, so that
+// process.stdout.write below sees only what the code prints.
+const replOutput = Object.create(process.stdout);
+replOutput.write = (...args) => write(...args);
+
 const server = repl.start({
   prompt: `td-${token}> `,
+  input: process.stdin,
+  output: replOutput,
+  terminal: true,
   preview: false,
   useColors: false,
   ignoreUndefined: true,
@@ -22,12 +43,38 @@ const server = repl.start({
 // line from column 0, which would erase output with no final newline
 // (process.stdout.write('x')), so such output gets its newline first.
 let atLineStart = true;
-const write = process.stdout.write.bind(process.stdout);
+// The running submission's number (0: none, the prompt shows).
+let running = 0;
+let submissions = 0;
+
+// Late: clear the prompt's row, print, and draw the prompt (with what was
+// typed so far) again below.
 process.stdout.write = (chunk, ...rest) => {
   const text = String(chunk);
-  if (text.length > 0) atLineStart = text.endsWith('\n');
-  return write(chunk, ...rest);
+  if (text.length === 0) return write(chunk, ...rest);
+  if (running !== 0) {
+    atLineStart = text.endsWith('\n');
+    return write(chunk, ...rest);
+  }
+  const ok = write('\r\x1b[K' + text + (text.endsWith('\n') ? '' : '\n'), ...rest);
+  server.displayPrompt(true);
+  return ok;
 };
+
+// Resources the code added (timers, immediates, sockets, file requests):
+// those present before the ask (a server started earlier) do not count.
+function pendingCount() {
+  return process.getActiveResourcesInfo().filter((r) => r !== 'TTYWrap').length;
+}
+
+function drain(baseline, done) {
+  const until = Date.now() + DRAIN_MS;
+  const check = () => {
+    if (pendingCount() <= baseline || Date.now() >= until) done();
+    else setTimeout(check, 2).unref();  // (a referenced timer would count itself)
+  };
+  setImmediate(check);  // after the microtasks the code queued
+}
 
 server.defineCommand('td', {
   help: 'Evaluate a JSON string literal of source code as one input (tuidriver)',
@@ -40,14 +87,18 @@ server.defineCommand('td', {
       this.displayPrompt();
       return;
     }
+    running = ++submissions;
     atLineStart = true;
-    this.eval(source, this.context, 'REPL', (err, value) => {
-      if (!atLineStart) process.stdout.write('\n');
+    const baseline = pendingCount();
+    const evaluated = (err, value) => drain(baseline, () => {
+      if (!atLineStart) write('\n');
       // A syntax error comes wrapped as "Recoverable" (the REPL would wait for more lines).
       const e = err && err.err instanceof Error ? err.err : err;
-      if (err) console.log(`Uncaught ${e instanceof Error ? `${e.name}: ${e.message}` : this.writer(e)}`);
-      else if (value !== undefined) console.log(this.writer(value));
+      if (err) write(`Uncaught ${e instanceof Error ? `${e.name}: ${e.message}` : this.writer(e)}\n`);
+      else if (value !== undefined) write(`${this.writer(value)}\n`);
+      running = 0;
       this.displayPrompt();
     });
+    this.eval(source, this.context, 'REPL', evaluated);
   },
 });

@@ -8,8 +8,10 @@ tracebacks), with two additions:
   prompt's row: the daemon takes it from there).
 - __td_run(source) runs a whole submission the way a script runs it (blank
   lines inside blocks, dedents back to top level, decorators,
-  `if __name__ == "__main__":`), then shows the value of a final bare
-  expression the way the prompt does (nothing for None). The engine submits
+  `if __name__ == "__main__":`), waits as a script's end would for the
+  threads it started (non-daemon ones, up to DRAIN_S), then shows the value
+  of a final bare expression the way the prompt does (nothing for None).
+  sys.exit() ends the submission, not the interpreter. The engine submits
   every ask as one line, `__td_run("...")`, with the source as a string
   literal: no block needs closing, no TAB reaches readline's completion.
 """
@@ -22,7 +24,35 @@ def _setup(token):
     # keeps only what an interactive interpreter has.
     import ast
     import sys
+    import threading
+    import time
     import traceback
+
+    drain_s = 5.0
+
+    exits = [0]
+
+    def report_exit(exc):
+        """sys.exit() ends the submission, as it ends a script: its status
+        goes to the daemon in an OSC (the engine's exit_osc), and the
+        interpreter with its variables goes on."""
+        code = exc.code
+        if code is None:
+            code = 0
+        elif not isinstance(code, int):
+            print(code, file=sys.stderr)  # as python does for sys.exit("message")
+            code = 1
+        exits[0] += 1
+        sys.stdout.write("\x1b]7702;%d;%d\x07" % (exits[0], code & 0xFF))
+        sys.stdout.flush()
+
+    def join_new_threads(before):
+        """A script's end waits for its non-daemon threads: so does an ask."""
+        until = time.monotonic() + drain_s
+        for t in threading.enumerate():
+            if t in before or t.daemon or t is threading.current_thread():
+                continue
+            t.join(max(0.0, until - time.monotonic()))
 
     def print_error(exc):
         """A traceback as a script would print it: without this file's frames."""
@@ -34,17 +64,24 @@ def _setup(token):
 
     def run(source):
         namespace = sys.modules["__main__"].__dict__
+        before = set(threading.enumerate())
         try:
             tree = ast.parse(source, "<tuidriver>", "exec")
             last = None
             if tree.body and isinstance(tree.body[-1], ast.Expr):
                 last = ast.Expression(tree.body.pop().value)
             exec(compile(tree, "<tuidriver>", "exec", dont_inherit=True), namespace)
+            value = None
             if last is not None:
-                sys.displayhook(eval(compile(last, "<tuidriver>", "eval", dont_inherit=True), namespace))
-        except SystemExit:
-            raise
+                value = eval(compile(last, "<tuidriver>", "eval", dont_inherit=True), namespace)
+            join_new_threads(before)
+            if last is not None:
+                sys.displayhook(value)
+        except SystemExit as exc:
+            join_new_threads(before)
+            report_exit(exc)
         except BaseException as exc:  # the REPL would print it; so do we, minus our frames
+            join_new_threads(before)
             print_error(exc)
 
     sys.ps1 = "td-%s>>> " % token

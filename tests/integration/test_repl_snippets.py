@@ -38,6 +38,8 @@ PYTHON = [
     ("6 * 7", "42"),
     ("import math\nmath.sqrt(16)", "4.0"),
     ("print('first')\nNone", ""),
+    # A script's end waits for its threads.
+    ("import threading\nthreading.Timer(0.2, print, ['from a thread']).start()\nprint('main')", None),
 ]
 BASH = [
     ("echo hello", None),
@@ -63,6 +65,14 @@ NODE = [
     ("const o = { a: 1,\n  b: [1, 2] };\nconsole.log(JSON.stringify(o))", None),
     ("6 * 7", "42"),
     ("'ab'.repeat(3)", "'ababab'"),
+    # Output after the code returned: microtasks and timers, as a script.
+    ("Promise.resolve(1200).then(console.log);\nundefined", None),
+    ("setTimeout(() => console.log('later'), 50);\nconsole.log('first');\nundefined", None),
+    ("const p1 = Promise.resolve(3);\nconst p2 = new Promise((r) => setTimeout(r, 100, 'foo'));\n"
+     "Promise.all([p1, 42, p2]).then((values) => console.log(values));\nundefined", None),
+    ("function resolveAfter(ms) {\n  return new Promise((resolve) => setTimeout(() => resolve('resolved'), ms));\n}\n"
+     "async function asyncCall() {\n  console.log('calling');\n  const result = await resolveAfter(300);\n"
+     "  console.log(result);\n}\nasyncCall();\nundefined", None),
 ]
 SCRIPT = {
     "python": (["python3"], ".py"),
@@ -114,6 +124,26 @@ class NeverStuck(unittest.TestCase):
         with Daemon("node") as d:
             self.assertEqual(d.ask("process.stdout.write('no newline'); undefined")["text"], "no newline")
             self.assertEqual(d.ask("1+1")["text"], "2")
+
+    def test_exit_ends_the_code_not_the_session(self):
+        with Daemon("python") as d:
+            self.assertTrue(d.ask("kept = 5")["ok"])
+            for code, status, text in (("import sys\nprint('bye')\nsys.exit(3)", 3, "bye"),
+                                       ("import sys; sys.exit()", 0, ""),
+                                       ("import unittest\nclass T(unittest.TestCase):\n    def test_a(self):\n"
+                                        "        self.assertEqual(1, 2)\nunittest.main(argv=['t'])", 1,
+                                        "FAILED (failures=1)")):
+                reply = d.ask(code)
+                self.assertEqual((reply["ok"], reply["kind"], reply["exit_code"]), (False, "exited", status))
+                self.assertTrue(reply["text"].endswith(text), reply["text"])
+                self.assertEqual(d.ask("kept")["text"], "5")
+            self.assertEqual(d.request("status")["state"], "ready")
+
+    def test_node_output_after_the_prompt_never_reaches_another_reply(self):
+        with Daemon("node") as d:
+            self.assertEqual(d.ask("Promise.resolve(1200).then(console.log)")["ok"], True)
+            for _ in range(3):
+                self.assertEqual(d.ask("1+1")["text"], "2")
 
     def test_node_top_level_await(self):
         with Daemon("node") as d:
