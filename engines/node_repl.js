@@ -26,7 +26,13 @@ const write = process.stdout.write.bind(process.stdout);
 // The REPL writes its prompt and echo through an output of its own, so that
 // process.stdout.write below sees only what the code prints.
 const replOutput = Object.create(process.stdout);
-replOutput.write = (...args) => write(...args);
+// Set while the REPL's report of a SubmissionExit (below) is to be dropped.
+let dropErrorReport = false;
+replOutput.write = (...args) => {
+  if (!dropErrorReport) return write(...args);
+  dropErrorReport = false;
+  return true;
+};
 
 const server = repl.start({
   prompt: `td-${token}> `,
@@ -65,6 +71,31 @@ process.stdout.write = (chunk, ...rest) => {
 // those present before the ask (a server started earlier) do not count.
 function pendingCount() {
   return process.getActiveResourcesInfo().filter((r) => r !== 'TTYWrap').length;
+}
+
+// process.exit() in a submission ends the submission, as it ends a script:
+// its status goes to the daemon in an OSC (the engine's exit_osc), and the
+// REPL with its variables goes on. Elsewhere (.exit, late code) it exits.
+class SubmissionExit extends Error {}
+const realExit = process.exit.bind(process);
+let exits = 0;
+process.exit = (code) => {
+  if (running === 0) realExit(code);
+  throw new SubmissionExit(String(code === undefined ? process.exitCode || 0 : code));
+};
+
+// An error thrown while the code runs goes to the REPL's domain, which
+// prints "Uncaught …" and the prompt, without the evaluation's callback: the
+// submission ends there, as a script ends at an uncaught error.
+if (server._domain) {
+  server._domain.prependListener('error', (e) => {
+    if (running === 0) return;
+    running = 0;
+    if (!atLineStart) write('\n');
+    if (!(e instanceof SubmissionExit)) return;
+    write(`\x1b]7702;${++exits};${Number(e.message) & 0xff}\x07`);
+    dropErrorReport = true;
+  });
 }
 
 function drain(baseline, done) {

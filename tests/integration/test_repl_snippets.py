@@ -138,6 +138,15 @@ class NeverStuck(unittest.TestCase):
                 self.assertTrue(reply["text"].endswith(text), reply["text"])
                 self.assertEqual(d.ask("kept")["text"], "5")
             self.assertEqual(d.request("status")["state"], "ready")
+        with Daemon("node") as d:
+            self.assertTrue(d.ask("let kept = 5")["ok"])
+            for code, status, text in (("console.log('bye');\nprocess.exit(3)", 3, "bye"),
+                                       ("function f() { process.exit(); }\nf()", 0, ""),
+                                       ("await new Promise((r) => setTimeout(r, 50));\nprocess.exit(7)", 7, "")):
+                reply = d.ask(code)
+                self.assertEqual((reply["ok"], reply["kind"], reply["exit_code"], reply["text"]),
+                                 (False, "exited", status, text))
+                self.assertEqual(d.ask("kept")["text"], "5")
 
     def test_node_output_after_the_prompt_never_reaches_another_reply(self):
         with Daemon("node") as d:
