@@ -38,6 +38,7 @@ PYTHON = [
     ("6 * 7", "42"),
     ("import math\nmath.sqrt(16)", "4.0"),
     ("print('first')\nNone", ""),
+    ("print('a\\tb\\tc')\nprint('\\t'.join(['x', 'yy', 'zzz']))", None),
     # A script's end waits for its threads.
     ("import threading\nthreading.Timer(0.2, print, ['from a thread']).start()\nprint('main')", None),
 ]
@@ -53,6 +54,7 @@ BASH = [
     ("case foo in\n  f*) echo matched ;;\n  *) echo other ;;\nesac", None),
     ("printf 'no newline either'", None),
     ("x='a\tb'\necho \"${#x}\"", None),  # a TAB is typed, never completed
+    ("printf 'name\\tsize\\nfile.txt\\t12\\n'", None),
 ]
 NODE = [
     ("console.log('hello')", None),
@@ -65,6 +67,7 @@ NODE = [
     ("const o = { a: 1,\n  b: [1, 2] };\nconsole.log(JSON.stringify(o))", None),
     ("6 * 7", "42"),
     ("'ab'.repeat(3)", "'ababab'"),
+    ("console.log(['id', 'name'].join('\\t'))", None),
     # Output after the code returned: microtasks and timers, as a script.
     ("Promise.resolve(1200).then(console.log);\nundefined", None),
     ("setTimeout(() => console.log('later'), 50);\nconsole.log('first');\nundefined", None),
@@ -90,8 +93,8 @@ def run_as_script(engine, code):
         out = subprocess.run(argv + [path], capture_output=True, text=True, timeout=30).stdout
     finally:
         os.unlink(path)
-    # A terminal shows a TAB as spaces up to the next tab stop.
-    return "\n".join(line.expandtabs(8) for line in out.rstrip("\n").split("\n"))
+    # A TAB comes back as a TAB (the terminal records which cells it moved over).
+    return out.rstrip("\n")
 
 
 class Snippets(unittest.TestCase):
@@ -147,6 +150,14 @@ class NeverStuck(unittest.TestCase):
                 self.assertEqual((reply["ok"], reply["kind"], reply["exit_code"], reply["text"]),
                                  (False, "exited", status, text))
                 self.assertEqual(d.ask("kept")["text"], "5")
+
+    def test_tabs_survive_in_a_raw_sessions_scrollback(self):
+        with Daemon("--", "sh", "-c", "printf 'id\\tname\\n7\\tada\\n'; sleep 30") as d:
+            d.request("expect", pattern="ada")
+            lines = d.request("scrollback")["lines"]
+            self.assertEqual(lines[:2], ["id\tname", "7\tada"])
+            # The screen shows what a terminal shows: spaces.
+            self.assertEqual(d.request("screen")["lines"][:2], ["id      name", "7       ada"])
 
     def test_node_output_after_the_prompt_never_reaches_another_reply(self):
         with Daemon("node") as d:
