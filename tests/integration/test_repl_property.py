@@ -8,7 +8,7 @@ script end waits for them). Each is asked, one after another in one
 session, and run as a script; the reply must equal the script's output.
 
 The count (split between node and python) is the first argument or
-$TUIDRIVER_PROPERTY_COUNT; 300 by default (about 3 minutes on a loaded 2-core machine; `python3 test_repl_property.py 1000` for the full run). The seed is
+$TUIDRIVER_PROPERTY_COUNT; 200 by default (about 2 minutes on a loaded 2-core machine; `python3 test_repl_property.py 1000` for the full run). The seed is
 $TUIDRIVER_PROPERTY_SEED (printed on failure)."""
 import os
 import random
@@ -20,7 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from tuiclient import Daemon
 
-COUNT = int(os.environ.get("TUIDRIVER_PROPERTY_COUNT", "300"))
+COUNT = int(os.environ.get("TUIDRIVER_PROPERTY_COUNT", "200"))
 SEED = int(os.environ.get("TUIDRIVER_PROPERTY_SEED", str(random.randrange(1 << 30))))
 
 
