@@ -237,6 +237,11 @@ class Ask {
   TimePoint question_shown_at_;  // when the reported question settled
 
   std::string exit_report_;  // exit_osc's payload at Start
+  // echo_osc's payload when the line was typed, and whether the helper has
+  // redrawn the echo since (the output then starts at its marker).
+  std::string echo_report_;
+  bool echo_redrawn_ = false;
+  void FollowEchoMarker(const Terminal& term);
   std::string stale_reply_;  // reply engines: what the screen gave at Start
   ReplyStream stream_;  // ask_stream's deltas
   AskResult result_;

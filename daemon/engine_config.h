@@ -186,6 +186,10 @@ struct EngineConfig {
   // payload "SEQ;CODE", SEQ new for each report. The ask ends with kind
   // "exited" and exit_code. 0: not reported.
   int exit_osc = 0;
+  // The engine's helper shows the submission as the user typed it instead
+  // of its wrapper (submit.wrap), then sends OSC `echo_osc` (a new payload
+  // each time) where its output begins. 0: the echo stays.
+  int echo_osc = 0;
   InputOptionsConfig needs_input_options;
   TranscriptConfig transcript;
   Timeouts timeouts;

@@ -574,6 +574,7 @@ void Terminal::Osc(const std::string& payload) {
   } else {
     osc_[number] = SanitizeUtf8(value);
     osc_frame_[number] = synchronized_updates_;
+    osc_row_[number] = lines_scrolled_ + static_cast<uint64_t>(cursor_.row);
   }
 }
 
@@ -594,6 +595,11 @@ void Terminal::Dcs(const std::string& payload) {
 std::string Terminal::osc(int number) const {
   auto it = osc_.find(number);
   return it == osc_.end() ? std::string() : it->second;
+}
+
+uint64_t Terminal::osc_row(int number) const {
+  auto it = osc_row_.find(number);
+  return it == osc_row_.end() ? 0 : it->second;
 }
 
 uint64_t Terminal::osc_frame(int number) const {

@@ -103,6 +103,8 @@ class Terminal : private VtParser::Handler {
   // synchronized_updates() when OSC `number` last came: a frame begun after
   // it shows what the program drew after reporting that state.
   uint64_t osc_frame(int number) const;
+  // The absolute row of the cursor when OSC `number` last came.
+  uint64_t osc_row(int number) const;
 
   // Text of screen row `row`, without trailing blanks.
   std::string RowText(int row) const;
@@ -295,6 +297,7 @@ class Terminal : private VtParser::Handler {
   std::string title_;
   std::map<int, std::string> osc_;
   std::map<int, uint64_t> osc_frame_;
+  std::map<int, uint64_t> osc_row_;
   std::string replies_;
 
   std::deque<HistoryLine> history_;

@@ -31,6 +31,54 @@ def _setup(token):
     drain_s = 5.0
 
     exits = [0]
+    echoes = [0]
+    last_char = ["\n"]  # the last character the code printed
+
+    class Tracked:
+        """sys.stdout or sys.stderr, noting whether output ended a line: the
+        prompt after output with no final newline shares its row, which a
+        redrawn echo must not wipe."""
+
+        def __init__(self, stream):
+            self._stream = stream
+
+        def write(self, text):
+            if text:
+                last_char[0] = text[-1]
+            return self._stream.write(text)
+
+        def __getattr__(self, name):
+            return getattr(self._stream, name)
+
+    sys.stdout = Tracked(sys.stdout)
+    sys.stderr = Tracked(sys.stderr)
+
+    def width(text):
+        import unicodedata
+        return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1
+                   for c in text)
+
+    def show_as_typed(source):
+        """The terminal shows what the user typed, not __td_run("..."): the
+        echo of the wrapper is replaced by the code with the REPL's prompts,
+        then OSC 7703 (the engine's echo_osc) marks where the output begins.
+        Skipped when the echo is taller than the screen (it scrolled away)."""
+        import json
+        import os
+        try:
+            cols, rows = os.get_terminal_size(sys.stdout.fileno())
+        except OSError:
+            return
+        wrapper = "__td_run(%s)" % json.dumps(source, ensure_ascii=False).replace(
+            "\u2028", "\\u2028").replace("\u2029", "\\u2029")
+        echo_rows = max(1, -(-width(sys.ps1 + wrapper) // cols))
+        if echo_rows >= rows or last_char[0] != "\n":
+            last_char[0] = "\n"
+            return
+        typed = sys.ps1 + ("\n" + sys.ps2).join(source.split("\n"))
+        echoes[0] += 1
+        sys.stdout.write("\x1b[%dA\r\x1b[J%s\n\x1b]7703;%d\x07" % (echo_rows, typed, echoes[0]))
+        sys.stdout.flush()
 
     def report_exit(exc):
         """sys.exit() ends the submission, as it ends a script: its status
@@ -64,6 +112,7 @@ def _setup(token):
 
     def run(source):
         namespace = sys.modules["__main__"].__dict__
+        show_as_typed(source)
         before = set(threading.enumerate())
         try:
             tree = ast.parse(source, "<tuidriver>", "exec")
