@@ -98,6 +98,33 @@ if (server._domain) {
   });
 }
 
+// Columns a string takes on the terminal (East Asian wide characters and
+// emoji two, combining marks none): enough to count the echo's rows.
+function width(text) {
+  let cols = 0;
+  for (const ch of text) {
+    if (/\p{Mn}|\p{Me}|\u200d/u.test(ch)) continue;
+    cols += /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]|\p{Extended_Pictographic}|[\u{20000}-\u{3fffd}]/u.test(ch) ? 2 : 1;
+  }
+  return cols;
+}
+
+// The terminal shows what the user typed, not `.td "..."`: the echo of the
+// command is replaced by the code after the REPL's prompts, then OSC 7703
+// (the engine's echo_osc) marks where the output begins. Output before the
+// prompt always ended its line (see atLineStart). Skipped when the echo is
+// taller than the screen.
+let echoes = 0;
+function showAsTyped(source, prompt) {
+  const cols = process.stdout.columns || 80;
+  const rows = process.stdout.rows || 24;
+  const literal = JSON.stringify(source).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  const echoRows = Math.max(1, Math.ceil(width(`${prompt}.td ${literal}`) / cols));
+  if (echoRows >= rows) return;
+  const typed = prompt + source.split('\n').join('\n... ');
+  write(`\x1b[${echoRows}A\r\x1b[J${typed}\n\x1b]7703;${++echoes}\x07`);
+}
+
 function drain(baseline, done) {
   const until = Date.now() + DRAIN_MS;
   const check = () => {
@@ -118,6 +145,7 @@ server.defineCommand('td', {
       this.displayPrompt();
       return;
     }
+    showAsTyped(source, this.getPrompt());
     running = ++submissions;
     atLineStart = true;
     const baseline = pendingCount();

@@ -234,6 +234,15 @@ class NeverStuck(unittest.TestCase):
             self.assertEqual(lines, [token + ">>> for i in range(2):", token + "...     print(i)", "0", "1",
                                      token + ">>> 'é中文 ' * 2", "'é中文 é中文 '", token + ">>>"])
 
+    def test_the_node_terminal_shows_the_code_as_typed(self):
+        with Daemon("node") as d:
+            self.assertEqual(d.ask("for (let i = 0; i < 2; i++) {\n  console.log(i);\n}")["text"], "0\n1")
+            self.assertEqual(d.ask("'é中文 '.repeat(2)")["text"], "'é中文 é中文 '")
+            lines = [l for l in d.request("screen")["lines"] if l]
+            prompt = lines[-1] + " "  # "td-xxxxxx> "
+            self.assertEqual(lines, [prompt + "for (let i = 0; i < 2; i++) {", "...   console.log(i);", "... }", "0", "1",
+                                     prompt + "'é中文 '.repeat(2)", "'é中文 é中文 '", lines[-1]])
+
     def test_tabs_survive_in_a_raw_sessions_scrollback(self):
         with Daemon("--", "sh", "-c", "printf 'id\\tname\\n7\\tada\\n'; sleep 30") as d:
             d.request("expect", pattern="ada")
