@@ -147,7 +147,8 @@ export interface StyledScreenState extends ScreenState {
 }
 
 export interface SessionStatus {
-  state: 'starting' | 'ready' | 'busy' | 'exited';
+  /** needs_input: no ask runs and the program waits at a question (bash, python; docs/protocol.md). */
+  state: 'starting' | 'ready' | 'busy' | 'needs_input' | 'exited';
   pid: number | null;
   foregroundPid: number | null;
   cwd: string | null;
