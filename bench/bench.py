@@ -24,6 +24,7 @@ import tempfile
 import time
 
 import agent
+import pool
 import chart
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -404,7 +405,9 @@ def measure_binary(cfg):
         size = os.path.getsize(s)
     out = subprocess.run(["readelf", "-d", cfg.td], capture_output=True, text=True, check=True).stdout
     needed = re.findall(r"\(NEEDED\).*\[(.+?)\]", out)
-    return {"unstripped": os.path.getsize(cfg.td), "stripped": size, "needed": needed}
+    headers = subprocess.run(["readelf", "-lW", cfg.td], capture_output=True, text=True, check=True).stdout
+    return {"unstripped": os.path.getsize(cfg.td), "stripped": size, "needed": needed,
+            "interp": "INTERP" in headers}
 
 
 # ---------------------------------------------------------------- profiles
@@ -491,7 +494,9 @@ def callgrind_split(cfg):
             groups[keys[1]] += ir
         elif "utf8proc" in fn or "utf8proc" in path:
             groups[keys[2]] += ir
-        elif "libc.so" in obj or path.startswith("./"):
+        # A static binary has libc inside, without debug info: its C symbols have no file.
+        elif "libc.so" in obj or path.startswith("./") or (path == "???" and "::" not in fn
+                                                             and not fn.startswith("operator ")):
             groups[keys[3]] += ir
         else:
             groups[keys[4]] += ir
@@ -585,9 +590,9 @@ def main():
                     help="rewrite results.md and chart.svg from the last run's measurements (cache/last-run.json)")
     ap.add_argument("--compare", help="an older tuidriver binary to run beside it in the throughput rounds")
     ap.add_argument("--compare-label", default="(older build)", help="its name in the tables")
-    ap.add_argument("--only", default="binary,startup,memory,latency,agent,throughput",
+    ap.add_argument("--only", default="binary,startup,memory,latency,agent,pool,throughput",
                     help="comma-separated measures to run (the others are left out of results.md)")
-    ap.add_argument("--agents", default="claude,codex,gemini", help="comma-separated CLIs for the agent measure")
+    ap.add_argument("--agents", default="claude,codex,gemini,opencode,kilo", help="comma-separated CLIs for the agent measure")
     cfg = ap.parse_args()
     cfg.agent_clis = cfg.agents.split(",")
     cfg.td = os.path.abspath(cfg.tuidriver)
@@ -603,6 +608,7 @@ def main():
     cfg.startup_n = 8 if cfg.quick else 25
     cfg.agent_asks = 10 if cfg.quick else 20
     cfg.agent_idle = 2 if cfg.quick else 4
+    cfg.pool_rounds = 3 if cfg.quick else 5
     only = set(cfg.only.split(","))
     cfg.tp_file = gen(cfg, f"text-{mb}mb.txt", ["--mb", str(mb)])
     cfg.mem_file = gen(cfg, "lines-100k.txt", ["--lines", "100000"])
@@ -626,6 +632,7 @@ def main():
     steps = [("binary", lambda: measure_binary(cfg)), ("startup", lambda: measure_startup(cfg)),
              ("memory", lambda: measure_memory(cfg)), ("latency", lambda: measure_latency(cfg)),
              ("agent", lambda: agent.measure(cfg, Daemon, log)),
+             ("pool", lambda: pool.measure(cfg, log)),
              ("throughput", lambda: measure_throughput(cfg))]
     for name, fn in steps:
         if name in only:

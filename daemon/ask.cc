@@ -115,6 +115,8 @@ void Ask::Requeue() {
   question_pending_ = question_seen_ever_ = false;
   question_reported_ = answered_ = input_event_pending_ = false;
   stream_.Reset();
+  seen_rows_.clear();
+  rows_missing_ = false;
 }
 
 // The whole prompt as one line: submit.wrap with {json} replaced by the
@@ -260,6 +262,10 @@ void Ask::Update(const Terminal& term, ChildInput* child, TimePoint now) {
       constexpr int kGoneMs = 300;
       if (answered_ || now >= question_gone_since_ + Ms(kGoneMs)) question_reported_ = false;
     }
+  }
+  if (phase_ == Phase::kWaiting && !question_pending_ && !config_.reply.start.empty() &&
+      !ShowsStartReply(term)) {
+    RememberReplyRows(term);
   }
   if (phase_ == Phase::kWaiting && !question_pending_) {
     if (config_.submit.mode == SubmitMode::kLines) {
@@ -517,17 +523,36 @@ std::string Ask::UnfinishedReply(const Terminal& term) const {
   return text + tail;
 }
 
+// Everything from the ask's first row down to the input prompt, which is
+// where the cursor waits once the program is done.
+std::vector<Row> Ask::AskRows(const Terminal& term) const {
+  uint64_t end = CursorRow(term);
+  if (end <= start_row_) end = term.lines_scrolled() + static_cast<uint64_t>(term.rows());
+  return RowsBetween(term, start_row_, end);
+}
+
+void Ask::RememberReplyRows(const Terminal& term) {
+  bool headless = false;
+  std::vector<std::string> window = MarkedReplyRows(AskRows(term), prompt_, matcher_, config_.reply, true, &headless);
+  if (headless) rows_missing_ |= !seen_rows_.empty() && !MergeReplyRows(&seen_rows_, window);
+  else if (!window.empty()) seen_rows_ = std::move(window);
+}
+
 std::string Ask::CurrentReply(const Terminal& term, bool final) const {
   if (config_.submit.mode != SubmitMode::kLines) {
-    // Everything from the ask's first row down to the input prompt, which
-    // is where the cursor waits once the program is done.
-    uint64_t end = CursorRow(term);
-    if (end <= start_row_) end = term.lines_scrolled() + static_cast<uint64_t>(term.rows());
-    std::vector<Row> rows = RowsBetween(term, start_row_, end);
+    std::vector<Row> rows = AskRows(term);
     // A marked reply leaves out only the row being drawn, so a paragraph
-    // streams row by row.
+    // streams row by row. When only its tail shows, the rows seen before
+    // come first.
     if (!config_.reply.start.empty()) {
-      return ExtractMarkedReply(rows, prompt_, matcher_, config_.reply, term.cols(), !final);
+      bool headless = false;
+      std::vector<std::string> body = MarkedReplyRows(rows, prompt_, matcher_, config_.reply, !final, &headless);
+      if (headless) {
+        std::vector<std::string> seen = seen_rows_;
+        MergeReplyRows(&seen, body);
+        body.swap(seen);
+      }
+      return JoinReplyRows(std::move(body), config_.reply, term.cols());
     }
     std::string text = ExtractMarkedOrPlain(term, rows);
     if (final) return text;
@@ -596,6 +621,8 @@ void Ask::UpdateWhole(const Terminal& term, TimePoint now) {
 
 void Ask::Finish(const Terminal& term) {
   result_.ok = true;
+  if (!config_.reply.start.empty() && config_.submit.mode != SubmitMode::kLines) RememberReplyRows(term);
+  result_.rows_missing = rows_missing_;
   result_.text = CurrentReply(term, true);
   std::string report = config_.exit_osc > 0 ? term.osc(config_.exit_osc) : exit_report_;
   size_t semi = report.find(';');

@@ -60,6 +60,7 @@ struct AskResult {
   // exited by a submission's own exit (engine exit_osc): its status; the
   // program goes on. -1: not such an exit.
   int exit_code = -1;
+  bool rows_missing = false;  // the screen never showed some rows of the reply
 };
 
 class Ask {
@@ -114,6 +115,9 @@ class Ask {
   // True when the streamed deltas do not add up to the final text (the
   // program rewrote what had been streamed); the reply says so.
   bool revised() const;
+  // The reply's text from the CLI's own record, when the screen never showed
+  // some of its rows (result().rows_missing).
+  void ReplaceText(const std::string& text) { result_.text = text; }
   // First row of the ask on the terminal: history from here is pinned.
   uint64_t start_row() const { return start_row_; }
   // The terminal was just resized: its rows were renumbered by reflow, so
@@ -153,6 +157,12 @@ class Ask {
   void CloseLineSegment(const Terminal& term);
   void AppendSegment(const std::vector<Row>& rows, std::string* text, bool* has) const;
   std::string CurrentReply(const Terminal& term, bool final) const;
+  // Rows from the ask's first row down to the input prompt.
+  std::vector<Row> AskRows(const Terminal& term) const;
+  // A marked reply's complete rows as the screen shows them now, added to
+  // those seen before: a reply taller than a screen that never scrolls
+  // into the history is only ever seen in pieces.
+  void RememberReplyRows(const Terminal& term);
   std::string UnfinishedReply(const Terminal& term) const;
   std::string ExtractMarkedOrPlain(const Terminal& term, const std::vector<Row>& rows) const;
   // True while the screen still gives the reply it gave at Start and the
@@ -243,6 +253,8 @@ class Ask {
   bool echo_redrawn_ = false;
   void FollowEchoMarker(const Terminal& term);
   std::string stale_reply_;  // reply engines: what the screen gave at Start
+  std::vector<std::string> seen_rows_;  // marked replies: the rows seen so far
+  bool rows_missing_ = false;           // some rows were never on screen
   ReplyStream stream_;  // ask_stream's deltas
   AskResult result_;
 };

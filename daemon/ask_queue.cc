@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "markdown_text.h"
 #include "messages.h"
 
 namespace tuidriver {
@@ -344,6 +345,7 @@ void AskQueue::ReleaseHeldReply(TimePoint now, bool final) {
   }
   JsonObject extra;
   if (got == TranscriptReader::Result::kDone) {
+    if (held_->result().rows_missing) held_->ReplaceText(MarkdownText(turn.markdown));
     extra.Add("markdown", turn.markdown).AddRaw("turn", TurnJson(turn, transcript_->session_id()).Finish());
   } else {
     // Never a silent wrong answer: the screen's text, and why there is no more.

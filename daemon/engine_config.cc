@@ -16,6 +16,7 @@
 #include "json_fields.h"
 #include "keys.h"
 #include "compile_regex.h"
+#include "transcript_format.h"
 
 namespace tuidriver {
 namespace {
@@ -182,6 +183,32 @@ void ReadDialogs(Reader* r, const element& e, const std::string& path, std::vect
   }
 }
 
+void ReadSlashCommands(Reader* r, const element& e, const std::string& path, std::vector<SlashCommand>* out) {
+  simdjson::dom::array arr;
+  if (e.get(arr)) {
+    r->Fail(path, "expected an array of {name, description}");
+    return;
+  }
+  size_t i = 0;
+  for (element item : arr) {
+    std::string at = path + "[" + std::to_string(i++) + "]";
+    SlashCommand c;
+    r->Object(item, at, [&](const std::string& key, const element& v, const std::string& sub) {
+      if (key == "name") r->String(v, sub, &c.name);
+      else if (key == "description") r->String(v, sub, &c.description);
+      else return false;
+      return true;
+    });
+    if (r->failed()) return;
+    // The name is what follows the slash: one word, no slash of its own.
+    if (c.name.empty() || c.name.find_first_of(" \t\n/") != std::string::npos) {
+      r->Fail(at + ".name", "required: the command without its slash, one word (\"status\")");
+      return;
+    }
+    out->push_back(c);
+  }
+}
+
 void ReadInputOptions(Reader* r, const element& e, const std::string& path, InputOptionsConfig* c) {
   r->Object(e, path, [&](const std::string& key, const element& v, const std::string& sub) {
     if (key == "option") r->Regex(v, sub, &c->option);
@@ -211,8 +238,10 @@ void ReadTranscript(Reader* r, const element& e, const std::string& path, Transc
   r->Object(e, path, [&](const std::string& key, const element& v, const std::string& sub) {
     if (key == "format") {
       r->String(v, sub, &t->format);
-      if (!r->failed() && t->format != "claude" && t->format != "codex" && t->format != "gemini") {
-        r->Fail(sub, "expected one of claude, codex, gemini; got '" + t->format + "'");
+      if (!r->failed() && !NewTranscriptFormat(t->format)) {
+        std::string names;
+        for (const std::string& n : TranscriptFormatNames()) names += (names.empty() ? "" : ", ") + n;
+        r->Fail(sub, "expected one of " + names + "; got '" + t->format + "'");
       }
     } else if (key == "path") r->String(v, sub, &t->path);
     else if (key == "session_args") r->Strings(v, sub, &t->session_args);
@@ -279,6 +308,7 @@ bool ReadTopField(Reader* r, const std::string& key, const element& v, const std
   else if (key == "exit_osc") r->Int(v, path, 0, 100000, &c->exit_osc);
   else if (key == "needs_input_from_process") r->Bool(v, path, &c->needs_input_from_process);
   else if (key == "needs_input_options") ReadInputOptions(r, v, path, &c->needs_input_options);
+  else if (key == "slash_commands") ReadSlashCommands(r, v, path, &c->slash_commands);
   else if (key == "transcript") ReadTranscript(r, v, path, &c->transcript);
   else if (key == "timeouts") ReadTimeouts(r, v, path, &c->timeouts);
   else return false;

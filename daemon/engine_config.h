@@ -26,6 +26,13 @@ struct ScreenPattern {
 // A question the program may ask on its own (trust this folder? use this
 // key?) and the keys that answer it. Rules run only while no ask owns the
 // screen, or while an ask waits for the program.
+// A slash command the CLI understands, as front-ends list it (tuidriver-acp's
+// available_commands_update). The daemon only validates it.
+struct SlashCommand {
+  std::string name;  // without the slash: "status"
+  std::string description;
+};
+
 struct DialogRule {
   std::string name;
   std::string pattern;             // RE2, matched against the whole screen text
@@ -191,6 +198,7 @@ struct EngineConfig {
   // each time) where its output begins. 0: the echo stays.
   int echo_osc = 0;
   InputOptionsConfig needs_input_options;
+  std::vector<SlashCommand> slash_commands;
   TranscriptConfig transcript;
   Timeouts timeouts;
 };

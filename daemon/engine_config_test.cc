@@ -35,6 +35,7 @@ TEST(EngineConfig, ParsesAFullEngine) {
     "dialogs": [{"name": "trust", "pattern": "trust this folder", "keys": ["Down", "Enter"],
                  "modes": ["agent"]}],
     "needs_input": ["Do you want to proceed\\?"],
+    "slash_commands": [{"name": "status", "description": "Show the status"}],
     "timeouts": {"ready_ms": 5000, "ask_ms": 9000, "quit_grace_ms": 100, "term_grace_ms": 200}
   })", &c, &err)) << err;
   EXPECT_EQ("x", c.name);
@@ -56,6 +57,9 @@ TEST(EngineConfig, ParsesAFullEngine) {
   ASSERT_EQ(1u, c.dialogs.size());
   EXPECT_EQ("trust", c.dialogs[0].name);
   EXPECT_EQ(9000, c.timeouts.ask_ms);
+  ASSERT_EQ(1u, c.slash_commands.size());
+  EXPECT_EQ("status", c.slash_commands[0].name);
+  EXPECT_EQ("Show the status", c.slash_commands[0].description);
 }
 
 // Each broken config names the file and the field.
@@ -86,6 +90,9 @@ TEST(EngineConfig, ErrorsNameTheFileAndField) {
       {R"({"command": ["a"], "prompt": "x", "submit": {"enter": ["Return!"]}})", "'submit.enter[0]'"},
       {R"({"command": ["a"], "prompt": "x", "dialogs": [{"pattern": "y", "keys": ["Entr"]}]})",
        "'dialogs[0].keys[0]'"},
+      {R"({"command": ["a"], "prompt": "x", "slash_commands": [{"name": "/status"}]})", "'slash_commands[0].name'"},
+      {R"({"command": ["a"], "prompt": "x", "slash_commands": [{"name": "a", "help": "b"}]})",
+       "'slash_commands[0].help'"},
   };
   for (const Case& tc : cases) {
     EngineConfig c;

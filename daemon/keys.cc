@@ -1,6 +1,9 @@
 #include "keys.h"
 
+#include <string.h>
 #include <strings.h>
+
+#include <algorithm>
 
 #include "utf8.h"
 
@@ -87,16 +90,36 @@ const KeySequence kSequences[] = {
 
 bool IsKeypad(KeyCode code) { return code >= KeyCode::kKp0; }
 
-// Strips C-, M- and S- prefixes (any order) into `key`.
+struct Modifier {
+  const char* prefix;  // matched without regard to case
+  bool Key::*flag;
+};
+
+// tmux's one-letter prefixes, and the spelled-out aliases people type.
+const Modifier kModifiers[] = {
+    {"C-", &Key::ctrl},      {"M-", &Key::meta},   {"S-", &Key::shift},
+    {"Ctrl-", &Key::ctrl},   {"Alt-", &Key::meta}, {"Meta-", &Key::meta},
+    {"Shift-", &Key::shift},
+};
+
+// Strips modifier prefixes (any order) into `key`; "^c" is C-c.
 std::string StripModifiers(const std::string& name, Key* key) {
   size_t i = 0;
-  while (i + 2 < name.size() && name[i + 1] == '-') {
-    char m = name[i];
-    if (m == 'C' || m == 'c') key->ctrl = true;
-    else if (m == 'M' || m == 'm') key->meta = true;
-    else if (m == 'S' || m == 's') key->shift = true;
-    else break;
-    i += 2;
+  for (bool more = true; more;) {
+    more = false;
+    for (const Modifier& m : kModifiers) {
+      size_t n = strlen(m.prefix);
+      if (name.size() > i + n && strncasecmp(name.c_str() + i, m.prefix, n) == 0) {
+        key->*m.flag = true;
+        i += n;
+        more = true;
+        break;
+      }
+    }
+  }
+  if (name.size() == i + 2 && name[i] == '^') {
+    key->ctrl = true;
+    i++;
   }
   return name.substr(i);
 }
@@ -183,6 +206,69 @@ std::string KeyBytes(const Key& key, const KeyModes& modes) {
     if (seq.code == key.code) return SequenceBytes(seq, key, modes);
   }
   return std::string();
+}
+
+namespace {
+
+// Edit distance of at most one (one change, insertion, deletion or swap of
+// neighbours), ignoring case.
+bool OneEditApart(const std::string& a, const std::string& b) {
+  std::string x = a, y = b;
+  for (std::string* s : {&x, &y}) {
+    for (char& c : *s) c = static_cast<char>(tolower(static_cast<unsigned char>(c)));
+  }
+  if (x.size() > y.size()) std::swap(x, y);
+  if (y.size() - x.size() > 1) return false;
+  size_t i = 0;
+  while (i < x.size() && x[i] == y[i]) i++;
+  if (x.size() == y.size()) {
+    if (x.substr(i + 1) == y.substr(i + 1)) return true;
+    return i + 1 < x.size() && x[i] == y[i + 1] && x[i + 1] == y[i] && x.substr(i + 2) == y.substr(i + 2);
+  }
+  return x.substr(i) == y.substr(i + 1);
+}
+
+// A word that is almost a key name: "Enterr", "Escap", "Dwon", "F13".
+bool NearKeyName(const std::string& base) {
+  if (base.size() < 3 || !std::all_of(base.begin(), base.end(), [](char c) { return isalnum(static_cast<unsigned char>(c)); })) {
+    return false;
+  }
+  if ((base[0] == 'F' || base[0] == 'f') && std::all_of(base.begin() + 1, base.end(), [](char c) { return isdigit(static_cast<unsigned char>(c)); })) {
+    return true;  // not F1..F12, which parsed
+  }
+  for (const NamedKey& k : kKeyNames) {
+    size_t n = strlen(k.name);
+    if (n >= 3 && base.size() > n && base.size() <= n + 2 && strncasecmp(base.c_str(), k.name, n) == 0) return true;
+    if (n >= 3 && base.size() >= 4 && OneEditApart(base, k.name)) return true;
+  }
+  return false;
+}
+
+// A spelled-out modifier with a separator: "ctrl+", "Control-", "cmd-".
+bool HasModifierWord(const std::string& name) {
+  static const char* const kWords[] = {"ctrl", "control", "ctl", "alt", "meta", "shift", "opt", "option", "cmd", "super"};
+  size_t sep = name.find_first_of("+-");
+  if (sep == std::string::npos || sep == 0) return false;
+  for (const char* w : kWords) {
+    if (sep == strlen(w) && strncasecmp(name.c_str(), w, sep) == 0) return true;
+  }
+  return sep == 1 && name[1] == '+' && strchr("CMScms", name[0]) != nullptr;
+}
+
+}  // namespace
+
+bool CheckKeyNames(const std::vector<std::string>& names, std::string* err) {
+  for (const std::string& name : names) {
+    Key key;
+    if (ParseKeyName(name, &key)) continue;
+    std::string base = StripModifiers(name, &key);
+    if (!HasModifierWord(name) && !NearKeyName(base)) continue;
+    *err = "'" + name + "' is not a key name. Accepted: Enter, Escape, Tab, BSpace, Space, Up, Down, Left, Right, "
+           "Home, End, PageUp, PageDown, Insert, Delete, F1-F12, KP0-KP9, a single character; with modifiers "
+           "C-, M-, S- (or Ctrl-, Alt-, Shift-) as in C-c, M-x, S-Tab, Ctrl-C, or ^C. Text goes through send";
+    return false;
+  }
+  return true;
 }
 
 std::string KeysToBytes(const std::vector<std::string>& names, const KeyModes& modes) {

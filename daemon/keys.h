@@ -35,12 +35,18 @@ struct KeyModes {
   bool app_keypad = false;       // DECKPAM: keypad sends ESC O p...
 };
 
-// Parses a key name with optional C-/M-/S- prefixes. Names are matched
-// without regard to case; a single character is a character key.
+// Parses a key name with optional C-/M-/S- prefixes (or Ctrl-/Alt-/Meta-/
+// Shift-; "^c" is C-c). Names are matched without regard to case; a single
+// character is a character key.
 bool ParseKeyName(const std::string& name, Key* key);
 
 // The bytes a terminal sends for `key`.
 std::string KeyBytes(const Key& key, const KeyModes& modes);
+
+// False, with *err listing the accepted forms, when an element looks like
+// a key name but is none ("Ctrl+C", "Enterr", "F13"): typed as text, it
+// would go in literally. Other text passes.
+bool CheckKeyNames(const std::vector<std::string>& names, std::string* err);
 
 // Concatenated bytes for a list of key names. An element that is not a key
 // name is typed as the text it is.

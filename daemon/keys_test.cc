@@ -77,5 +77,31 @@ TEST(Keys, ParseKeyName) {
   EXPECT_FALSE(ParseKeyName("", &key));
 }
 
+TEST(Keys, CommonAliasesAreKeys) {
+  EXPECT_EQ("\x03", Bytes("ctrl-c"));
+  EXPECT_EQ("\x03", Bytes("Ctrl-C"));
+  EXPECT_EQ("\x03", Bytes("C-c"));
+  EXPECT_EQ("\x03", Bytes("^C"));
+  EXPECT_EQ("\x03", Bytes("^c"));
+  EXPECT_EQ("\x1bx", Bytes("Alt-x"));
+  EXPECT_EQ("\x1b[Z", Bytes("Shift-Tab"));
+  EXPECT_EQ("^", Bytes("^"));
+}
+
+TEST(Keys, NearMissesAreErrorsNamingTheAcceptedForms) {
+  for (const char* bad : {"Ctrl+C", "ctrl+c", "C+c", "Control-c", "cmd-k", "Enterr", "enterr", "Escap", "Dwon",
+                          "PageDwn", "F13", "C-Enterr", "Ctrl-Xyzzy"}) {
+    std::string err;
+    EXPECT_FALSE(CheckKeyNames({"Enter", bad}, &err)) << bad;
+    EXPECT_NE(std::string::npos, err.find(bad)) << err;
+    EXPECT_NE(std::string::npos, err.find("C-c")) << err;
+    EXPECT_NE(std::string::npos, err.find("send")) << err;
+  }
+  for (const char* ok : {"Enter", "ctrl-c", "^C", "hello", ":wq", "yes", "ls -la", "s-bahn", "x", "F12", "1+1", "and"}) {
+    std::string err;
+    EXPECT_TRUE(CheckKeyNames({ok}, &err)) << ok << ": " << err;
+  }
+}
+
 }  // namespace
 }  // namespace tuidriver

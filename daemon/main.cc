@@ -8,8 +8,10 @@
 #include <string>
 
 #include "engine_config.h"
+#include "home.h"
 #include "json_writer.h"
 #include "options.h"
+#include "request.h"
 #include "session.h"
 
 namespace {
@@ -42,6 +44,18 @@ int ListEngines() {
   return 0;
 }
 
+// One JSON line: each request type and every field it accepts.
+int ListFields() {
+  tuidriver::JsonObject o;
+  for (const std::string& type : tuidriver::KnownRequestTypes()) {
+    std::vector<std::string> fields = {"id", "type"};
+    for (const std::string& f : tuidriver::KnownRequestFields(type)) fields.push_back(f);
+    o.AddStringArray(type.c_str(), fields);
+  }
+  printf("%s\n", o.Finish().c_str());
+  return 0;
+}
+
 bool LoadEngine(const tuidriver::Options& o, tuidriver::EngineConfig* config, std::string* err) {
   std::string path = o.engine_file;
   if (path.empty()) {
@@ -62,8 +76,7 @@ bool LoadEngine(const tuidriver::Options& o, tuidriver::EngineConfig* config, st
 std::string ChildHome(const tuidriver::EngineConfig& engine) {
   auto it = engine.env.find("HOME");
   if (it != engine.env.end()) return it->second;
-  const char* home = getenv("HOME");
-  return home ? home : "";
+  return tuidriver::UserHome(getenv("HOME"), "/etc/passwd", getuid());
 }
 
 // The session id (new, or --resume's), its arguments on the command line,
@@ -99,6 +112,8 @@ int main(int argc, char** argv) {
       return 0;
     case tuidriver::Options::Action::kListEngines:
       return ListEngines();
+    case tuidriver::Options::Action::kListFields:
+      return ListFields();
     case tuidriver::Options::Action::kRun:
       break;
   }

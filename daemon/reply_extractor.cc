@@ -102,25 +102,47 @@ int FindEcho(const std::vector<std::string>& lines, int from, int end,
   return -1;
 }
 
+// The first line after the echo that is a reply's continuation row (indented,
+// neither chrome nor a tool's report): a TUI that pins the prompt's echo above
+// the end of a long reply (Codex) shows no reply.start row any more.
+bool ContinuesAReply(const std::string& line, const ScreenMatcher& matcher, const ReplyConfig& config) {
+  const std::string& indent = config.continuation_indent;
+  return !indent.empty() && line.compare(0, indent.size(), indent) == 0 && !TrimBoth(line).empty() &&
+         !matcher.IsChrome(line) && !matcher.IsToolOutput(line);
+}
+
 // The reply's lines in lines[from, end): reply.start rows without their
 // marker, later rows without the continuation indent; chrome rows and tools'
 // reports left out. *last_row gets, per line, where its last row begins.
+// *headless: no reply.start row, the first line after the echo continues a
+// reply (its tail, when nothing but a later reply.start row follows).
 void CollectBody(const std::vector<std::string>& lines, const std::vector<size_t>& last_row_at,
                  int from, int end, const ScreenMatcher& matcher, const ReplyConfig& config,
-                 std::vector<std::string>* body, std::vector<size_t>* last_row) {
+                 std::vector<std::string>* body, std::vector<size_t>* last_row, bool* headless) {
   bool started = false;
   bool in_tool_block = false;
+  bool first_content = true;
+  *headless = false;
   for (int i = from; i < end; ++i) {
     const std::string& line = lines[static_cast<size_t>(i)];
     size_t at = last_row_at[static_cast<size_t>(i)];
     size_t prefix = 0;
     if (matcher.IsReplyStart(line, &prefix)) {
+      if (*headless) {  // the reply begins here after all
+        body->clear();
+        last_row->clear();
+        *headless = false;
+      }
       in_tool_block = i + 1 < end && matcher.IsToolOutput(lines[static_cast<size_t>(i + 1)]);
       if (in_tool_block) continue;
       started = true;
       body->push_back(TrimRight(line.substr(prefix)));
       last_row->push_back(at > prefix ? at - prefix : 0);
       continue;
+    }
+    if (!started && first_content && !TrimBoth(line).empty()) {
+      first_content = false;
+      started = *headless = ContinuesAReply(line, matcher, config);
     }
     if (!started || in_tool_block || matcher.IsChrome(line)) continue;
     const std::string& indent = config.continuation_indent;
@@ -206,6 +228,38 @@ std::vector<std::string> UnwrapWordWrapped(const std::vector<std::string>& rows,
 std::string ExtractMarkedReply(const std::vector<Row>& rows, const std::string& prompt,
                                const ScreenMatcher& matcher, const ReplyConfig& config,
                                int cols, bool partial) {
+  bool headless = false;
+  std::vector<std::string> body = MarkedReplyRows(rows, prompt, matcher, config, partial, &headless);
+  return headless ? std::string() : JoinReplyRows(body, config, cols);
+}
+
+std::string JoinReplyRows(std::vector<std::string> body, const ReplyConfig& config, int cols) {
+  if (config.unwrap) body = UnwrapWordWrapped(body, cols - static_cast<int>(config.continuation_indent.size()));
+  std::string out;
+  for (size_t i = 0; i < body.size(); ++i) {
+    if (i) out += '\n';
+    out += body[i];
+  }
+  return out;
+}
+
+bool MergeReplyRows(std::vector<std::string>* seen, const std::vector<std::string>& window) {
+  // The longest run of rows that ends *seen and begins `window`, with text in it.
+  for (size_t k = std::min(seen->size(), window.size()); k > 0; --k) {
+    auto common = window.begin() + static_cast<long>(k);
+    if (!std::equal(window.begin(), common, seen->end() - static_cast<long>(k))) continue;
+    if (std::all_of(window.begin(), common, [](const std::string& r) { return TrimBoth(r).empty(); })) break;
+    seen->erase(seen->end() - static_cast<long>(k), seen->end());
+    seen->insert(seen->end(), window.begin(), window.end());
+    return true;
+  }
+  return window.empty();
+}
+
+std::vector<std::string> MarkedReplyRows(const std::vector<Row>& rows, const std::string& prompt,
+                                         const ScreenMatcher& matcher, const ReplyConfig& config,
+                                         bool partial, bool* headless) {
+  *headless = false;
   std::vector<size_t> last_row_at;
   std::vector<std::string> lines = LogicalLines(rows, &last_row_at);
   // The reply ends at the last `end` row (the input box's top border sits
@@ -219,7 +273,7 @@ std::string ExtractMarkedReply(const std::vector<Row>& rows, const std::string& 
   }
   int echo = FindEcho(lines, 0, end, prompt, matcher);
   // No echo yet: whatever is on the screen belongs to earlier turns.
-  if (echo < 0) return std::string();
+  if (echo < 0) return {};
   // The echo of a multi-line prompt spans several rows: skip to its last.
   std::string last_line = TrimBoth(prompt.substr(prompt.rfind('\n') == std::string::npos ? 0 : prompt.rfind('\n') + 1));
   if (echo >= 0 && prompt.find('\n') != std::string::npos && !last_line.empty()) {
@@ -230,16 +284,10 @@ std::string ExtractMarkedReply(const std::vector<Row>& rows, const std::string& 
   }
   std::vector<std::string> body;
   std::vector<size_t> body_last_row;  // per body line: where its last row begins
-  CollectBody(lines, last_row_at, echo + 1, end, matcher, config, &body, &body_last_row);
+  CollectBody(lines, last_row_at, echo + 1, end, matcher, config, &body, &body_last_row, headless);
   while (!body.empty() && body.back().empty()) body.pop_back();
   if (partial) DropRowBeingDrawn(&body, body_last_row);
-  if (config.unwrap) body = UnwrapWordWrapped(body, cols - static_cast<int>(config.continuation_indent.size()));
-  std::string out;
-  for (size_t i = 0; i < body.size(); ++i) {
-    if (i) out += '\n';
-    out += body[i];
-  }
-  return out;
+  return body;
 }
 
 }  // namespace tuidriver

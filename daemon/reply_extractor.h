@@ -38,11 +38,28 @@ int EchoRows(int prompt_cols, const std::string& text, int cols);
 // width, used to undo the program's own word wrap when reply.unwrap is set.
 // `partial` (a reply still being drawn): the reply's last row is left out,
 // since the program may still be writing it; every other row is complete.
+// Empty when the screen shows only the reply's tail (see MarkedReplyRows).
 std::string ExtractMarkedReply(const std::vector<Row>& rows,
                                const std::string& prompt,
                                const ScreenMatcher& matcher,
                                const ReplyConfig& config, int cols,
                                bool partial = false);
+
+// The same in steps, for a reply taller than the screen that the program
+// never scrolls into the history (Codex redraws its whole view in place and
+// pins the prompt's echo above the reply's end), so no one screen shows it
+// whole. MarkedReplyRows: the reply's rows as ExtractMarkedReply reads them,
+// markers and indents removed, not yet unwrapped; *headless when the row after
+// the echo continues a reply whose first rows are gone. MergeReplyRows: a
+// later screen's rows `window` placed after the rows `*seen` so far, where the
+// end of `*seen` shows again at the start of `window`; false, `*seen` left
+// alone, when they share no rows (rows in between were never on screen).
+// JoinReplyRows: unwrapped (reply.unwrap) and joined into the reply's text.
+std::vector<std::string> MarkedReplyRows(const std::vector<Row>& rows, const std::string& prompt,
+                                         const ScreenMatcher& matcher, const ReplyConfig& config,
+                                         bool partial, bool* headless);
+bool MergeReplyRows(std::vector<std::string>* seen, const std::vector<std::string>& window);
+std::string JoinReplyRows(std::vector<std::string> rows, const ReplyConfig& config, int cols);
 
 // Undoes a program's own word wrap: a row is joined to the next with a
 // space when the next row's first word would not have fit after it within

@@ -141,6 +141,36 @@ TEST(ReplyExtractor, CodexTipBelowAReplyIsNotAToolReport) {
                                         "go", m, c.reply, 120));
 }
 
+// Issue 22, item 1: Codex redraws its view in place and pins the prompt's
+// echo above the end of a reply taller than the screen; the reply's tail is
+// placed after the rows seen before, where they share rows.
+TEST(ReplyExtractor, TheTailOfATallReplyJoinsTheRowsSeenBefore) {
+  EngineConfig c;
+  std::string err;
+  ASSERT_TRUE(LoadEngineFile(TUIDRIVER_SOURCE_DIR "/engines/codex.json", &c, &err)) << err;
+  ScreenMatcher m(c);
+  bool headless = true;
+  std::vector<std::string> seen = MarkedReplyRows(
+      Rows({"› tall", "• Ran echo hi", "  └ hi", "", "• row 0", "", "  row 1", "", "  row 2"}), "tall", m,
+      c.reply, false, &headless);
+  EXPECT_FALSE(headless);
+  EXPECT_EQ((std::vector<std::string>{"row 0", "", "row 1", "", "row 2"}), seen);
+  std::vector<std::string> tail =
+      MarkedReplyRows(Rows({"› tall", "  row 2", "", "  row 3", "", "  Worked for 1s"}), "tall", m, c.reply, false,
+                      &headless);
+  EXPECT_TRUE(headless);
+  EXPECT_EQ("", ExtractMarkedReply(Rows({"› tall", "  row 2", "", "  row 3"}), "tall", m, c.reply, 120));
+  ASSERT_TRUE(MergeReplyRows(&seen, tail));
+  EXPECT_EQ("row 0\n\nrow 1\n\nrow 2\n\nrow 3", JoinReplyRows(seen, c.reply, 120));
+  // Rows that were never on screen: the tail cannot be placed.
+  EXPECT_FALSE(MergeReplyRows(&seen, {"row 9", "", "row 10"}));
+  EXPECT_FALSE(MergeReplyRows(&seen, {"", "row 11"}));  // a blank row in common is no anchor
+  EXPECT_EQ(7u, seen.size());
+  // A reply.start row after the headless rows: the reply starts there.
+  MarkedReplyRows(Rows({"› tall", "  more of the prompt", "• Answer."}), "tall", m, c.reply, false, &headless);
+  EXPECT_FALSE(headless);
+}
+
 TEST(ReplyExtractor, UnwrapJoinsOnlyWhatTheProgramWrapped) {
   // Width 20: "aaaa bbbb cccc dddd" + " eeee" would not fit, so the break
   // was the wrapper's; "short" + " next" would fit, so that break is real.

@@ -1,5 +1,6 @@
 #include "request.h"
 
+#include <algorithm>
 
 #include "json_fields.h"
 #include "json_type_name.h"
@@ -60,6 +61,121 @@ bool ReadStringOrNumber(const object& obj, const char* name, JsonFields* f, std:
 
 constexpr double kMaxTimeoutS = 7 * 24 * 3600.0;
 
+// The code unit of a `\uXXXX` escape at line[i] (the backslash), or -1.
+long EscapedUnit(const std::string& line, size_t i) {
+  if (i + 6 > line.size() || line[i + 1] != 'u') return -1;
+  long v = 0;
+  for (size_t k = i + 2; k < i + 6; k++) {
+    char c = line[k];
+    int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+    if (d < 0) return -1;
+    v = v * 16 + d;
+  }
+  return v;
+}
+
+// JSON allows a lone UTF-16 surrogate escape ("\ud800": JavaScript's
+// JSON.stringify writes one for half an emoji); simdjson refuses it. Each
+// becomes U+FFFD, as a browser's TextDecoder does. A backslash only occurs
+// inside strings, so escapes are found without tracking quotes.
+std::string ReplaceLoneSurrogates(const std::string& line) {
+  if (line.find("\\u") == std::string::npos) return line;
+  std::string out;
+  out.reserve(line.size());
+  for (size_t i = 0; i < line.size();) {
+    if (line[i] != '\\' || i + 1 >= line.size()) {
+      out.push_back(line[i++]);
+      continue;
+    }
+    long unit = EscapedUnit(line, i);
+    if (unit >= 0xD800 && unit <= 0xDBFF) {
+      long low = EscapedUnit(line, i + 6);
+      if (i + 6 < line.size() && line[i + 6] == '\\' && low >= 0xDC00 && low <= 0xDFFF) {
+        out.append(line, i, 12);
+        i += 12;
+        continue;
+      }
+    }
+    if (unit >= 0xD800 && unit <= 0xDFFF) {
+      out += "\\ufffd";
+      i += 6;
+      continue;
+    }
+    out.append(line, i, 2);  // any other escape, whole: an escaped backslash is no escape start
+    i += 2;
+  }
+  return out;
+}
+
+// The id of a line the DOM parser refused (a bad escape in some other
+// field, a wrong value), read lazily so a reply can still carry it.
+void RecoverId(const std::string& line, RequestId* id) {
+  simdjson::ondemand::parser parser;
+  simdjson::padded_string padded(line);
+  simdjson::ondemand::document doc;
+  simdjson::ondemand::object obj;
+  simdjson::ondemand::value v;
+  if (parser.iterate(padded).get(doc) || doc.get_object().get(obj) || obj.find_field_unordered("id").get(v)) return;
+  int64_t n;
+  std::string_view s;
+  simdjson::ondemand::json_type type;
+  if (v.type().get(type)) return;
+  if (type == simdjson::ondemand::json_type::number && !v.get_int64().get(n)) {
+    id->kind = RequestId::Kind::kNumber;
+    id->json = std::to_string(n);
+  } else if (!v.get_string().get(s)) {
+    id->kind = RequestId::Kind::kString;
+    id->json.clear();
+    AppendJsonString(s, &id->json);
+  }
+}
+
+// Each request type and the fields ReadFields reads for it (docs/protocol.md).
+struct TypeFields {
+  std::string type;
+  std::vector<std::string> fields;
+};
+
+const std::vector<TypeFields>& RequestTable() {
+  static const std::vector<TypeFields> kTable = {
+      {"ask", {"prompt", "timeout", "on_input"}},
+      {"ask_stream", {"prompt", "timeout", "on_input"}},
+      {"cancel", {"target"}},
+      {"send", {"data"}},
+      {"send_secret", {"data"}},
+      {"keys", {"keys"}},
+      {"paste", {"text"}},
+      {"resize", {"cols", "rows"}},
+      {"screen", {"styles"}},
+      {"scrollback", {"lines"}},
+      {"expect", {"pattern", "timeout", "output_only"}},
+      {"wait_idle", {"idle_ms", "timeout"}},
+      {"signal", {"signal"}},
+      {"status", {}},
+      {"subscribe", {"events"}},
+      {"unsubscribe", {"events"}},
+      {"close", {}},
+      {"answer", {"target", "option", "text"}},
+      {"record", {"path", "stop"}},
+  };
+  return kTable;
+}
+
+// A field the type does not have is refused, naming what it has: a typo
+// ("timeout_ms") must not silently fall back to a default.
+bool CheckFieldNames(const object& obj, const std::string& type, std::string* err) {
+  const std::vector<std::string>& known = KnownRequestFields(type);
+  for (auto field : obj) {
+    std::string key(field.key);
+    if (key == "id" || key == "type" || std::find(known.begin(), known.end(), key) != known.end()) continue;
+    std::string list = "id, type";
+    for (const std::string& f : known) list += ", " + f;
+    *err = "unknown field '" + key + "' in a '" + type + "' request (known: " + list + ")";
+    return false;
+  }
+  return true;
+}
+
 bool ReadFields(const object& obj, Request* r, std::string* err) {
   JsonFields f(err);
   const std::string& t = r->type;
@@ -108,7 +224,8 @@ bool ReadFields(const object& obj, Request* r, std::string* err) {
   }
   if (t == "expect") {
     return f.String(obj, "pattern", true, &r->pattern) &&
-           f.Number(obj, "timeout", false, 0.001, kMaxTimeoutS, &r->timeout_s);
+           f.Number(obj, "timeout", false, 0.001, kMaxTimeoutS, &r->timeout_s) &&
+           f.Bool(obj, "output_only", false, &r->output_only);
   }
   if (t == "wait_idle") {
     int64_t idle = 500;
@@ -144,12 +261,28 @@ bool ReadFields(const object& obj, Request* r, std::string* err) {
 }  // namespace
 
 const std::vector<std::string>& KnownRequestTypes() {
-  static const std::vector<std::string> kTypes = {
-      "ask",   "ask_stream", "cancel",     "send",      "send_secret", "keys",
-      "paste", "resize",     "screen",     "scrollback", "expect",     "wait_idle",
-      "signal", "status",    "subscribe",  "unsubscribe", "close",      "answer",
-      "record"};
+  static const std::vector<std::string> kTypes = [] {
+    std::vector<std::string> types;
+    for (const TypeFields& t : RequestTable()) types.push_back(t.type);
+    return types;
+  }();
   return kTypes;
+}
+
+const std::vector<std::string>& KnownRequestFields(const std::string& type) {
+  static const std::vector<std::string> kNone;
+  for (const TypeFields& t : RequestTable()) {
+    if (t.type == type) return t.fields;
+  }
+  return kNone;
+}
+
+const char* RequestErrorKind(RequestError error) {
+  switch (error) {
+    case RequestError::kUnknownType: return "unknown_type";
+    case RequestError::kBadRequest: return "bad_request";
+    default: return "protocol";
+  }
 }
 
 bool RequestParser::Parse(const std::string& line, Request* request,
@@ -164,10 +297,11 @@ bool RequestParser::Parse(const std::string& line, Request* request,
     *err = "empty request line";
     return false;
   }
-  buffer_ = simdjson::padded_string(line);
+  buffer_ = simdjson::padded_string(ReplaceLoneSurrogates(line));
   element doc;
   if (auto error = parser_.parse(buffer_).get(doc)) {
     *err = std::string("invalid JSON: ") + simdjson::error_message(error);
+    RecoverId(line, &request->id);
     return false;
   }
   object obj;
@@ -198,6 +332,10 @@ bool RequestParser::Parse(const std::string& line, Request* request,
     std::string list;
     for (const std::string& t : KnownRequestTypes()) list += (list.empty() ? "" : ", ") + t;
     *err = "unknown request type '" + request->type + "' (known: " + list + ")";
+    return false;
+  }
+  if (!CheckFieldNames(obj, request->type, err)) {
+    *kind = RequestError::kBadRequest;
     return false;
   }
   if (!ReadFields(obj, request, err)) return false;

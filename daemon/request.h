@@ -39,6 +39,7 @@ struct Request {
   int cols = 0, rows = 0;            // resize
   long lines = -1;                   // scrollback; <0: everything
   std::string pattern;               // expect
+  bool output_only = false;          // expect: only the output since the request
   int idle_ms = 0;                   // wait_idle
   std::string signal;                // signal
   std::vector<std::string> events;   // subscribe / unsubscribe
@@ -47,8 +48,10 @@ struct Request {
   bool stop = false;                 // record: stop recording
 };
 
-// Why a line was refused, as the reply's kind.
-enum class RequestError { kNone, kProtocol, kUnknownType };
+// Why a line was refused, as the reply's kind: "protocol", "unknown_type",
+// "bad_request" (a field the request's type does not have).
+enum class RequestError { kNone, kProtocol, kUnknownType, kBadRequest };
+const char* RequestErrorKind(RequestError error);
 
 class RequestParser {
  public:
@@ -64,6 +67,10 @@ class RequestParser {
 
 // Every request type the daemon knows, for error messages and docs.
 const std::vector<std::string>& KnownRequestTypes();
+
+// The fields a request of `type` may carry besides "id" and "type" (empty
+// for an unknown type): any other field is refused (kBadRequest).
+const std::vector<std::string>& KnownRequestFields(const std::string& type);
 
 }  // namespace tuidriver
 

@@ -118,6 +118,45 @@ TEST(Request, UnknownTypeHasItsOwnKind) {
   EXPECT_NE(std::string::npos, r.err.find("fly"));
 }
 
+// Issue 22, item 3: a field the type does not have is a bad_request naming
+// it and the type's fields, not silently ignored (the default timeout used).
+TEST(Request, UnknownFieldsAreBadRequests) {
+  RequestParser p;
+  Parsed r = Parse(&p, R"({"id":3,"type":"ask","prompt":"hi","timeout_ms":400})");
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(RequestError::kBadRequest, r.kind);
+  EXPECT_STREQ("bad_request", RequestErrorKind(r.kind));
+  EXPECT_EQ("3", r.request.id.json);
+  EXPECT_EQ("unknown field 'timeout_ms' in a 'ask' request (known: id, type, prompt, timeout, on_input)", r.err);
+  r = Parse(&p, R"({"type":"status","verbose":true})");
+  EXPECT_EQ("unknown field 'verbose' in a 'status' request (known: id, type)", r.err);
+  // A field of another type is unknown here too.
+  EXPECT_EQ(RequestError::kBadRequest, Parse(&p, R"({"type":"screen","lines":5})").kind);
+}
+
+// Every field the table names is one ReadFields reads: a request with all of
+// a type's fields (but mutually exclusive ones) parses.
+TEST(Request, EveryKnownFieldIsRead) {
+  RequestParser p;
+  const char* lines[] = {
+      R"({"id":1,"type":"ask","prompt":"p","timeout":1,"on_input":"wait"})",
+      R"({"id":1,"type":"expect","pattern":"x","timeout":1})",
+      R"({"id":1,"type":"wait_idle","idle_ms":5,"timeout":1})",
+      R"({"id":1,"type":"resize","cols":80,"rows":24})",
+      R"({"id":1,"type":"subscribe","events":["output"]})",
+      R"({"id":1,"type":"answer","target":"a","option":1})",
+      R"({"id":1,"type":"answer","target":"a","text":"t"})",
+      R"({"id":1,"type":"record","path":"/tmp/x"})",
+      R"({"id":1,"type":"record","stop":true})",
+      R"({"id":1,"type":"scrollback","lines":3})",
+      R"({"id":1,"type":"screen","styles":true})",
+  };
+  for (const char* line : lines) {
+    Parsed r = Parse(&p, line);
+    EXPECT_TRUE(r.ok) << line << ": " << r.err;
+  }
+}
+
 TEST(Request, FieldRangesAreChecked) {
   RequestParser p;
   EXPECT_FALSE(Parse(&p, R"({"type":"resize","cols":1,"rows":10})").ok);
@@ -125,8 +164,8 @@ TEST(Request, FieldRangesAreChecked) {
   EXPECT_FALSE(Parse(&p, R"({"type":"ask","prompt":"x","timeout":-1})").ok);
   EXPECT_FALSE(Parse(&p, R"({"type":"keys","keys":["Enter",3]})").ok);
   EXPECT_FALSE(Parse(&p, R"({"type":"subscribe","events":["bogus"]})").ok);
-  Parsed r = Parse(&p, R"({"type":"resize","cols":80,"rows":24,"extra":true})");
-  ASSERT_TRUE(r.ok) << r.err;  // unknown fields are ignored
+  Parsed r = Parse(&p, R"({"type":"resize","cols":80,"rows":24})");
+  ASSERT_TRUE(r.ok) << r.err;
   EXPECT_EQ(80, r.request.cols);
 }
 
@@ -144,6 +183,42 @@ TEST(Request, InvalidUtf8AndNulAreRefused) {
   Parsed r = Parse(&p, R"({"type":"send","data":"a\u0000b"})");
   ASSERT_TRUE(r.ok) << r.err;
   EXPECT_EQ(std::string("a\0b", 3), r.request.data);
+}
+
+TEST(Request, LoneSurrogatesBecomeReplacementCharacters) {
+  RequestParser p;
+  // Half an emoji, as JavaScript's JSON.stringify writes it, alone or before
+  // other text; a low half alone; a whole pair stays the emoji.
+  Parsed r = Parse(&p, R"({"id":1,"type":"send","data":"a\ud83db"})");
+  ASSERT_TRUE(r.ok) << r.err;
+  EXPECT_EQ("a\xEF\xBF\xBD" "b", r.request.data);
+  r = Parse(&p, R"({"id":1,"type":"send","data":"\udc00\ud800"})");
+  ASSERT_TRUE(r.ok) << r.err;
+  EXPECT_EQ("\xEF\xBF\xBD\xEF\xBF\xBD", r.request.data);
+  r = Parse(&p, R"({"id":1,"type":"send","data":"\ud83d\ude00"})");
+  ASSERT_TRUE(r.ok) << r.err;
+  EXPECT_EQ("\xF0\x9F\x98\x80", r.request.data);
+  // An escaped backslash followed by "ud800" is text, not an escape.
+  r = Parse(&p, R"({"id":1,"type":"send","data":"\\ud800"})");
+  ASSERT_TRUE(r.ok) << r.err;
+  EXPECT_EQ("\\ud800", r.request.data);
+  r = Parse(&p, R"({"id":1,"type":"keys","keys":["\ud800x"]})");
+  ASSERT_TRUE(r.ok) << r.err;
+  EXPECT_EQ("\xEF\xBF\xBDx", r.request.keys[0]);
+}
+
+TEST(Request, BrokenJsonStillEchoesTheId) {
+  RequestParser p;
+  Parsed r = Parse(&p, R"({"id":7,"type":"send","data":"\q"})");
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(RequestError::kProtocol, r.kind);
+  EXPECT_EQ("7", r.request.id.json);
+  r = Parse(&p, R"({"type":"send","data":"\x","id":"abc"})");
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ("\"abc\"", r.request.id.json);
+  r = Parse(&p, R"({"id":7,"type":"send",)");
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ("null", r.request.id.json);
 }
 
 }  // namespace

@@ -86,11 +86,37 @@ bool ScreenMatcher::ContinuationVisible(const Terminal& term) const {
   return Matches(continuation_, term, &row);
 }
 
-bool ScreenMatcher::Started(const Terminal& term) const {
-  if (started_.empty()) return true;
-  int row;
-  for (const Compiled& c : started_) {
-    if (Matches(c, term, &row)) return true;
+bool ScreenMatcher::UpdateStarted(const Terminal& term, StartedLatch* latch) const {
+  if (started_.empty() || latch->seen) return true;
+  auto latch_row = [&](int row, const std::string& text) {
+    for (size_t i = 0; i < started_.size(); ++i) {
+      const Compiled& c = started_[i];
+      if (!c.re || c.scope != MatchScope::kScreen || !RE2::PartialMatch(text, *c.re)) continue;
+      latch->seen = true;
+      latch->match = {"started", static_cast<int>(i), "", c.re->pattern(), row, text, "started"};
+      return true;
+    }
+    return false;
+  };
+  // History rows never change: each is looked at once.
+  uint64_t from = std::max(latch->next_row, term.first_retained_row());
+  latch->next_row = term.lines_scrolled();
+  std::string text;
+  bool wrapped;
+  for (uint64_t r = from; r < term.lines_scrolled(); ++r) {
+    if (term.LineAt(r, &text, &wrapped) && latch_row(-1, text)) return true;
+  }
+  for (int r = 0; r < term.rows(); ++r) {
+    if (latch_row(r, term.RowText(r))) return true;
+  }
+  for (size_t i = 0; i < started_.size(); ++i) {  // a cursor-line pattern: where the cursor is
+    int row;
+    if (started_[i].scope == MatchScope::kCursorLine && Matches(started_[i], term, &row)) {
+      latch->seen = true;
+      latch->match = {"started", static_cast<int>(i), "", started_[i].re->pattern(), row,
+                      CursorLineText(term), "started"};
+      return true;
+    }
   }
   return false;
 }
@@ -265,6 +291,37 @@ std::string ScreenMatcher::ExplainJson(const std::vector<RuleMatch>& matches) {
   for (size_t i = 1; i < matches.size(); ++i) also += (i > 1 ? "," : "") + MatchJson(matches[i]);
   also += "]";
   o.Add("verdict", first.verdict).AddRaw("rule", MatchJson(first)).Add("note", note).AddRaw("also", also);
+  return o.Finish();
+}
+
+std::string ScreenMatcher::ExplainJson(const std::vector<RuleMatch>& matches, const StartedLatch& latch,
+                                       bool starting) const {
+  std::string screen = ExplainJson(matches);
+  if (started_.empty()) return screen;
+  JsonObject started;
+  started.Add("seen", latch.seen);
+  if (latch.seen) started.AddRaw("rule", MatchJson(latch.match));
+  std::vector<std::string> patterns;
+  for (const Compiled& c : started_) patterns.push_back(c.re ? c.re->pattern() : "");
+  started.AddStringArray("patterns", patterns);
+  if (!starting || latch.seen) {
+    screen.pop_back();  // the closing brace: "started" joins the object
+    return screen + ",\"started\":" + started.Finish() + "}";
+  }
+  std::string list;
+  for (size_t i = 0; i < patterns.size(); ++i) {
+    list += (i ? ", " : "") + std::string("started[") + std::to_string(i) + "] " + patterns[i];
+  }
+  std::string also = "[";
+  for (size_t i = 0; i < matches.size(); ++i) also += (i ? "," : "") + MatchJson(matches[i]);
+  also += "]";
+  std::string seen_on_screen = matches.empty() ? "no rule matches the screen"
+                                               : matches.front().rule + " matches the screen";
+  JsonObject o;
+  o.Add("verdict", "starting").AddNull("rule")
+      .Add("note", "starting: none of the engine's `started` patterns has been seen yet (" + list +
+                       "); " + seen_on_screen)
+      .AddRaw("also", also).AddRaw("started", started.Finish());
   return o.Finish();
 }
 

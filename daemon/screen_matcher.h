@@ -31,6 +31,16 @@ struct RuleMatch {
   std::string verdict;  // what it makes the screen: busy, ready, dialog, needs_input
 };
 
+// The engine's `started` patterns, latched: once one has been seen, on the
+// screen or in the history above it, it stays met after it scrolls away (a
+// resumed conversation scrolls a banner off at once).
+struct StartedLatch {
+  bool seen = false;
+  RuleMatch match;        // rule "started": its index, pattern and row text;
+                          // row: the screen row it was seen on, -1 in the history
+  uint64_t next_row = 0;  // history rows before this absolute row were looked at
+};
+
 class ScreenMatcher {
  public:
   // The config must have been validated (all patterns compile). Keeps no
@@ -43,8 +53,10 @@ class ScreenMatcher {
   // cursor-line prompt shows.
   std::string TextBeforePrompt(const Terminal& term) const;
   bool ContinuationVisible(const Terminal& term) const;
-  // One of the engine's `started` patterns is on screen (true if none).
-  bool Started(const Terminal& term) const;
+  // Looks for a `started` pattern in the rows not looked at yet (the
+  // history since latch->next_row, then the screen) and latches it. True
+  // once one was seen, or when the engine lists none.
+  bool UpdateStarted(const Terminal& term, StartedLatch* latch) const;
   // Any busy pattern on screen, or the busy OSC or window title says so.
   bool Busy(const Terminal& term) const;
   // Prompt showing and not busy: the program waits for input.
@@ -71,6 +83,11 @@ class ScreenMatcher {
   std::vector<RuleMatch> Explain(const Terminal& term, const std::string& mode) const;
   // status.explain: the deciding rule and what it matched, or that none did.
   static std::string ExplainJson(const std::vector<RuleMatch>& matches);
+  // The same, with what the `started` patterns decide: "started" says which
+  // was seen (or that none was); while `starting` and none was seen, that is
+  // what holds the session, so the verdict is "starting".
+  std::string ExplainJson(const std::vector<RuleMatch>& matches, const StartedLatch& latch,
+                          bool starting) const;
 
  private:
   struct Compiled {

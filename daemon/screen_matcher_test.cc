@@ -65,14 +65,48 @@ TEST(ScreenMatcher, StartedPatterns) {
   ScreenMatcher none(c);
   Terminal t(40, 5, 100);
   Feed(&t, "\r\n >   Type your message");
-  EXPECT_TRUE(none.Started(t));  // no patterns: started
+  StartedLatch latch;
+  EXPECT_TRUE(none.UpdateStarted(t, &latch));  // no patterns: started
 
   c.started = {{"Gemini CLI v\\d", MatchScope::kScreen}, {"Tips for", MatchScope::kScreen}};
   ScreenMatcher m(c);
   EXPECT_TRUE(m.Ready(t));
-  EXPECT_FALSE(m.Started(t));
+  EXPECT_FALSE(m.UpdateStarted(t, &latch));
   Feed(&t, "\x1b[1;1HTips for getting started");
-  EXPECT_TRUE(m.Started(t));
+  EXPECT_TRUE(m.UpdateStarted(t, &latch));
+  EXPECT_EQ(1, latch.match.index);
+  EXPECT_EQ(0, latch.match.row);
+}
+
+// Issue 22, item 2: a `started` pattern stays met once seen, even when it
+// scrolled off before anyone looked (one chunk of a resumed history), and
+// explain says what holds a starting session.
+TEST(ScreenMatcher, StartedPatternsLatchAndAreSeenInTheHistory) {
+  EngineConfig c = TitleEngine();
+  c.started = {{"^Tips for", MatchScope::kScreen}};
+  ScreenMatcher m(c);
+  Terminal t(40, 5, 100);
+  StartedLatch latch;
+  Feed(&t, "banner\r\n >   Type your message");
+  EXPECT_FALSE(m.UpdateStarted(t, &latch));
+  std::string json = m.ExplainJson(m.Explain(t, "exec"), latch, true);
+  EXPECT_NE(std::string::npos, json.find("\"verdict\":\"starting\"")) << json;
+  EXPECT_NE(std::string::npos, json.find("none of the engine's `started` patterns has been seen yet "
+                                         "(started[0] ^Tips for); prompt matches the screen")) << json;
+  EXPECT_NE(std::string::npos, json.find("\"started\":{\"seen\":false,\"patterns\":[\"^Tips for\"]}")) << json;
+
+  Feed(&t, "\x1b[2J\x1b[HTips for getting started\r\n");
+  for (int i = 0; i < 20; ++i) Feed(&t, "history row\r\n");  // the banner scrolls off unseen
+  Feed(&t, " >   Type your message");
+  EXPECT_TRUE(m.UpdateStarted(t, &latch));
+  EXPECT_EQ(-1, latch.match.row);
+  EXPECT_EQ("Tips for getting started", latch.match.text);
+  Feed(&t, "\x1b[2J");
+  EXPECT_TRUE(m.UpdateStarted(t, &latch));  // latched
+  json = m.ExplainJson(m.Explain(t, "exec"), latch, false);
+  EXPECT_NE(std::string::npos, json.find("\"started\":{\"seen\":true,\"rule\":{\"rule\":\"started\",\"index\":0,"
+                                         "\"pattern\":\"^Tips for\",\"row\":null,\"text\":\"Tips for getting started\"}"))
+      << json;
 }
 
 // status.explain: the deciding rule first, with the row or title it

@@ -159,6 +159,8 @@ void SessionCore::FailPending(const std::string& kind, const std::string& why) {
 }
 
 void SessionCore::OnScreen(TimePoint now) {
+  // Every update, even mid-frame: a banner may be drawn and cleared in one.
+  if (state_ == State::kStarting) matcher_.UpdateStarted(term_, &started_);
   if (state_ != State::kExited && !MidFrame(now)) {
     int rule = dialogs_.Update(term_, last_output_, !options_.raw && !closing_, child_, now);
     if (rule >= 0) {
@@ -191,9 +193,10 @@ bool SessionCore::MidFrame(TimePoint now) {
 
 void SessionCore::CheckReady(TimePoint now) {
   ready_wake_ = TimePoint::max();
+  bool started = matcher_.UpdateStarted(term_, &started_);
   if (options_.raw || (ReadySettled(term_, matcher_, options_.engine, options_.mode, dialogs_.sending(),
                                     last_output_, now, &ready_wake_) &&
-                       matcher_.Started(term_))) {
+                       started)) {
     state_ = State::kReady;
     asks_.OnReady(now);
     JsonObject o;
@@ -210,7 +213,7 @@ void SessionCore::CheckReady(TimePoint now) {
   if (now >= ready_deadline_ && !closing_) {
     // The prompt alone is not enough when the engine lists `started`
     // patterns: say which is missing.
-    std::string missing = matcher_.Ready(term_) && !matcher_.Started(term_)
+    std::string missing = matcher_.Ready(term_) && !started
                               ? " showed its prompt but none of its `started` patterns"
                               : " did not show its prompt";
     std::string error = options_.engine.name + missing + " within " +
@@ -264,7 +267,7 @@ void SessionCore::HandleLine(const std::string& line) {
   RequestError kind;
   std::string err;
   if (!parser_.Parse(line, &request, &kind, &err)) {
-    ReplyError(request.id, kind == RequestError::kUnknownType ? "unknown_type" : "protocol", err);
+    ReplyError(request.id, RequestErrorKind(kind), err);
     return;
   }
   if (request.id.kind != RequestId::Kind::kNone && IdInUse(request.id)) {
@@ -285,7 +288,7 @@ bool SessionCore::IdInUse(const RequestId& id) const {
 void SessionCore::Dispatch(Request& r) {
   const std::string& t = r.type;
   if (t == "ask" || t == "ask_stream") HandleAsk(r);
-  else if (t == "cancel") asks_.Cancel(r, &term_, child_, now_);
+  else if (t == "cancel") HandleCancel(r);
   else if (t == "answer") asks_.Answer(r, term_, child_, now_);
   else if (t == "send" || t == "send_secret" || t == "keys" || t == "paste") HandleInput(r);
   else if (t == "resize") HandleResize(r);
@@ -298,6 +301,16 @@ void SessionCore::Dispatch(Request& r) {
   else if (t == "status") HandleStatus(r);
   else if (t == "subscribe" || t == "unsubscribe") HandleSubscribe(r);
   else if (t == "close") BeginClose(&r.id);
+}
+
+// A cancel ends a waiting expect or wait_idle at once, or interrupts an ask.
+void SessionCore::HandleCancel(const Request& r) {
+  if (!waiters_.Remove(r.target)) {
+    asks_.Cancel(r, &term_, child_, now_);
+    return;
+  }
+  ReplyError(r.target, "cancelled", "cancelled by request " + r.id.json, ScreenFields());
+  ReplyOk(r.id);
 }
 
 void SessionCore::HandleAsk(Request& r) {
@@ -315,6 +328,11 @@ void SessionCore::HandleAsk(Request& r) {
 void SessionCore::HandleInput(const Request& r) {
   if (state_ == State::kExited) {
     ReplyError(r.id, "exited", ExitDescription(), ExitFields());
+    return;
+  }
+  std::string bad_key;
+  if (r.type == "keys" && !CheckKeyNames(r.keys, &bad_key)) {
+    ReplyError(r.id, "protocol", bad_key);  // nothing of the list is sent
     return;
   }
   if (child_->input_pending() > kMaxPendingInput) {
@@ -398,6 +416,9 @@ void SessionCore::HandleScrollback(const Request& r) {
   }
   JsonObject fields;
   fields.AddStringArray("lines", lines);
+  // Rows counted from the session's start: a reader can ask again later and
+  // know which lines are new, even after old ones left the history.
+  fields.Add("first_row", static_cast<int64_t>(first));
   ReplyOk(r.id, fields);
 }
 
@@ -457,13 +478,19 @@ void SessionCore::HandleStatus(const Request& r) {
   o.Add("state", state).Add("pid", child_->pid());
   if (state_ == State::kExited) o.AddNull("foreground_pid").AddNull("cwd");
   else o.Add("foreground_pid", child_->ForegroundPid()).Add("cwd", child_->Cwd());
+  // Raw sessions too: whether the foreground waits reading the terminal (null: unknown).
+  TerminalReader reader = state_ == State::kExited ? TerminalReader::kUnknown : child_->ReadsTerminal();
+  if (reader == TerminalReader::kUnknown) o.AddNull("reads_terminal");
+  else o.Add("reads_terminal", reader == TerminalReader::kReading);
   o.Add("cols", term_.cols()).Add("rows", term_.rows());
   if (options_.raw) o.AddNull("engine");
   else o.Add("engine", options_.engine.name);
   o.Add("mode", options_.mode).Add("queued", static_cast<int64_t>(asks_.queued()));
   if (transcript_.session_id().empty()) o.AddNull("session_id");
   else o.Add("session_id", transcript_.session_id());
-  o.AddRaw("explain", ScreenMatcher::ExplainJson(matcher_.Explain(term_, options_.mode)));
+  if (state_ == State::kStarting) matcher_.UpdateStarted(term_, &started_);
+  o.AddRaw("explain", matcher_.ExplainJson(matcher_.Explain(term_, options_.mode), started_,
+                                           state_ == State::kStarting));
   if (state_ == State::kExited) o.Merge(ExitFields());
   else o.AddNull("exit_code").AddNull("signal");
   ReplyOk(r.id, o);

@@ -149,6 +149,7 @@ class SessionCore {
   void HandleLine(const std::string& line);
   void Dispatch(Request& request);
   void HandleAsk(Request& request);
+  void HandleCancel(const Request& request);
   void HandleInput(const Request& request);
   void HandleResize(const Request& request);
   void HandleScreen(const Request& request);
@@ -195,6 +196,7 @@ class SessionCore {
   MessageSink* out_;
   Terminal term_;
   ScreenMatcher matcher_;
+  StartedLatch started_;  // the engine's `started` patterns, once seen
   RequestParser parser_;
   Utf8Sanitizer output_utf8_;
   TranscriptReader transcript_;

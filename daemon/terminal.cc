@@ -12,9 +12,10 @@ namespace tuidriver {
 
 namespace {
 
-// DEC special graphics (ESC ( 0), as xterm maps it: 0x5f..0x7e.
+// DEC special graphics (ESC ( 0), as xterm maps it: 0x5f..0x7e ('_' is a
+// blank, as in xterm's charsets.c).
 const char32_t kLineDrawing[32] = {
-    0x00a0, 0x25c6, 0x2592, 0x2409, 0x240c, 0x240d, 0x240a, 0x00b0,  // _ ` a b c d e f
+    0x0020, 0x25c6, 0x2592, 0x2409, 0x240c, 0x240d, 0x240a, 0x00b0,  // _ ` a b c d e f
     0x00b1, 0x2424, 0x240b, 0x2518, 0x2510, 0x250c, 0x2514, 0x253c,  // g h i j k l m n
     0x23ba, 0x23bb, 0x2500, 0x23bc, 0x23bd, 0x251c, 0x2524, 0x2534,  // o p q r s t u v
     0x252c, 0x2502, 0x2264, 0x2265, 0x03c0, 0x2260, 0x00a3, 0x00b7,  // w x y z { | } ~
@@ -125,6 +126,7 @@ void Terminal::PrintAscii(const unsigned char* text, size_t len) {
     }
     last_char_ = text[n - 1];
     line.used = std::max(line.used, col + static_cast<int>(n));
+    Touch(&line, col + static_cast<int>(n));
     text += n;
     len -= n;
     if (n == room) {
@@ -179,6 +181,7 @@ void Terminal::PrintCodePoint(char32_t cp) {
   }
   last_char_ = ascii;
   line.used = std::max(line.used, col + width);
+  Touch(&line, col + width);
   if (col + width >= cols_) {
     cursor_.col = cols_ - 1;
     wrap_next_ = autowrap_;
@@ -207,10 +210,11 @@ void Terminal::AddCombining(char32_t cp) {
     // Overwritten cells leave their marks behind: drop them now and then.
     if (line.marks.size() >= line.cells.size() * 2 + 16) CompactMarks(&line);
     line.marks.emplace_back();
-    cell.marks = static_cast<uint32_t>(line.marks.size());
+    cell.marks = static_cast<uint16_t>(line.marks.size());
   }
   line.marks[cell.marks - 1].push_back(cp);
   line.used = std::max(line.used, col + 1);
+  Touch(&line, col + 1);
   ++generation_;
 }
 
@@ -219,7 +223,7 @@ void Terminal::CompactMarks(Line* line) {
   for (Cell& cell : line->cells) {
     if (cell.marks == 0) continue;
     kept.push_back(std::move(line->marks[cell.marks - 1]));
-    cell.marks = static_cast<uint32_t>(kept.size());
+    cell.marks = static_cast<uint16_t>(kept.size());
   }
   line->marks = std::move(kept);
 }
@@ -307,13 +311,15 @@ void Terminal::Csi(const CsiSequence& csi) {
 bool Terminal::CsiCursor(const CsiSequence& csi) {
   int n = csi.Count(0);
   int row = cursor_.row, col = cursor_.col;
-  // Vertical moves stop at the scroll region's edges when they start inside it.
+  // Vertical moves stop at the scroll region's edges when they start inside
+  // it; VPR (CSI e) ignores the margins, as in xterm.
   int up_limit = row >= top_ ? top_ : 0;
   int down_limit = row < bottom_ ? bottom_ - 1 : rows_ - 1;
   int origin_row = origin_mode_ ? top_ : 0;
   switch (csi.final) {
     case 'A': MoveTo(std::max(row - n, up_limit), col); break;
-    case 'B': case 'e': MoveTo(std::min(row + n, down_limit), col); break;
+    case 'B': MoveTo(std::min(row + n, down_limit), col); break;
+    case 'e': MoveTo(row + n, col); break;
     case 'C': case 'a': MoveTo(row, col + n); break;
     case 'D': MoveTo(row, col - n); break;
     case 'E': MoveTo(std::min(row + n, down_limit), 0); break;
@@ -329,7 +335,7 @@ bool Terminal::CsiCursor(const CsiSequence& csi) {
       MoveTo(origin_mode_ ? std::min(r, bottom_ - 1) : r, col);
       break;
     }
-    case 'I': wrap_next_ = false; Tab(n); break;
+    case 'I': Tab(n); break;  // like a tab: a pending wrap stays pending
     case 'Z': wrap_next_ = false; BackTab(n); break;
     default: return false;
   }
@@ -430,6 +436,10 @@ void Terminal::SetPrivateMode(int mode, bool set) {
     case 7:
       autowrap_ = set;
       if (!set) wrap_next_ = false;
+      break;
+    case 3:  // DECCOLM: the width stays (no resize), but the screen is cleared and homed, as in tmux
+      EraseInDisplay(2);
+      MoveTo(origin_mode_ ? top_ : 0, 0);
       break;
     case 25: cursor_.visible = set; break;
     case 47:
@@ -687,7 +697,7 @@ void Terminal::SwitchScreen(bool alt) {
   alt_screen_ = alt;
   screen_ = alt ? &alt_ : &main_;
   if (alt) BlankRows(0, rows_);
-  wrap_next_ = false;
+  // A pending wrap stays pending across the switch, as in tmux and xterm.
 }
 
 void Terminal::EraseInDisplay(int how) {
@@ -721,6 +731,7 @@ void Terminal::InsertCells(int count) {
   int col = cursor_.col;
   int n = std::min(count, cols_ - col);
   std::copy_backward(line.cells.begin() + col, line.cells.end() - n, line.cells.end());
+  if (line.extent > col) line.extent = std::min(cols_, line.extent + n);
   BlankCells(&line, col, col + n, pen_.bg);
   if (line.used > col) line.used = std::min(cols_, line.used + n);
   wrap_next_ = false;
@@ -766,6 +777,7 @@ void Terminal::ScreenAlignment() {
     line.marks.clear();
     line.wrapped = false;
     line.used = cols_;
+    line.extent = cols_;
   }
   top_ = 0;
   bottom_ = rows_;
@@ -810,6 +822,20 @@ void Terminal::BlankRows(int from, int to, uint32_t bg) {
   }
 }
 
+bool Terminal::BlankPastExtent() const {
+  for (const Buffer* b : {&main_, &alt_}) {
+    for (const Line& line : b->pool) {
+      for (size_t c = Extent(line); c < line.cells.size(); ++c) {
+        const Cell& cell = line.cells[c];
+        if (cell.ch != 0 || cell.fg != 0 || cell.bg != 0 || cell.marks != 0 || cell.attrs != 0 || cell.kind != kNarrow) {
+          return false;
+        }
+      }
+    }
+  }
+  return true;
+}
+
 Terminal::Line& Terminal::ScreenLine(int row) {
   return screen_->pool[static_cast<size_t>(screen_->order[static_cast<size_t>(row)])];
 }
@@ -824,12 +850,17 @@ void Terminal::BlankCells(Line* line, int from, int to, uint32_t bg) {
   static_assert(std::is_trivially_copyable<Cell>::value, "cells are blanked with memset");
   if (from >= to) return;
   if (bg == 0) {
-    memset(static_cast<void*>(line->cells.data() + from), 0, static_cast<size_t>(to - from) * sizeof(Cell));
+    // Past the extent the cells are blank already.
+    int end = std::min(to, line->extent);
+    if (from >= end) return;
+    memset(static_cast<void*>(line->cells.data() + from), 0, static_cast<size_t>(end - from) * sizeof(Cell));
+    if (end == line->extent) line->extent = from;
     return;
   }
   Cell blank;
   blank.bg = bg;
   std::fill(line->cells.begin() + from, line->cells.begin() + to, blank);
+  Touch(line, to);
 }
 
 // Writing over the right half of a wide character destroys all of it (as
@@ -841,13 +872,6 @@ void Terminal::SplitWideAt(Line* line, int col) {
   BlankCells(line, pair ? col - 1 : col, col + 1);
 }
 
-// A character written up to `col` leaves no stray right half after it.
-void Terminal::ClearPaddingAfter(Line* line, int col) {
-  if (col >= 0 && col < static_cast<int>(line->cells.size()) &&
-      line->cells[static_cast<size_t>(col)].kind == kWideRight) {
-    BlankCells(line, col, col + 1);
-  }
-}
 
 
 char* Terminal::EncodeCells(const Line& line, size_t end, char* out, bool tabs) {
@@ -879,10 +903,9 @@ std::string Terminal::LineText(const Line& line, size_t end, bool tabs) {
 
 namespace {
 
-// Cells up to the last one that is not blank.
+// Cells up to the last one that is not blank, looking from `end` back.
 template <typename Cells>
-size_t TrimmedEnd(const Cells& cells) {
-  size_t end = cells.size();
+size_t TrimmedEnd(const Cells& cells, size_t end) {
   while (end > 0 && (cells[end - 1].ch == 0 || cells[end - 1].ch == ' ') && cells[end - 1].marks == 0 &&
          (cells[end - 1].kind == 0 || cells[end - 1].kind >= 3)) {  // (3, 4: a TAB's cells)
     --end;
@@ -895,7 +918,7 @@ size_t TrimmedEnd(const Cells& cells) {
 std::string Terminal::RowText(int row) const {
   if (row < 0 || row >= rows_) return std::string();
   const Line& line = ScreenLine(row);
-  return LineText(line, TrimmedEnd(line.cells));
+  return LineText(line, TrimmedEnd(line.cells, Extent(line)));
 }
 
 std::string Terminal::RowPrefix(int row, int cols) const {
@@ -940,7 +963,7 @@ void Terminal::PushHistory(const Line& line) {
 }
 
 Terminal::HistoryLine Terminal::ToHistory(const Line& line) {
-  size_t end = TrimmedEnd(line.cells);
+  size_t end = TrimmedEnd(line.cells, Extent(line));
   if (encode_buf_.size() < end * kMaxCellBytes) encode_buf_.resize(end * kMaxCellBytes);
   size_t n = static_cast<size_t>(EncodeCells(line, end, encode_buf_.data(), true) - encode_buf_.data());
   HistoryLine h{std::string(encode_buf_.data(), n), line.wrapped, 0};
@@ -975,7 +998,7 @@ Terminal::Line Terminal::FromHistory(const HistoryLine& h, int cols) {
       Cell& cell = line.cells[line.cells.size() - (line.cells.back().kind == kWideRight ? 2 : 1)];
       if (cell.marks == 0) {
         line.marks.emplace_back();
-        cell.marks = static_cast<uint32_t>(line.marks.size());
+        cell.marks = static_cast<uint16_t>(line.marks.size());
       }
       line.marks[cell.marks - 1].push_back(cp);
       joining = cp == 0x200D;
@@ -993,6 +1016,7 @@ Terminal::Line Terminal::FromHistory(const HistoryLine& h, int cols) {
   }
   line.used = static_cast<int>(line.cells.size()) + h.blanks;
   line.cells.resize(static_cast<size_t>(std::max(cols, line.used)));
+  line.extent = static_cast<int>(line.cells.size());
   return line;
 }
 
@@ -1021,7 +1045,7 @@ bool Terminal::LineAt(uint64_t abs, std::string* text, bool* wrapped, bool tabs)
   if (row >= static_cast<uint64_t>(rows_)) return false;
   const Line& line = ScreenLine(static_cast<int>(row));
   *wrapped = line.wrapped;
-  size_t end = TrimmedEnd(line.cells);
+  size_t end = TrimmedEnd(line.cells, Extent(line));
   if (line.wrapped) end = std::max(end, static_cast<size_t>(std::min(line.used, cols_)));
   *text = LineText(line, end, tabs);
   return true;

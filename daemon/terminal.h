@@ -19,6 +19,7 @@
 #ifndef TUIDRIVER_TERMINAL_H_
 #define TUIDRIVER_TERMINAL_H_
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -32,7 +33,7 @@
 namespace tuidriver {
 
 // Cell attributes (SGR), as bits.
-enum CellAttr : uint16_t {
+enum CellAttr : uint8_t {
   kBold = 1, kDim = 2, kItalic = 4, kUnderline = 8,
   kBlink = 16, kReverse = 32, kInvisible = 64, kStrike = 128,
 };
@@ -135,6 +136,10 @@ class Terminal : private VtParser::Handler {
   // Changes whenever anything visible changes; cheap to poll.
   uint64_t generation() const { return generation_; }
 
+  // For tests and the fuzzer: every row of both screens is blank past its
+  // extent (what blanking and trimming rely on).
+  bool BlankPastExtent() const;
+
  private:
   // A blank cell is all zero bytes, so rows are blanked with memset.
   // A TAB that moved over blank cells marks them (as tmux does), so text
@@ -144,16 +149,23 @@ class Terminal : private VtParser::Handler {
     char32_t ch = 0;          // the base character; 0: blank
     uint32_t fg = 0;          // colours (kPaletteColour, kRgbColour), 0: default
     uint32_t bg = 0;
-    uint32_t marks = 0;       // combining marks: 0 none, else 1 + index into Line::marks
-    uint16_t attrs = 0;       // CellAttr bits
+    // Combining marks: 0 none, else 1 + index into Line::marks (which
+    // CompactMarks keeps under 2 * cols + 16, and cols are at most 1000).
+    uint16_t marks = 0;
+    uint8_t attrs = 0;        // CellAttr bits
     CellKind kind = kNarrow;  // the halves of a wide character are marked
   };
+  static_assert(sizeof(Cell) == 16, "a cell is 16 bytes: rows are blanked and copied by the kilobyte");
   struct Line {
     std::vector<Cell> cells;
     bool wrapped = false;
     // Columns written since the row was blank (tmux's "cellused", erased
     // cells included): what reflow carries over.
     int used = 0;
+    // Cells at and past this column are blank (Cell()); an upper bound,
+    // raised by every write. Blanking and trimming a row stop here, so a
+    // row that scrolls away costs what it held, not the screen's width.
+    int extent = 0;
     // Combining marks (and what a zero-width joiner joined) of this row's
     // cells. Rare, so kept aside: a cell stays small for the ASCII path.
     std::vector<std::u32string> marks;
@@ -182,7 +194,13 @@ class Terminal : private VtParser::Handler {
   void PrintAscii(const unsigned char* text, size_t len);
   void PrintCodePoint(char32_t cp);
   void AddCombining(char32_t cp);
-  void ClearPaddingAfter(Line* line, int col);
+  // A character written up to `col` leaves no stray right half after it
+  // (inline: every run of text asks; past the extent nothing is there).
+  void ClearPaddingAfter(Line* line, int col) {
+    if (col >= 0 && col < line->extent && line->cells[static_cast<size_t>(col)].kind == kWideRight) {
+      BlankCells(line, col, col + 1);
+    }
+  }
   static void CompactMarks(Line* line);
   void WrapToNextLine();
   void DecodeUtf8Byte(unsigned char b);
@@ -227,6 +245,8 @@ class Terminal : private VtParser::Handler {
   static constexpr size_t kMaxCellBytes = kMaxClusterBytes + 3;
   // Erased cells keep background `bg` (the current one for erases: BCE, as tmux).
   void BlankCells(Line* line, int from, int to, uint32_t bg = 0);
+  static void Touch(Line* line, int end) { line->extent = std::max(line->extent, end); }
+  static size_t Extent(const Line& line) { return std::min(line.cells.size(), static_cast<size_t>(line.extent)); }
   void BlankRows(int from, int to, uint32_t bg = 0);
   void SplitWideAt(Line* line, int col);
   void PushHistory(const Line& line);

@@ -71,6 +71,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     size_t n = 1 + (rng >> 16) % 97;
     if (n > left) n = left;
     term.Feed(p, n);
+    if (!term.BlankPastExtent()) abort();
     std::string text;
     events.Append(p, n, &text);
     CheckJsonLine(text);
@@ -85,6 +86,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       uint64_t first = term.first_retained_row();
       term.Resize(2 + (rng >> 3) % 50, 2 + (rng >> 11) % 15);
       if (held >= first && term.RowAfterResize(held) < first) abort();
+      if (!term.BlankPastExtent()) abort();
     }
     if ((rng >> 12) % 7 == 0) term.PinHistory(term.lines_scrolled());
     if ((rng >> 14) % 11 == 0) term.UnpinHistory();

@@ -17,6 +17,8 @@ std::vector<Terminal::Line> Terminal::TakeLines(Buffer* b) {
 }
 
 void Terminal::PutLines(Buffer* b, std::vector<Line> lines) {
+  // Resized and reflowed rows: no cell is known to be blank.
+  for (Line& line : lines) line.extent = static_cast<int>(line.cells.size());
   b->order.resize(lines.size());
   for (size_t r = 0; r < lines.size(); ++r) b->order[r] = static_cast<int>(r);
   b->pool = std::move(lines);
@@ -193,7 +195,7 @@ void Terminal::Rewrap(std::vector<Line>* all, size_t first, size_t last, int col
       int width = cell.kind == kWideLeft ? 2 : 1;
       if (col + width > cols) {
         cur.wrapped = true;
-        cur.used = col;
+        cur.used = cur.extent = col;
         out->push_back(std::move(cur));
         cur = Line();
         cur.cells.resize(static_cast<size_t>(cols));
@@ -205,7 +207,7 @@ void Terminal::Rewrap(std::vector<Line>* all, size_t first, size_t last, int col
       dst = cell;
       if (cell.marks != 0) {
         cur.marks.push_back(std::move(src.marks[cell.marks - 1]));
-        dst.marks = static_cast<uint32_t>(cur.marks.size());
+        dst.marks = static_cast<uint16_t>(cur.marks.size());
       }
       if (width == 2) {
         Cell right = cell;
@@ -218,7 +220,7 @@ void Terminal::Rewrap(std::vector<Line>* all, size_t first, size_t last, int col
     }
   }
   cur.wrapped = (*all)[last].wrapped;
-  cur.used = col;
+  cur.used = cur.extent = col;
   out->push_back(std::move(cur));
 }
 

@@ -34,6 +34,53 @@ TEST(Terminal, ScrollingMovesLinesIntoHistory) {
   EXPECT_FALSE(t.LineAt(6, &text, &wrapped));
 }
 
+// Rows are blanked and trimmed only up to their extent: every way of
+// writing a cell must raise it, or text would be lost or left behind.
+TEST(Terminal, EveryWriteKeepsTheRowBlankPastItsExtent) {
+  Terminal t(12, 4, 100);
+  const char* steps[] = {
+      "abc",                 // text
+      "\r\x1b[3@",           // insert cells: the row's content moves right
+      "\x1b[2;1Hdef\x1b[44m\x1b[K\x1b[0m",  // erase to the end with a background colour
+      "\xe4\xb8\xad\xcc\x81",  // a wide character with a combining mark
+      "\x1b#8",              // DECALN fills every cell
+      "\x1b[2J\x1b[H",        // erase the screen
+      "x\x1b[44m\x1b[5X",     // erase characters with a colour
+      "\x1b[0m\x1b[2P",       // delete cells
+      "\x1b[?1049hzz\x1b[?1049l",  // the alternate screen
+  };
+  for (const char* step : steps) {
+    Feed(&t, step);
+    EXPECT_TRUE(t.BlankPastExtent()) << step;
+  }
+  t.Resize(7, 3);
+  EXPECT_TRUE(t.BlankPastExtent());
+  t.Resize(20, 6);
+  EXPECT_TRUE(t.BlankPastExtent());
+}
+
+// A scrolled row keeps its text in the history, and the row that replaces
+// it starts blank, however little of the old one was blanked.
+TEST(Terminal, ScrolledRowsKeepTheirTextAndComeBackBlank) {
+  Terminal t(10, 2, 100);
+  Feed(&t, "0123456789first\r\nab\r\nc");
+  std::string text;
+  bool wrapped;
+  ASSERT_TRUE(t.LineAt(0, &text, &wrapped));
+  EXPECT_EQ("0123456789", text);
+  EXPECT_TRUE(wrapped);
+  ASSERT_TRUE(t.LineAt(1, &text, &wrapped));
+  EXPECT_EQ("first", text);
+  EXPECT_EQ("ab", t.RowText(0));
+  EXPECT_EQ("c", t.RowText(1));
+  t.Resize(5, 2);  // the reflowed history keeps its text too
+  ASSERT_TRUE(t.LineAt(0, &text, &wrapped));
+  EXPECT_EQ("01234", text);
+  ASSERT_TRUE(t.LineAt(1, &text, &wrapped));
+  EXPECT_EQ("56789", text);
+  EXPECT_TRUE(t.BlankPastExtent());
+}
+
 TEST(Terminal, HistoryIsBoundedUnlessPinned) {
   Terminal t(10, 2, 3);
   for (int i = 0; i < 10; ++i) Feed(&t, std::to_string(i) + "\r\n");
@@ -732,6 +779,41 @@ TEST(TerminalTabs, ATabOverTextOrOverwrittenIsSpaces) {
   EXPECT_EQ("abcdefghXj", text);  // moved over text: nothing to give back
   ASSERT_TRUE(t.LineAt(1, &text, &wrapped, true));
   EXPECT_EQ("Z       Y", text);  // its first cell overwritten
+}
+
+// Issue 22, item 4, where tmux has no reference (it implements neither the
+// margin-free VPR nor CHT's pending wrap): xterm's documented behaviour.
+
+// xterm (ctlseqs: "CSI Ps e  Line Position Relative"; charproc.c moves with
+// CursorDown's margin-free variant): VPR goes past the bottom margin of a
+// scroll region, stopping only at the screen's last row.
+TEST(Terminal, VprIgnoresTheScrollRegion) {
+  Terminal t(10, 8, 100);
+  Feed(&t, "\x1b[2;4r\x1b[3;1H\x1b[3e");  // region rows 2..4; from row 3 down 3
+  EXPECT_EQ(5, t.cursor().row);
+  Feed(&t, "\x1b[20e");
+  EXPECT_EQ(7, t.cursor().row);  // the screen's last row
+  Feed(&t, "\x1b[3;1H\x1b[3B");  // CUD still stops at the margin
+  EXPECT_EQ(3, t.cursor().row);
+}
+
+// xterm: CHT (CSI I) is a tab repeated; a tab at the last column with a
+// wrap pending keeps it pending, so the next character starts the next row
+// instead of overwriting the last column.
+TEST(Terminal, ChtKeepsAPendingWrap) {
+  Terminal t(10, 3, 100);
+  Feed(&t, "abcdefghij\x1b[Iz");
+  EXPECT_EQ("abcdefghij", t.RowText(0));
+  EXPECT_EQ("z", t.RowText(1));
+  EXPECT_EQ(1, t.cursor().col);
+}
+
+// xterm maps '_' of the DEC special graphics set to a blank (charsets.c), not
+// to a no-break space: a line of them reads as spaces.
+TEST(Terminal, LineDrawingUnderscoreIsABlank) {
+  Terminal t(10, 2, 100);
+  Feed(&t, "\x1b(0a_q_x\x1b(B_");
+  EXPECT_EQ("\u2592 \u2500 \u2502_", t.RowText(0));
 }
 
 }  // namespace

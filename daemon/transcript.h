@@ -1,14 +1,15 @@
-// Exact agent turns, read from the transcript file the CLI itself writes
-// (Claude: ~/.claude/projects/<cwd slug>/<session id>.jsonl): the model's
-// markdown byte for byte, its tool calls, usage and model, which the screen
-// only shows re-rendered. Parsers read only the fields they need and skip
-// record types they do not know; a record of a known type in a shape they
-// do not know fails loudly, so a changed format shows as transcript_error,
-// never as a wrong answer.
+// Exact agent turns, read from the transcript the CLI itself writes (Claude:
+// ~/.claude/projects/<cwd slug>/<session id>.jsonl): the model's markdown
+// byte for byte, its tool calls, usage and model, which the screen only
+// shows re-rendered. Each format is one file behind transcript_format.h.
+// Formats read only the fields they need and skip record types they do not
+// know; a record of a known type in a shape they do not know fails loudly,
+// so a changed format shows as transcript_error, never as a wrong answer.
 #ifndef TUIDRIVER_TRANSCRIPT_H_
 #define TUIDRIVER_TRANSCRIPT_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -34,32 +35,37 @@ struct Turn {
   bool finished = false;     // the CLI recorded the turn's end
 };
 
-// Parses the JSONL records a turn appended to a Claude Code transcript.
-// False with *err when a record is not what the format promises.
-bool ParseClaudeTurn(const std::string& jsonl, Turn* turn, std::string* err);
-// The same for a Codex rollout file (~/.codex/sessions/Y/M/D/rollout-*.jsonl):
-// response_item, event_msg and turn_context records.
-bool ParseCodexTurn(const std::string& jsonl, Turn* turn, std::string* err);
-// The same for a Gemini CLI chat file (~/.gemini/tmp/<project>/chats/
-// session-*.jsonl): message records, updated by id, and `$set` records.
-bool ParseGeminiTurn(const std::string& jsonl, Turn* turn, std::string* err);
+// kDone: the turn is finished. kNotYet: not written (whole) yet. kFailed:
+// not in the shape the CLI's pinned version writes.
+enum class TranscriptResult { kDone, kNotYet, kFailed };
 
 // The reply's `turn` object: session_id, tools, usage, model.
 JsonObject TurnJson(const Turn& turn, const std::string& session_id);
 
-// One session's transcript file, read from where the current turn began.
-// `path` is the file itself (Claude: named by the session id the daemon
-// chose), or a glob (Codex: the CLI names the file); a glob matches this
-// session's file by its first record: the session id when it is known
-// (--resume), else the working directory and a start after the spawn.
+class TranscriptFormat;
+
+// What the daemon knows of the session whose transcript is read.
+struct TranscriptSession {
+  std::string path;        // transcript.path filled in: a file, a glob of files, or a database
+  std::string cwd;         // absolute: how a CLI that names its own session records it
+  std::string session_id;  // chosen by the daemon, given by --resume, or learned by Locate
+  int64_t spawned = 0;     // wall-clock seconds at the spawn: a new session starts after it
+};
+
+// One session's transcript, read from where the current turn began, in the
+// format the engine file names (transcript_formats.cc). `path` is the
+// transcript.path filled in: a file (Claude: named by the session id the
+// daemon chose), a glob (Codex: the CLI names the file) or a database.
 class TranscriptReader {
  public:
-  enum class Result { kDone, kNotYet, kFailed };
-  TranscriptReader(std::string format, std::string path, std::string cwd, std::string session_id);
-  bool enabled() const { return !format_.empty(); }
+  using Result = TranscriptResult;
+  // An empty or unknown `format`: disabled (engine files are checked first).
+  TranscriptReader(const std::string& format, std::string path, std::string cwd, std::string session_id);
+  ~TranscriptReader();
+  bool enabled() const { return format_ != nullptr; }
   // The session id: chosen by the daemon, given by --resume, or read from
-  // the file once found. Empty until known.
-  const std::string& session_id() const { return session_id_; }
+  // the transcript once found. Empty until known.
+  const std::string& session_id() const { return session_.session_id; }
   // An ask starts: its records are the ones written after this point.
   void StartTurn();
   // kDone: *turn holds the finished turn. kNotYet: not written (whole) yet.
@@ -67,14 +73,8 @@ class TranscriptReader {
   Result ReadTurn(Turn* turn, std::string* err);
 
  private:
-  bool Locate();
-  std::string format_;
-  std::string pattern_;
-  std::string cwd_;
-  std::string session_id_;
-  std::string file_;  // found
-  int64_t spawned_ = 0;  // wall-clock seconds, for a glob's "after the spawn"
-  uint64_t offset_ = 0;
+  std::unique_ptr<TranscriptFormat> format_;
+  TranscriptSession session_;
 };
 
 // {home}, {cwd_slug} and {session_id} filled in, as the CLI names the file.

@@ -22,6 +22,7 @@ bool Waiters::AddExpect(const Request& r, WaitTime now, std::string* err) {
   w.pattern = CompileRegex(r.pattern, err);
   if (!w.pattern) return false;
   w.id = r.id;
+  w.output_only = r.output_only;
   w.received = now;
   w.deadline = Deadline(r, now);
   waiters_.push_back(std::move(w));
@@ -56,6 +57,7 @@ bool Waiters::Match(const Waiter& w, const std::string& screen, JsonObject* fiel
   bool hit = false;
   const std::string* hays[] = {&screen, &w.seen};
   for (const std::string* hay : hays) {
+    if (hay == &screen && w.output_only) continue;
     hit = w.pattern->Match(*hay, 0, hay->size(), RE2::UNANCHORED, m.data(), groups + 1);
     if (hit) break;
   }
@@ -106,6 +108,13 @@ std::vector<RequestId> Waiters::TakeAll() {
   for (const Waiter& w : waiters_) ids.push_back(w.id);
   waiters_.clear();
   return ids;
+}
+
+bool Waiters::Remove(const RequestId& id) {
+  auto it = std::find_if(waiters_.begin(), waiters_.end(), [&](const Waiter& w) { return w.id == id; });
+  if (it == waiters_.end()) return false;
+  waiters_.erase(it);
+  return true;
 }
 
 bool Waiters::Has(const RequestId& id) const {

@@ -45,6 +45,8 @@ class Waiters {
 
   // Every waiter's id, removed (the program is gone, or never became ready).
   std::vector<RequestId> TakeAll();
+  // Drops the waiter `id` (a cancel): false when there is none.
+  bool Remove(const RequestId& id);
   bool empty() const { return waiters_.empty(); }
   bool Has(const RequestId& id) const;
 
@@ -53,6 +55,7 @@ class Waiters {
     RequestId id;
     std::unique_ptr<RE2> pattern;  // expect; null for wait_idle
     std::string seen;              // expect: output since the request
+    bool output_only = false;      // expect: match `seen` only, not the screen
     long idle_ms = 0;              // wait_idle
     WaitTime received;
     WaitTime deadline;

@@ -98,5 +98,30 @@ TEST(Waiters, TakeAllAndHas) {
   EXPECT_FALSE(w.Has(b));
 }
 
+TEST(Waiters, OutputOnlyExpectIgnoresWhatWasOnScreenBefore) {
+  Waiters w;
+  std::string err;
+  Request r = Expect("1", "done");
+  r.output_only = true;
+  ASSERT_TRUE(w.AddExpect(r, kT0, &err));
+  // The screen already shows it (an echoed command line): no match.
+  EXPECT_TRUE(w.Update(Screen("$ echo done\n"), kT0).empty());
+  w.OnOutput("done\r\n", kT0 + milliseconds(5));
+  auto out = w.Update(Screen("$ echo done\ndone\n"), kT0 + milliseconds(5));
+  ASSERT_EQ(1u, out.size());
+  EXPECT_TRUE(out[0].met);
+}
+
+TEST(Waiters, RemoveDropsOneWaiter) {
+  Waiters w;
+  std::string err;
+  ASSERT_TRUE(w.AddExpect(Expect("1", "x"), kT0, &err));
+  w.AddWaitIdle(WaitIdle("2", 100), kT0);
+  EXPECT_TRUE(w.Remove(Expect("2", "").id));
+  EXPECT_FALSE(w.Remove(Expect("2", "").id));
+  EXPECT_TRUE(w.Has(Expect("1", "").id));
+  EXPECT_FALSE(w.Has(Expect("2", "").id));
+}
+
 }  // namespace
 }  // namespace tuidriver

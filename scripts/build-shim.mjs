@@ -31,6 +31,15 @@ try {
 } catch {
   console.warn('build-shim: strip failed or is missing; the binary keeps its symbols');
 }
+// The Linux binaries ship fully static (docs/platforms.md): no loader, no shared library.
+if (process.platform === 'linux') {
+  const headers = execFileSync('readelf', ['-lW', '-d', join(dest, 'tuidriver')], { encoding: 'utf8' });
+  if (/INTERP|NEEDED/.test(headers)) {
+    console.error(`build-shim: ${built} is not fully static (readelf shows INTERP or NEEDED); build it with scripts/build.sh`);
+    rmSync(join(dest, 'tuidriver'));
+    process.exit(1);
+  }
+}
 // The checkout links its own platform package (package-lock.json), and the shim looks
 // there first: give it the same binary, so no older one from build:platforms is used.
 const pkg = join(root, 'npm', `tuidriver-${process.platform}-${process.arch}`);

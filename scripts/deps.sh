@@ -27,11 +27,12 @@ ensure_deb_src() {
 # reference), ps (process checks), git (Codex refuses to start outside a
 # repository), readelf (binutils, via build-essential), clang + its runtime
 # (the fuzzers), node/npm (the shim, the agent CLIs), asciinema (its `cat`
-# checks the recordings).
+# checks the recordings), busybox-static (the only program in the chroot of
+# tests/static/test_chroot.py: a libc-free system for the static binary).
 platforms=0
-PACKAGES=(build-essential cmake pkg-config libutf8proc-dev libre2-dev libsimdjson-dev
+PACKAGES=(build-essential cmake pkg-config libutf8proc-dev libre2-dev libsimdjson-dev libsqlite3-dev tcl
           libgtest-dev googletest python3 vim less tmux procps git clang libclang-rt-14-dev
-          dpkg-dev ca-certificates asciinema)
+          dpkg-dev ca-certificates asciinema busybox-static)
 for arg in "$@"; do
   case "$arg" in
     --bench) PACKAGES+=(valgrind linux-perf) ;;
@@ -40,8 +41,9 @@ for arg in "$@"; do
     --platforms)
       # linux-arm64 cross build (scripts/build-platforms.sh): Debian's aarch64
       # toolchain, the arm64 static libraries (dpkg multiarch) and qemu-user;
-      # darwin builds: RE2's Unicode tables are generated from unicode-data, and
-      # RE2's and utf8proc's sources come from `apt-get source` (deb-src below).
+      # darwin builds: RE2's Unicode tables are generated from unicode-data,
+      # RE2's and utf8proc's sources come from `apt-get source`
+      # (deb-src below).
       PACKAGES+=(g++-aarch64-linux-gnu qemu-user libre2-dev:arm64 libutf8proc-dev:arm64 unicode-data)
       platforms=1
       if ! dpkg --print-foreign-architectures | grep -qx arm64; then
@@ -78,6 +80,19 @@ if [ ! -f "$SIMDJSON_DIR/simdjson.cpp" ]; then
   (cd "$tmp" && apt-get source -qq --download-only simdjson >/dev/null 2>&1 && dpkg-source -x --no-check ./simdjson_*.dsc src >/dev/null)
   mkdir -p "$SIMDJSON_DIR"
   cp "$tmp"/src/singleheader/simdjson.cpp "$tmp"/src/singleheader/simdjson.h "$SIMDJSON_DIR"/
+  rm -rf "$tmp"
+fi
+# SQLite's amalgamation (sqlite3.c), made from Debian's source as its own
+# build makes it (tcl), for a static binary with no dlopen (CMakeLists.txt).
+SQLITE_DIR=deps/sqlite
+if [ ! -f "$SQLITE_DIR/sqlite3.c" ]; then
+  echo "deps: making SQLite's sqlite3.c from Debian's source package" >&2
+  ensure_deb_src
+  tmp=$(mktemp -d)
+  (cd "$tmp" && apt-get source -qq --download-only sqlite3 >/dev/null 2>&1 && dpkg-source -x --no-check ./sqlite3_*.dsc src >/dev/null &&
+     cd src && ./configure >/dev/null && make sqlite3.c >/dev/null 2>&1)
+  mkdir -p "$SQLITE_DIR"
+  cp "$tmp"/src/sqlite3.c "$tmp"/src/sqlite3.h "$SQLITE_DIR"/
   rm -rf "$tmp"
 fi
 if [ "$platforms" = 1 ]; then ensure_deb_src; fi

@@ -16,17 +16,22 @@ bash scripts/build.sh build
 echo "== unit, integration and end-to-end tests"
 ctest --test-dir build -j"$jobs" --output-on-failure --timeout 900
 
-echo "== linux-arm64 cross build: static but glibc, under 3 MB, --version under qemu-user (docs/platforms.md)"
+echo "== linux-x64: build/tuidriver stripped, fully static, under 4 MB, into its npm package (docs/platforms.md)"
+bash scripts/build-platforms.sh linux-x64
+echo "== linux-arm64 cross build: fully static, under 4 MB, --version under qemu-user (docs/platforms.md)"
 bash scripts/build-platforms.sh linux-arm64
-echo "== the integration tests against the linux-arm64 daemon under qemu-user"
+echo "== the integration tests against the shipped linux-arm64 binary under qemu-user"
 bash scripts/test-linux-arm64.sh
-echo "== darwin-arm64 and darwin-x64 cross builds with Zig 0.11: Mach-O executables for the right CPU, under 3 MB; not run (docs/platforms.md)"
+echo "== darwin-arm64 and darwin-x64 cross builds with Zig 0.11: Mach-O executables for the right CPU, under 4 MB; not run (docs/platforms.md)"
 bash scripts/build-platforms.sh darwin-arm64 darwin-x64
 
 echo "== the TypeScript shim: npm package, ESM/CommonJS consumers, example .vsix (node --test)"
 npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
 npm run build    # tsc to dist/, build/tuidriver to bin/<platform>-<arch>/ (the prepack step)
 npm test
+
+echo "== any Linux: the shipped linux-x64 binary in a chroot holding only it, the engines and busybox-static (docs/platforms.md)"
+python3 tests/static/test_chroot.py
 
 echo "== tuidriver-server: the MCP server, REST/SSE/WebSocket, the page in headless chromium (node --test, about a minute)"
 (cd server && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error && npm test)

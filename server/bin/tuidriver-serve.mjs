@@ -5,7 +5,7 @@ import { SessionManager } from '../src/sessions.mjs';
 import { startServe } from '../src/serve.mjs';
 import { parseCli, intOption, fail } from '../src/cli.mjs';
 
-const USAGE = `usage: tuidriver-serve [--port PORT] [--host ADDR] [--token TOKEN] [--max-sessions N]
+const USAGE = `usage: tuidriver-serve [--port PORT] [--host ADDR] [--token TOKEN] [--mcp] [--max-sessions N]
                        [--idle-timeout SECONDS] [--max-body BYTES] [--replay-chars N]
 
 Serves terminal sessions over HTTP (docs/server.md): REST under /sessions, SSE at
@@ -14,6 +14,8 @@ Serves terminal sessions over HTTP (docs/server.md): REST under /sessions, SSE a
   --host ADDR            address to listen on (default 127.0.0.1: this machine only)
   --token TOKEN          the bearer token every request needs (also: $TUIDRIVER_TOKEN);
                          without one, a random token is made and printed once
+  --mcp                  also serve MCP (streamable HTTP) at /mcp, same token, same sessions:
+                         the page shows what agents do and lets you type into it
   --max-sessions N       most sessions at once (default 16; more: 429)
   --idle-timeout SECONDS close a session nobody used or watched for this long (default 0: never)
   --max-body BYTES       largest request body or WebSocket message (default 1048576)
@@ -23,6 +25,7 @@ const o = parseCli(process.argv.slice(2), {
   port: { type: 'string' },
   host: { type: 'string' },
   token: { type: 'string' },
+  mcp: { type: 'boolean' },
   'max-sessions': { type: 'string' },
   'idle-timeout': { type: 'string' },
   'max-body': { type: 'string' },
@@ -45,6 +48,7 @@ try {
     host: o.host ?? '127.0.0.1',
     token,
     maxBody: intOption('max-body', o['max-body'], 1024, 1 << 30) ?? 1 << 20,
+    mcp: o.mcp === true,
     log,
   });
 } catch (e) {
@@ -53,6 +57,7 @@ try {
 // The one place the token is shown (unless it came from the command line or the environment).
 const shown = o.token === undefined && process.env.TUIDRIVER_TOKEN === undefined;
 process.stdout.write(`tuidriver-serve: listening on ${srv.url}\n`);
+if (o.mcp) process.stdout.write(`tuidriver-serve: mcp ${srv.url}/mcp\n`);
 if (shown) process.stdout.write(`tuidriver-serve: token ${token}\ntuidriver-serve: page ${srv.url}/?token=${token}\n`);
 
 let stopping = false;

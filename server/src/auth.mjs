@@ -1,4 +1,4 @@
-// The bearer token both servers check.
+// The bearer token both servers check, and the browser origin check.
 import { createHash, timingSafeEqual } from 'node:crypto';
 
 /** The page's cookie (tuidriver-serve sets it from /?token=). */
@@ -32,3 +32,17 @@ function parseCookies(header) {
   return out;
 }
 
+
+/**
+ * Whether a request may come from its page: no `Origin` (not a browser) or this server's
+ * own pages. A page elsewhere must not ride on the cookie or reach a loopback server.
+ */
+export function sameOrigin(req) {
+  const origin = req.headers.origin;
+  if (origin === undefined) return true;
+  try {
+    return new URL(origin).host === req.headers.host;
+  } catch {
+    return false;
+  }
+}

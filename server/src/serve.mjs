@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ClientError, size } from './sessions.mjs';
 import { COOKIE, makeAuth } from './auth.mjs';
-import { readJson } from './mcp.mjs';
+import { mcpHandler, noOAuth, readJson, unauthorized } from './mcp.mjs';
 import { attachWebSocket } from './ws.mjs';
 
 const STATUS = { bad_request: 400, not_found: 404, conflict: 409, cap: 429, failed: 422 };
@@ -19,6 +19,7 @@ function staticFiles() {
   const web = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'web');
   const xterm = path.dirname(require.resolve('@xterm/xterm/package.json'));
   const fit = path.dirname(require.resolve('@xterm/addon-fit/package.json'));
+  const unicode11 = path.dirname(require.resolve('@xterm/addon-unicode11/package.json'));
   const marked = path.dirname(require.resolve('marked/package.json'));
   const purify = path.dirname(require.resolve('dompurify')); // (its exports hide package.json)
   return new Map([
@@ -28,6 +29,7 @@ function staticFiles() {
     ['/vendor/xterm.js', [path.join(xterm, 'lib', 'xterm.js'), 'text/javascript; charset=utf-8']],
     ['/vendor/xterm.css', [path.join(xterm, 'css', 'xterm.css'), 'text/css; charset=utf-8']],
     ['/vendor/addon-fit.js', [path.join(fit, 'lib', 'addon-fit.js'), 'text/javascript; charset=utf-8']],
+    ['/vendor/addon-unicode11.js', [path.join(unicode11, 'lib', 'addon-unicode11.js'), 'text/javascript; charset=utf-8']],
     ['/vendor/marked.js', [path.join(marked, 'lib', 'marked.umd.js'), 'text/javascript; charset=utf-8']],
     ['/vendor/purify.js', [path.join(purify, 'purify.min.js'), 'text/javascript; charset=utf-8']],
   ]);
@@ -104,10 +106,10 @@ function sessionRoutes(mgr) {
       const r = await mgr.call(e, 'resize', (s) => s.resize(cols, rows));
       return { ok: true, cols: r.cols, rows: r.rows };
     },
-    'POST ask': async (e, b) => {
+    'POST ask': async (e, b, _url, signal) => {
       const prompt = need(b, 'prompt', 'string');
       const timeoutMs = optTimeout(b);
-      return mgr.ask(e, prompt, { stream: true, interactive: b.on_input === 'wait', ...(timeoutMs ? { timeoutMs } : {}) });
+      return mgr.ask(e, prompt, { stream: true, interactive: b.on_input === 'wait', signal, ...(timeoutMs ? { timeoutMs } : {}) });
     },
     'POST answer': async (e, b) => {
       const askId = need(b, 'ask_id', 'number');
@@ -117,7 +119,34 @@ function sessionRoutes(mgr) {
       mgr.answer(e, askId, b.option ?? b.text);
       return { ok: true };
     },
-    'GET screen': async (e) => screenJson(e.id, await mgr.call(e, 'screen', (s) => s.screen())),
+    'GET screen': async (e, _b, url) => {
+      const styles = flag(url, 'styles');
+      const scr = await mgr.call(e, 'screen', (s) => s.screen({ styles }));
+      return { ...screenJson(e.id, scr), ...(styles ? { styles: scr.styles } : {}), state: await mgr.state(e) };
+    },
+    'GET read': async (e, _b, url) => {
+      const cursor = intParam(url, 'cursor', 0, Number.MAX_SAFE_INTEGER);
+      const maxChars = intParam(url, 'max_chars', 100, 1_000_000);
+      return { session_id: e.id, ...(await mgr.read(e, { cursor, ...(maxChars !== undefined ? { maxChars } : {}) })) };
+    },
+    'POST signal': async (e, b) => {
+      const sig = b.signal;
+      if (!(typeof sig === 'string' && /^(SIG)?[A-Z0-9]{1,10}$/i.test(sig)) && !Number.isInteger(sig)) throw new ClientError('bad_request', 'signal must be a signal name ("INT", "SIGTERM") or number');
+      const name = await mgr.call(e, 'signal', (s) => s.signal(sig));
+      return { ok: true, signal: name, state: await mgr.state(e) };
+    },
+    'POST wait_idle': async (e, b, _url, signal) => {
+      const idleMs = b.idle_ms;
+      if (idleMs !== undefined && (!Number.isInteger(idleMs) || idleMs < 1 || idleMs > 3_600_000)) throw new ClientError('bad_request', 'idle_ms must be an integer from 1 to 3600000');
+      const idle = await mgr.waitIdle(e, { idleMs, timeoutMs: optTimeout(b) ?? 30_000, signal });
+      return { ok: true, idle, state: await mgr.state(e) };
+    },
+    'POST record': async (e, b) => {
+      if ((b.path === undefined) === (b.stop !== true)) throw new ClientError('bad_request', 'give exactly one of path (a file to record to) and stop: true');
+      if (b.path !== undefined && (typeof b.path !== 'string' || b.path === '')) throw new ClientError('bad_request', 'path must be a file name');
+      await mgr.call(e, 'record', (s) => s.record(b.path !== undefined ? { path: b.path } : { stop: true }));
+      return { ok: true, recording: b.path !== undefined };
+    },
     'GET scrollback': async (e, _b, url) => {
       const n = url.searchParams.get('lines');
       if (n !== null && !/^[1-9]\d{0,6}$/.test(n)) throw new ClientError('bad_request', 'lines must be a positive integer');
@@ -133,6 +162,43 @@ function sessionRoutes(mgr) {
       };
     },
   };
+}
+
+/** The body fields each route takes: any other is a 400 naming it. */
+const FIELDS = {
+  'POST /sessions': ['engine', 'command', 'cols', 'rows', 'cwd', 'env'],
+  'POST input': ['data', 'secret'],
+  'POST keys': ['keys'],
+  'POST resize': ['cols', 'rows'],
+  'POST ask': ['prompt', 'timeout_ms', 'on_input'],
+  'POST answer': ['ask_id', 'option', 'text'],
+  'POST signal': ['signal'],
+  'POST wait_idle': ['idle_ms', 'timeout_ms'],
+  'POST record': ['path', 'stop'],
+};
+
+function onlyFields(b, route) {
+  const known = FIELDS[route] ?? [];
+  for (const k of Object.keys(b)) {
+    if (!known.includes(k)) throw new ClientError('bad_request', `unknown field "${k}" (${route} takes ${known.length ? known.join(', ') : 'no fields'})`);
+  }
+}
+
+/** `?name=1|true` (or `?name`): true; absent, 0 or false: false. */
+function flag(url, name) {
+  const v = url.searchParams.get(name);
+  if (v === null || v === '0' || v === 'false') return false;
+  if (v === '' || v === '1' || v === 'true') return true;
+  throw new ClientError('bad_request', `${name} must be true or false`);
+}
+
+/** An integer query parameter in [min, max], or undefined. */
+function intParam(url, name, min, max) {
+  const v = url.searchParams.get(name);
+  if (v === null) return undefined;
+  const n = Number(v);
+  if (!/^\d+$/.test(v) || !Number.isSafeInteger(n) || n < min || n > max) throw new ClientError('bad_request', `${name} must be an integer from ${min} to ${max}`);
+  return n;
 }
 
 /** GET /sessions/:id/events: the session's events as Server-Sent Events, numbered by `id:`. */
@@ -156,16 +222,23 @@ function serveEvents(e, req, res) {
  * Starts the server. Resolves with { server, url, close() } once it listens.
  * @param {import('./sessions.mjs').SessionManager} mgr
  */
-export function startServe(mgr, { port = 0, host = '127.0.0.1', token, maxBody = 1 << 20, log = () => {} }) {
+export function startServe(mgr, { port = 0, host = '127.0.0.1', token, maxBody = 1 << 20, mcp = false, log = () => {} }) {
   if (!token) throw new Error('startServe needs a token');
   const auth = makeAuth(token);
   const files = staticFiles();
   const routes = sessionRoutes(mgr);
+  // --mcp: agents call the same sessions that the page shows to people.
+  const mcpRoute = mcp ? mcpHandler(mgr, { maxBody, log }) : null;
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     try {
+      if (noOAuth(req, res, url)) return;
       if (!auth(req, url)) {
-        send(res, 401, { error: 'missing or wrong token: send Authorization: Bearer TOKEN' }, { 'www-authenticate': 'Bearer' });
+        unauthorized(res);
+        return;
+      }
+      if (mcpRoute && url.pathname === '/mcp') {
+        await mcpRoute(req, res);
         return;
       }
       if (req.method === 'GET' && files.has(url.pathname)) {
@@ -188,6 +261,7 @@ export function startServe(mgr, { port = 0, host = '127.0.0.1', token, maxBody =
       if (req.method === 'GET') return send(res, 200, { sessions: mgr.list() });
       if (req.method !== 'POST') return send(res, 405, { error: 'use GET or POST on /sessions' }, { allow: 'GET, POST' });
       const b = await body(req, maxBody);
+      onlyFields(b, 'POST /sessions');
       const e = await mgr.start({ engine: b.engine, command: b.command, cols: b.cols, rows: b.rows, cwd: b.cwd, env: b.env });
       const scr = await mgr.call(e, 'start', (s) => s.screen());
       return send(res, 201, { ...e.summary(), cols: scr.cols, rows: scr.rows });
@@ -203,7 +277,11 @@ export function startServe(mgr, { port = 0, host = '127.0.0.1', token, maxBody =
       return send(res, 405, { error: `use ${allowed.join(' or ')} on ${url.pathname}` }, { allow: allowed.join(', ') });
     }
     const b = req.method === 'POST' ? await body(req, maxBody) : {};
-    send(res, 200, await handler(e, b, url));
+    if (req.method === 'POST') onlyFields(b, `POST ${action}`);
+    // A client that goes away cancels a waiting call.
+    const gone = new AbortController();
+    res.on('close', () => { if (!res.writableEnded) gone.abort(); });
+    send(res, 200, await handler(e, b, url, gone.signal));
   }
 
   const ws = attachWebSocket(server, mgr, { auth, maxPayload: maxBody, log });

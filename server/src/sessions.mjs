@@ -4,7 +4,6 @@
 // the REST routes and the WebSocket share one behaviour and one set of errors.
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { stripVTControlCharacters } from 'node:util';
 import { Session, TuiDriverError } from 'tuidriver';
 import { OutputLog } from './output_log.mjs';
 
@@ -65,8 +64,14 @@ export class Entry extends EventEmitter {
     this.nextAskId = 1;
     /** Questions waiting for an answer: ask_id -> { resolve, question }. */
     this.questions = new Map();
-    /** Serialises `run` on raw sessions, whose output is captured by time. */
+    /** Serialises `run`: one command at a time, its output read from the rows after it. */
     this.runChain = Promise.resolve();
+    /** An engine run that outlived its timeout: the turn, still going. */
+    this.background = null;
+    /** Where `read` goes on from: a row number (see scrollbackRows). */
+    this.readCursor = undefined;
+    /** A raw session's prompt row as the program first showed it. */
+    this.promptText = undefined;
   }
 
   /** Emits `event` (type, fields) to every listener, numbered. */
@@ -163,6 +168,9 @@ export class SessionManager {
       // A raw program is "ready" at once; give it a quiet moment to show its prompt, since
       // input typed before it sets up its terminal can be discarded (readline flushes it).
       await session.waitIdle({ idleMs: 300, timeoutMs: 1500 }).catch(() => undefined);
+      // Its prompt as first shown: a quiet screen back at it is ready, not a question.
+      const scr = await session.screen().catch(() => null);
+      if (scr) entry.promptText = scr.lines[scr.cursor.row] ?? '';
     }
     return entry;
   }
@@ -278,51 +286,164 @@ export class SessionManager {
   }
 
   /**
-   * Types `line` and returns what the program printed once it is ready again: the
-   * engine's own completion for engine sessions (an ask), else a quiet period
-   * (wait_idle) with the output since the line, escape codes removed.
+   * What the session is doing, for every result: `starting`, `ready` (at its prompt),
+   * `running` (a command or turn goes on), `needs_input` (a question waits for an answer),
+   * `fullscreen` (an editor or pager on the alternate screen) or `exited`.
    */
-  async run(entry, line, timeoutMs) {
-    if (entry.engine) {
-      const turn = await this.call(entry, 'run', (s) => s.askTurn(line, timeoutMs !== undefined ? { timeoutMs } : {}));
-      return { output: turn.text, markdown: turn.markdown, exited: false };
+  async state(entry) {
+    if (entry.exit) return 'exited';
+    try {
+      const [st, scr] = await Promise.all([entry.session.status(), entry.session.screen()]);
+      return stateOf(st, scr, entry);
+    } catch {
+      return entry.exit || entry.session.exited ? 'exited' : 'unknown';
     }
-    const job = entry.runChain.then(() => this.runRaw(entry, line, timeoutMs));
-    entry.runChain = job.catch(() => undefined);
-    return job;
   }
 
-  async runRaw(entry, line, timeoutMs) {
-    let captured = '';
-    const onEvent = (ev) => { if (ev.type === 'output') captured += ev.data; };
-    entry.on('event', onEvent);
+  /**
+   * Types `line` and returns what the program printed once it is ready again: the
+   * engine's own completion for engine sessions, else quiet output (`idleMs`) with the
+   * program itself back in the foreground. On timeout, what was printed so far with
+   * `running: true`; the program is left running. Output is the emulator's rendering.
+   */
+  async run(entry, line, { timeoutMs = RUN_TIMEOUT_MS, idleMs = 500, maxChars = MAX_CHARS, signal } = {}) {
+    const job = entry.runChain.then(() => (entry.engine
+      ? this.runEngine(entry, line, { timeoutMs, signal })
+      : this.runRaw(entry, line, { timeoutMs, idleMs, signal })));
+    entry.runChain = job.catch(() => undefined);
+    const r = await job;
+    const cut = capTail(r.output, maxChars);
+    return { ...r, output: cut.text, truncated: cut.truncated, state: await this.state(entry) };
+  }
+
+  async runEngine(entry, line, { timeoutMs, signal }) {
+    if (entry.background) {
+      // The previous run's command may end within this run's time: wait for it, no longer.
+      let wait;
+      await Promise.race([entry.background.catch(() => undefined), new Promise((r) => { wait = setTimeout(r, timeoutMs); })]);
+      clearTimeout(wait);
+      if (entry.background) {
+        throw new ClientError('conflict', `the previous run on session ${entry.id} is still running after ${timeoutMs} ms: read its output with read, or interrupt it with signal`);
+      }
+    }
+    let partial = '';
+    // The daemon's own limit would interrupt the program; this run only stops waiting.
+    const turn = this.call(entry, 'run', (s) => s.askTurn(line, { timeoutMs: 7 * 24 * 3600_000, onChunk: (d) => { partial += d; }, signal }));
+    let timer;
+    const late = new Promise((resolve) => { timer = setTimeout(resolve, timeoutMs, null); });
+    try {
+      const t = await Promise.race([turn, late]);
+      if (t) return { output: t.text, markdown: t.markdown, exited: false, running: false };
+    } catch (e) {
+      // A question inside the command: the program waits for its answer (run, keys).
+      if (e.extra?.kind !== 'needs_input') throw e;
+      const shown = [e.extra.text ?? partial, e.extra.question ?? ''].filter((x) => x !== '').join('\n');
+      return { output: shown, markdown: null, exited: false, running: true };
+    } finally {
+      clearTimeout(timer);
+    }
+    entry.background = turn;
+    turn.catch(() => undefined).finally(() => { entry.background = null; });
+    return { output: partial, markdown: null, exited: false, running: true };
+  }
+
+  async runRaw(entry, line, { timeoutMs, idleMs, signal }) {
+    const s = entry.session;
     entry.inFlight++;
     try {
-      await this.call(entry, 'run', (s) => s.send(`${line}\r`));
-      try {
-        await entry.session.waitIdle(timeoutMs !== undefined ? { timeoutMs } : {});
-      } catch (e) {
-        if (!(e instanceof TuiDriverError && e.kind === 'exited')) throw fromShim(e, 'run');
-      }
+      const before = await this.call(entry, 'run', (x) => x.scrollbackRows());
+      const promptRow = before.firstRow + Math.max(0, before.lines.length - 1);
+      const promptText = before.lines[before.lines.length - 1] ?? '';
+      await this.call(entry, 'run', (x) => x.send(`${line}\r`));
+      const state = await this.waitQuiet(entry, { timeoutMs, idleMs, signal, promptText });
+      const running = state === 'running' || state === 'needs_input';
+      const scr = await this.call(entry, 'run', (x) => x.screen());
+      if (scr.altScreen) return { output: trimRows(scr.lines).join('\n'), markdown: null, exited: s.exited, running };
+      const after = await this.call(entry, 'run', (x) => x.scrollbackRows());
+      const rows = after.lines.slice(Math.max(0, promptRow - after.firstRow));
+      let output = dropEchoAndPrompt(rows, line, promptText, running);
+      // Back at the program's own prompt after answering a question: drop that too.
+      if (!running && entry.promptText) output = dropEchoAndPrompt([entry.promptText, output], '', entry.promptText, false);
+      return { output, markdown: null, exited: s.exited, running };
     } finally {
       entry.inFlight--;
-      entry.off('event', onEvent);
       entry.lastUsed = Date.now();
     }
-    return { output: cleanOutput(captured, line), markdown: null, exited: entry.session.exited };
+  }
+
+  /**
+   * Waits until the output is quiet for `idleMs` and the program itself is back in the
+   * foreground, or a question waits, the program exits, or time runs out. Resolves with
+   * the state then (`running` when time ran out).
+   */
+  async waitQuiet(entry, { timeoutMs, idleMs, signal, promptText }) {
+    const s = entry.session;
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const left = deadline - Date.now();
+      if (left <= 0) return 'running';
+      try {
+        await s.waitIdle({ idleMs: Math.min(idleMs, left), timeoutMs: left, signal });
+      } catch (e) {
+        if (e instanceof TuiDriverError && e.kind === 'exited') return 'exited';
+        if (e instanceof TuiDriverError && e.kind === 'timeout') return 'running';
+        throw fromShim(e, 'run');
+      }
+      const [st, scr] = await Promise.all([s.status(), s.screen()]);
+      const state = stateOf(st, scr, entry, promptText);
+      if (state !== 'running') return state;
+    }
+  }
+
+  /** Waits for `idleMs` without output: true, or false at the timeout (not an error). */
+  async waitIdle(entry, { idleMs, timeoutMs, signal }) {
+    try {
+      await this.call(entry, 'wait_idle', (s) => s.waitIdle({ ...(idleMs !== undefined ? { idleMs } : {}), timeoutMs, signal }));
+      return true;
+    } catch (e) {
+      if (e.extra?.kind === 'timeout') return false;
+      throw e;
+    }
+  }
+
+  /**
+   * The rows after the last read (or from row `cursor`), as the emulator shows them. The
+   * row the cursor is on may still change: it comes again in the next read.
+   */
+  async read(entry, { cursor, maxChars = MAX_CHARS } = {}) {
+    const r = await this.call(entry, 'read', (s) => s.scrollbackRows());
+    const end = r.firstRow + r.lines.length;
+    let from = cursor ?? entry.readCursor ?? r.firstRow;
+    if (from > end) throw new ClientError('bad_request', `cursor ${from} is past the last row (${end})`);
+    const dropped = Math.max(0, r.firstRow - from);
+    from = Math.max(from, r.firstRow);
+    const rows = [];
+    let chars = 0;
+    for (let i = from - r.firstRow; i < r.lines.length; i++) {
+      const cost = r.lines[i].length + 1;
+      if (rows.length > 0 && chars + cost > maxChars) break;
+      rows.push(r.lines[i].length > maxChars ? r.lines[i].slice(-maxChars) : r.lines[i]);
+      chars += cost;
+    }
+    const more = from + rows.length < end;
+    // The last row is where the cursor is, still being written: read it again next time.
+    const next = more || rows.length === 0 ? from + rows.length : Math.max(from, end - 1);
+    entry.readCursor = next;
+    return { output: rows.join('\n'), cursor: from, next_cursor: next, has_more: more, dropped_rows: dropped, state: await this.state(entry) };
   }
 
   /**
    * An ask (engine sessions). `onChunk` streams the reply; with `interactive`, a question
    * inside the turn is published as `needs_input` and waits for `answer`.
    */
-  async ask(entry, prompt, { timeoutMs, stream = false, interactive = false } = {}) {
+  async ask(entry, prompt, { timeoutMs, stream = false, interactive = false, signal } = {}) {
     if (!entry.engine) {
       throw new ClientError('bad_request', `session ${entry.id} runs a command, not an engine: ask needs an engine session (use run, or send and expect)`);
     }
     const askId = entry.nextAskId++;
     const opts = {};
     if (timeoutMs !== undefined) opts.timeoutMs = timeoutMs;
+    if (signal) opts.signal = signal;
     if (stream) opts.onChunk = (delta) => entry.publish({ type: 'chunk', ask_id: askId, delta });
     if (interactive) {
       opts.onInput = (q) => new Promise((resolve, reject) => {
@@ -356,18 +477,95 @@ export class SessionManager {
   }
 }
 
+/** The default and largest `max_chars` of a result (tail kept). */
+export const MAX_CHARS = 20_000;
+/** How long `run` waits by default: within an MCP client's usual 60 s request limit. */
+export const RUN_TIMEOUT_MS = 30_000;
+
+/** `text` cut to its last `max` characters: { text, truncated }. */
+export function capTail(text, max = MAX_CHARS) {
+  if (text.length <= max) return { text, truncated: false };
+  let cut = text.slice(text.length - max);
+  if (/^[\udc00-\udfff]/.test(cut)) cut = cut.slice(1); // never half an emoji
+  return { text: cut, truncated: true };
+}
+
+/** Rows without the blank ones at the end. */
+function trimRows(lines) {
+  const rows = lines.slice();
+  while (rows.length > 0 && rows[rows.length - 1].trim() === '') rows.pop();
+  return rows;
+}
+
 /**
- * Output as text: escape codes removed, CR LF as LF, a line redrawn after a bare CR
- * keeps its last version, and the echo of the typed line dropped.
+ * A run's rows without the prompt row holding the typed line (its echo, however it
+ * wrapped) and, once the program is back, without the new prompt that ends them.
  */
-export function cleanOutput(raw, line) {
-  const text = stripVTControlCharacters(raw).replace(/\r+\n/g, '\n');
-  const lines = text.split('\n').map((l) => {
-    const i = l.lastIndexOf('\r');
-    return i >= 0 ? l.slice(i + 1) : l;
-  });
-  if (lines.length > 0 && line !== '' && lines[0].trimEnd().endsWith(line.trimEnd())) lines.shift();
-  return lines.join('\n').replace(/[\x00-\x08\x0b-\x1f\x7f]/g, '');
+export function dropEchoAndPrompt(rows, line, promptText, running) {
+  let text = rows.join('\n');
+  const typed = line.trim();
+  if (typed !== '') {
+    // The echo sits on the prompt row, maybe wrapped over more rows: find it there.
+    const flat = text.replace(/\n/g, '');
+    const at = flat.indexOf(typed);
+    if (at >= 0 && at <= promptText.length + 1) {
+      let k = 0;
+      let seen = 0;
+      while (k < text.length && seen < at + typed.length) {
+        if (text[k] !== '\n') seen++;
+        k++;
+      }
+      const nl = text.indexOf('\n', k);
+      text = nl < 0 ? '' : text.slice(nl + 1);
+    }
+  } else {
+    const nl = text.indexOf('\n');
+    text = nl < 0 ? '' : text.slice(nl + 1);
+  }
+  const out = text.split('\n');
+  if (!running && out.length > 0 && promptText.trim() !== '' && out[out.length - 1].trimEnd() === promptText.trimEnd()) out.pop();
+  return out.join('\n');
+}
+
+/** The text before the cursor on its row looks like a question: ends in ] ) ? : or >. */
+export function looksLikeQuestion(scr) {
+  return /[\])?:>]$/.test(textBeforeCursor(scr));
+}
+
+function textBeforeCursor(scr) {
+  const row = scr.lines[scr.cursor.row] ?? '';
+  return [...row].slice(0, scr.cursor.col).join('').trimEnd();
+}
+
+/**
+ * The session's state from a status and a screen. A question is decided from the process
+ * where it can be observed: engines (bash, python) say needs_input themselves; in a raw
+ * session a child of the program that waits reading the terminal asks one, and the
+ * program itself does when it reads away from its own prompt (`promptText`, or a row
+ * ending like a shell prompt). Only where reading cannot be observed does the shape of
+ * a quiet screen decide (the cursor after text ending in ] ) ? : or >).
+ */
+export function stateOf(st, scr, entry, promptText) {
+  if (st.state === 'exited') return 'exited';
+  if (st.state === 'starting') return 'starting';
+  if (st.state === 'needs_input' || st.explain?.verdict === 'dialog') return 'needs_input';
+  // A needs_input pattern counts unless the prompt shows too (the bash and python engines'
+  // patterns are their fallback where the process cannot be observed; status decides).
+  if (st.explain?.verdict === 'needs_input' && !(st.explain.also ?? []).some((r) => r.rule === 'prompt')) return 'needs_input';
+  if (scr.altScreen) return 'fullscreen';
+  if (st.state === 'busy') return 'running';
+  if (entry.engine) return 'ready';
+  const reads = st.readsTerminal ?? null;
+  if (st.foregroundPid && st.pid && st.foregroundPid !== st.pid) {
+    if (reads === null) return looksLikeQuestion(scr) ? 'needs_input' : 'running';
+    return reads ? 'needs_input' : 'running';
+  }
+  const prompt = promptText ?? entry.promptText;
+  const cursorRow = scr.lines[scr.cursor.row] ?? '';
+  if (prompt !== undefined && cursorRow.trimEnd() === prompt.trimEnd()) return 'ready';
+  if (reads === false) return 'running';
+  if (looksLikeQuestion(scr)) return 'needs_input';
+  return reads === true && !/[$#%]$/.test(textBeforeCursor(scr)) ? 'needs_input' : 'ready';
 }
 
 /**

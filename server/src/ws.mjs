@@ -6,6 +6,7 @@
 // the event loop, and the output log and the live events come from one source).
 import { StringDecoder } from 'node:string_decoder';
 import { WebSocketServer } from 'ws';
+import { sameOrigin } from './auth.mjs';
 import { ClientError, size } from './sessions.mjs';
 
 /** Above this much unsent data a client is too slow: it is disconnected rather than fed partially. */
@@ -37,16 +38,6 @@ export function attachWebSocket(server, mgr, { auth, maxPayload, log }) {
       wss.close();
     },
   };
-}
-
-function sameOrigin(req) {
-  const origin = req.headers.origin;
-  if (origin === undefined) return true; // not a browser
-  try {
-    return new URL(origin).host === req.headers.host;
-  } catch {
-    return false;
-  }
 }
 
 class Connection {

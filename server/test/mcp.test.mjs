@@ -12,17 +12,22 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { BIN_MCP, waitForLine } from './helpers.mjs';
 
-const TOOLS = ['session_start', 'run', 'send', 'keys', 'send_secret', 'screen', 'scrollback', 'expect', 'ask', 'status', 'list', 'terminate'];
+const TOOLS = ['session_start', 'run', 'read', 'send', 'keys', 'send_secret', 'signal', 'resize', 'wait_idle', 'screen', 'scrollback', 'expect', 'ask', 'record', 'status', 'list', 'terminate'];
 const ARGS = {
   session_start: ['engine', 'command', 'cols', 'rows', 'cwd'],
-  run: ['session_id', 'line', 'timeout_ms'],
+  run: ['session_id', 'line', 'timeout_ms', 'idle_ms', 'max_chars'],
+  read: ['session_id', 'cursor', 'max_chars'],
   send: ['session_id', 'data'],
   keys: ['session_id', 'keys'],
   send_secret: ['session_id', 'secret'],
-  screen: ['session_id'],
-  scrollback: ['session_id', 'lines'],
-  expect: ['session_id', 'pattern', 'timeout_ms'],
-  ask: ['session_id', 'prompt', 'timeout_ms'],
+  signal: ['session_id', 'signal'],
+  resize: ['session_id', 'cols', 'rows'],
+  wait_idle: ['session_id', 'idle_ms', 'timeout_ms'],
+  screen: ['session_id', 'styles'],
+  scrollback: ['session_id', 'lines', 'max_chars'],
+  expect: ['session_id', 'pattern', 'timeout_ms', 'screen_wide'],
+  ask: ['session_id', 'prompt', 'timeout_ms', 'max_chars'],
+  record: ['session_id', 'path', 'stop'],
   status: ['session_id'],
   list: [],
   terminate: ['session_id'],
@@ -43,8 +48,17 @@ function recorder(client) {
     assert.equal(r.content[0].type, 'text');
     return r;
   };
+  // A failure while running is a result with isError; bad arguments are JSON-RPC -32602.
   const err = async (name, args, re) => {
-    const r = await call(name, args);
+    let r;
+    try {
+      r = await call(name, args);
+    } catch (e) {
+      assert.equal(e.code, -32602, `${name} ${JSON.stringify(args)}: ${e.message}`);
+      assert.doesNotMatch(e.message, /MCP error -32602: MCP error/);
+      assert.match(e.message, re);
+      return e.message;
+    }
     assert.equal(r.isError, true, `${name} ${JSON.stringify(args)} should fail, got ${JSON.stringify(r)}`);
     assert.match(r.content[0].text, re);
     return r.content[0].text;
@@ -62,6 +76,12 @@ async function scenario(client, dir) {
     assert.equal(t.inputSchema.additionalProperties, false, t.name);
     assert.ok(t.outputSchema, `${t.name} has an output schema`);
     assert.ok(t.description.length > 20, `${t.name} is described`);
+    assert.ok(t.title && t.annotations?.title === t.title, `${t.name} has a title`);
+    assert.equal(typeof t.annotations.readOnlyHint, 'boolean', t.name);
+    assert.equal(typeof t.annotations.destructiveHint, 'boolean', t.name);
+    assert.ok(t.outputSchema.properties.state || t.name === 'list', `${t.name} says the state`);
+    // Portable: one plain type per field, no unions or nullables.
+    assert.doesNotMatch(JSON.stringify(t.outputSchema), /anyOf|oneOf|"null"|"type":\[/, t.name);
   }
 
   // python: run and ask, result as text and as structuredContent.
@@ -70,19 +90,21 @@ async function scenario(client, dir) {
   assert.equal(py.engine, 'python');
   assert.equal(py.cols, 100);
   const run = await ok('run', { session_id: py.session_id, line: '6*7' });
-  assert.equal(run.content[0].text, '42');
+  assert.equal(run.content[0].text, '42\n[state ready]');
   assert.equal(run.structuredContent.output, '42');
+  assert.equal(run.structuredContent.state, 'ready');
+  assert.equal(run.structuredContent.running, false);
   const ask = await ok('ask', { session_id: py.session_id, prompt: 'print("a\\nb")', timeout_ms: 20_000 });
   assert.equal(ask.structuredContent.text, 'a\nb');
-  assert.equal(ask.structuredContent.markdown, null);
+  assert.equal(ask.structuredContent.markdown, '');
 
   // bash (engine): run, then vim driven with send, keys, expect and screen.
   const sh = (await ok('session_start', { engine: 'bash', cwd: dir, cols: 80, rows: 24 })).structuredContent.session_id;
   assert.equal((await ok('run', { session_id: sh, line: 'echo hi-$((6*7))' })).structuredContent.output, 'hi-42');
   await ok('send', { session_id: sh, data: 'vim -u NONE -N -n notes.txt\r' });
-  await ok('expect', { session_id: sh, pattern: '"notes.txt" \\[New\\]', timeout_ms: 20_000 });
+  await ok('expect', { session_id: sh, pattern: '"notes.txt" \\[New\\]', timeout_ms: 20_000, screen_wide: true });
   await ok('keys', { session_id: sh, keys: ['i', 'hello from vim', 'Escape'] });
-  await ok('expect', { session_id: sh, pattern: '(?m)^hello from vim$' });
+  await ok('expect', { session_id: sh, pattern: '(?m)^hello from vim$', screen_wide: true });
   const scr = await ok('screen', { session_id: sh });
   assert.equal(scr.structuredContent.lines[0], 'hello from vim');
   assert.equal(scr.structuredContent.rows, 24);
@@ -94,9 +116,12 @@ async function scenario(client, dir) {
 
   // send_secret: the program gets it, no result shows it.
   await ok('send', { session_id: sh, data: 'read -rs PW; echo "len=${#PW} rev=$(rev <<<"$PW")"\r' });
+  // Typed before read turned echo off, bash can flush it: wait until it reads.
+  await ok('wait_idle', { session_id: sh, idle_ms: 300 });
   const sent = await ok('send_secret', { session_id: sh, secret: `${SECRET}\r` });
-  assert.deepEqual(sent.structuredContent, { session_id: sh, sent: true });
-  const m = await ok('expect', { session_id: sh, pattern: 'len=(\\d+) rev=(\\S+)' });
+  assert.equal(sent.structuredContent.sent, true);
+  assert.equal(sent.structuredContent.session_id, sh);
+  const m = await ok('expect', { session_id: sh, pattern: 'len=(\\d+) rev=(\\S+)', screen_wide: true });
   assert.deepEqual(m.structuredContent.groups, [String(SECRET.length), [...SECRET].reverse().join('')]);
   await ok('screen', { session_id: sh });
   await ok('scrollback', { session_id: sh });
@@ -110,12 +135,12 @@ async function scenario(client, dir) {
 
   // A raw command: run waits for quiet output.
   const raw = (await ok('session_start', { command: ['python3', '-q'] })).structuredContent;
-  assert.equal(raw.engine, null);
+  assert.equal(raw.engine, '');
   assert.deepEqual(raw.command, ['python3', '-q']);
   // The prompt may already be on screen, where rows lose their trailing
   // spaces, or still to come in the output: match both.
-  await ok('expect', { session_id: raw.session_id, pattern: '(?m)^>>> ?$', timeout_ms: 20_000 });
-  assert.match((await ok('run', { session_id: raw.session_id, line: 'print(6*7)' })).structuredContent.output, /^42\n>>> ?$/);
+  await ok('expect', { session_id: raw.session_id, pattern: '(?m)^>>> ?$', timeout_ms: 20_000, screen_wide: true });
+  assert.equal((await ok('run', { session_id: raw.session_id, line: 'print(6*7)' })).structuredContent.output, '42');
 
   const list = await ok('list', {});
   assert.deepEqual(list.structuredContent.sessions.map((s) => s.session_id).sort(), [py.session_id, sh, raw.session_id].sort());
@@ -133,6 +158,7 @@ async function scenario(client, dir) {
   await err('ask', { session_id: raw.session_id, prompt: '1' }, /not an engine/);
   const timedOut = await err('expect', { session_id: py.session_id, pattern: 'never-shown', timeout_ms: 300 }, /timeout/);
   assert.match(timedOut, /\nscreen:\n.*>>>/, 'a timeout shows the screen');
+  await err('keys', { session_id: sh, keys: ['Ctrl+C'] }, /'Ctrl\+C' is not a key name.*C-c/);
   await err('expect', { session_id: py.session_id, pattern: '(' }, /protocol|pattern/);
   await err('no_such_tool', {}, /no_such_tool/);
   assert.equal((await ok('run', { session_id: py.session_id, line: '2**10' })).structuredContent.output, '1024');

@@ -137,3 +137,66 @@ test('the page in Chromium on a phone: bash typed into, python asked in the chat
   assert.deepEqual(foreign, [], 'the page loads nothing from elsewhere');
   assert.deepEqual(errors, []);
 });
+
+test('the page shows the sessions an agent opened over /mcp, live, and a person types into them; emoji are two cells', { timeout: 120_000 }, async (t) => {
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+  const server = await startTestServer(t, { mcp: true });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  t.after(() => browser.close());
+  const page = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${server.url}/?token=${TOKEN}`);
+  await page.waitForFunction(() => document.getElementById('state').textContent.includes('no sessions'));
+
+  // The agent, over MCP on the same server and token.
+  const agent = new Client({ name: 'agent', version: '1' });
+  await agent.connect(new StreamableHTTPClientTransport(new URL('/mcp', server.url), { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } }));
+  t.after(() => agent.close());
+  const started = await agent.callTool({ name: 'session_start', arguments: { command: ['bash', '--norc', '--noprofile'], cols: 40, rows: 12 } });
+  const id = started.structuredContent.session_id;
+  const ran = await agent.callTool({ name: 'run', arguments: { session_id: id, line: 'echo agent-was-here' } });
+  assert.equal(ran.structuredContent.output, 'agent-was-here');
+
+  // Listed and shown without a reload.
+  await page.waitForFunction((sid) => document.body.dataset.live === sid, id, { timeout: 20_000 });
+  await until(async () => (await termLines(page)).includes('agent-was-here'), 'the agent\'s output on the page');
+
+  // The person types; the agent reads it.
+  await page.click('#terminal');
+  await page.keyboard.type('echo person-typed');
+  await page.keyboard.press('Enter');
+  await until(async () => (await termLines(page)).includes('person-typed'), 'the typed line');
+  const read = await agent.callTool({ name: 'read', arguments: { session_id: id } });
+  assert.match(read.structuredContent.output, /^person-typed$/m);
+
+  // Wide characters: the page gives an emoji two cells, as the daemon does.
+  await agent.callTool({ name: 'run', arguments: { session_id: id, line: 'echo "😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀x"' } });
+  const daemon = (await agent.callTool({ name: 'screen', arguments: { session_id: id } })).structuredContent.lines;
+  await until(async () => (await termLines(page)).some((l) => l.endsWith('x') && l.startsWith('😀')), 'the emoji row');
+  const widths = await page.evaluate(() => {
+    const b = window.tuidriverTerm.buffer.active;
+    for (let i = 0; i < b.length; i++) {
+      const line = b.getLine(i);
+      if (line.translateToString(true).startsWith('😀') && !line.isWrapped) return [line.getCell(0).getWidth(), line.translateToString(true)];
+    }
+    return null;
+  });
+  assert.equal(widths[0], 2);
+  // The rows break where the daemon's do (the page sized the terminal; both wrap alike).
+  const emojiRows = daemon.filter((l) => l.includes('😀'));
+  assert.ok(emojiRows.length >= 2, JSON.stringify(daemon));
+  await until(async () => {
+    // (xterm.js keeps the cell a wide character did not fit in as a space; the daemon trims it)
+    const rows = (await termLines(page)).map((l) => l.trimEnd());
+    return emojiRows.every((r) => rows.includes(r));
+  }, `the page's rows to be the daemon's: ${JSON.stringify(emojiRows)}`).catch(async (e) => {
+    throw new Error(`${e.message}; page: ${JSON.stringify((await termLines(page)).filter((l) => l.includes('😀')))}`);
+  });
+
+  // Ended by the agent: gone from the page.
+  await agent.callTool({ name: 'terminate', arguments: { session_id: id } });
+  await page.waitForFunction(() => document.getElementById('sessions').options.length === 0, null, { timeout: 20_000 });
+  assert.deepEqual(errors, []);
+});

@@ -15,6 +15,7 @@ const ROUTES = [
   ['GET', '/sessions/ID'], ['DELETE', '/sessions/ID'], ['POST', '/sessions/ID/input'], ['POST', '/sessions/ID/keys'],
   ['POST', '/sessions/ID/resize'], ['POST', '/sessions/ID/ask'], ['POST', '/sessions/ID/answer'], ['GET', '/sessions/ID/screen'],
   ['GET', '/sessions/ID/scrollback'], ['GET', '/sessions/ID/output'], ['GET', '/sessions/ID/events'], ['GET', '/nowhere'],
+  ['GET', '/sessions/ID/read'], ['POST', '/sessions/ID/signal'], ['POST', '/sessions/ID/wait_idle'], ['POST', '/sessions/ID/record'],
 ];
 
 /** Resolves with the HTTP status a WebSocket upgrade got (101 when it opened). */
@@ -356,4 +357,76 @@ test('WebSocket: output printed before the server listened, scrolled off the scr
   const ch = await c.attach(id);
   const numbers = plainLines(c.text(ch)).filter((l) => /^\d+$/.test(l)).map(Number);
   assert.deepEqual(numbers, Array.from({ length: 100 }, (_, i) => i + 1));
+});
+
+test('REST: unknown fields are a 400 naming the field; read, signal, wait_idle, record, styled screen; state', { timeout: 60_000 }, async (t) => {
+  const { api } = await startTestServer(t);
+  const bad = await api('POST', '/sessions', { command: ['bash', '--norc'], colums: 80 });
+  assert.equal(bad.status, 400);
+  assert.match(bad.json.error, /unknown field "colums"/);
+  const { json: s } = await api('POST', '/sessions', { command: ['bash', '--norc', '--noprofile'] });
+  const id = s.session_id;
+  for (const [route, body, field] of [['input', { data: 'x', secrets: true }, 'secrets'], ['keys', { keys: ['Enter'], key: 1 }, 'key'], ['resize', { cols: 80, rows: 24, row: 2 }, 'row'], ['signal', { signal: 'INT', pid: 1 }, 'pid']]) {
+    const r = await api('POST', `/sessions/${id}/${route}`, body);
+    assert.equal(r.status, 400, route);
+    assert.match(r.json.error, new RegExp(`unknown field "${field}"`), route);
+  }
+  const misspelt = await api('POST', `/sessions/${id}/keys`, { keys: ['Enterr'] });
+  assert.equal(misspelt.status, 422);
+  assert.match(misspelt.json.error, /'Enterr' is not a key name/);
+  // Half an emoji, as JSON.stringify writes it: answered, typed as U+FFFD.
+  const half = await api('POST', `/sessions/${id}/input`, '{"data":"echo a\\ud83db\\r"}');
+  assert.equal(half.status, 200);
+  assert.equal((await api('POST', `/sessions/${id}/wait_idle`, { idle_ms: 300 })).json.idle, true);
+  assert.ok((await api('GET', `/sessions/${id}/screen`)).json.lines.includes('a\uFFFDb'));
+
+  let r = (await api('GET', `/sessions/${id}/read`)).json;
+  assert.match(r.output, /^a\uFFFDb$/m);
+  assert.equal(typeof r.next_cursor, 'number');
+  await api('POST', `/sessions/${id}/input`, { data: "printf '\\033[1mbold\\033[0m\\n'\r" });
+  await api('POST', `/sessions/${id}/wait_idle`, { idle_ms: 300 });
+  r = (await api('GET', `/sessions/${id}/read?cursor=${r.next_cursor}`)).json;
+  assert.match(r.output, /^bold$/m);
+  assert.doesNotMatch(r.output, /a\uFFFDb/);
+  const scr = (await api('GET', `/sessions/${id}/screen?styles=1`)).json;
+  assert.deepEqual(scr.styles[scr.lines.indexOf('bold')], [{ col: 0, len: 4, bold: true }]);
+  assert.equal(scr.state, 'ready');
+  await api('POST', `/sessions/${id}/input`, { data: 'sleep 30\r' });
+  await api('POST', `/sessions/${id}/wait_idle`, { idle_ms: 300 });
+  assert.equal((await api('GET', `/sessions/${id}/read`)).json.state, 'running');
+  const sig = (await api('POST', `/sessions/${id}/signal`, { signal: 'INT' })).json;
+  assert.equal(sig.signal, 'SIGINT');
+  const quiet = await api('POST', `/sessions/${id}/wait_idle`, { idle_ms: 300, timeout_ms: 5000 });
+  assert.equal(quiet.json.state, 'ready');
+  assert.equal((await api('POST', `/sessions/${id}/record`, {})).status, 400);
+});
+
+test('--mcp: MCP at /mcp on the same server and sessions; Origin checked; a plain 401', { timeout: 60_000 }, async (t) => {
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+  const { api, url } = await startTestServer(t, { mcp: true });
+  const { json: s } = await api('POST', '/sessions', { command: ['bash', '--norc', '--noprofile'] });
+  const agent = new Client({ name: 'agent', version: '1' });
+  await agent.connect(new StreamableHTTPClientTransport(new URL('/mcp', url), { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } }));
+  t.after(() => agent.close());
+  const listed = await agent.callTool({ name: 'list', arguments: {} });
+  assert.deepEqual(listed.structuredContent.sessions.map((x) => x.session_id), [s.session_id]);
+  const ran = await agent.callTool({ name: 'run', arguments: { session_id: s.session_id, line: 'echo from-mcp' } });
+  assert.equal(ran.structuredContent.output, 'from-mcp');
+
+  const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'c', version: '1' } } };
+  const post = (headers, body = JSON.stringify(init)) => fetch(new URL('/mcp', url), { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body });
+  const noToken = await post({});
+  assert.equal(noToken.status, 401);
+  assert.equal(noToken.headers.get('www-authenticate').startsWith('Bearer'), true);
+  assert.doesNotMatch(noToken.headers.get('www-authenticate'), /resource_metadata/);
+  // No OAuth metadata: a client without the token has nothing to start a login with.
+  assert.equal((await fetch(new URL('/.well-known/oauth-protected-resource', url))).status, 404);
+  assert.equal((await fetch(new URL('/.well-known/oauth-authorization-server', url))).status, 404);
+  const auth = { authorization: `Bearer ${TOKEN}` };
+  assert.equal((await post({ ...auth, origin: 'http://evil.example' })).status, 403);
+  assert.equal((await post({ ...auth, origin: url })).status, 200);
+  const parse = await post(auth, '{"jsonrpc":');
+  assert.equal(parse.status, 400);
+  assert.equal((await parse.json()).error.code, -32700);
 });

@@ -7,7 +7,7 @@ export const TOKEN = 'test-token-0123456789';
 
 export async function startTestServer(t, opts = {}) {
   const mgr = new SessionManager({ maxSessions: opts.maxSessions ?? 8, logChars: opts.logChars ?? 1 << 20 });
-  const srv = await startServe(mgr, { port: 0, token: TOKEN, maxBody: opts.maxBody ?? 1 << 20 });
+  const srv = await startServe(mgr, { port: 0, token: TOKEN, maxBody: opts.maxBody ?? 1 << 20, mcp: opts.mcp ?? false });
   t.after(async () => {
     await srv.close();
     await mgr.closeAll();

@@ -1,8 +1,8 @@
-// The pure parts: the output log and the text cleaning of raw run output.
+// The pure parts: the output log, run output's rows, the cap, the session state.
 import { strict as assert } from 'node:assert';
 import { test } from 'node:test';
 import { OutputLog } from '../src/output_log.mjs';
-import { cleanOutput, screenText } from '../src/sessions.mjs';
+import { capTail, dropEchoAndPrompt, screenText, stateOf } from '../src/sessions.mjs';
 
 test('OutputLog: offsets, draining from an offset, whole chunks dropped over the cap', () => {
   const log = new OutputLog(10);
@@ -20,12 +20,43 @@ test('OutputLog: offsets, draining from an offset, whole chunks dropped over the
   assert.equal(log.end, 62);
 });
 
-test('cleanOutput: escapes removed, CR LF, redrawn lines, the echo dropped', () => {
-  assert.equal(cleanOutput('print(1)\r\n1\r\n>>> ', 'print(1)'), '1\n>>> ');
-  assert.equal(cleanOutput('\x1b[?2004l\rls\r\n\x1b[01;34mdir\x1b[0m\r\n$ ', 'ls'), 'dir\n$ ');
-  assert.equal(cleanOutput('x\r\n10%\r50%\r100%\r\n', 'x'), '100%\n');
-  assert.equal(cleanOutput('no echo\r\n', 'other'), 'no echo\n');
-  assert.equal(cleanOutput('a\x07b\r\n', ''), 'ab\n');
+test('dropEchoAndPrompt: the typed line (however it wrapped) and the prompt after it go', () => {
+  assert.equal(dropEchoAndPrompt(['$ echo hi', 'hi', '$'], 'echo hi', '$ ', false), 'hi');
+  // Still running: the last row is output, not a prompt.
+  assert.equal(dropEchoAndPrompt(['$ cat', 'x', '$'], 'cat', '$ ', true), 'x\n$');
+  assert.equal(dropEchoAndPrompt(['$ echo aaaa', 'bbbb', 'aaaabbbb', '$'], 'echo aaaabbbb', '$ ', false), 'aaaabbbb');
+  assert.equal(dropEchoAndPrompt(['>>> ', '1'], '', '>>> ', false), '1');
+});
+
+test('capTail: the tail, never half an emoji', () => {
+  assert.deepEqual(capTail('abc', 5), { text: 'abc', truncated: false });
+  assert.deepEqual(capTail('abcdef', 3), { text: 'def', truncated: true });
+  assert.deepEqual(capTail('a😀b', 2), { text: 'b', truncated: true });
+});
+
+test('stateOf: exited, needs_input by rule or by the shape of a quiet screen, fullscreen, running, ready', () => {
+  const scr = (row, extra = {}) => ({ lines: [row], cursor: { row: 0, col: [...row].length }, altScreen: false, ...extra });
+  const st = (extra = {}) => ({ state: 'ready', pid: 10, foregroundPid: 10, explain: { verdict: 'ready' }, ...extra });
+  const raw = { engine: null, promptText: '$ ' };
+  assert.equal(stateOf(st({ state: 'exited' }), scr('$ '), raw), 'exited');
+  assert.equal(stateOf(st(), scr('$ '), raw), 'ready');
+  assert.equal(stateOf(st(), scr('Continue? [y/N] '), raw), 'needs_input');
+  assert.equal(stateOf(st(), scr('package name: (demo) '), raw), 'needs_input');
+  assert.equal(stateOf(st({ foregroundPid: 11 }), scr('compiling'), raw), 'running');
+  assert.equal(stateOf(st({ foregroundPid: 11 }), scr('Password:'), raw), 'needs_input');
+  assert.equal(stateOf(st(), scr('>>> '), { engine: null, promptText: '>>> ' }), 'ready');
+  assert.equal(stateOf(st(), scr('~', { altScreen: true }), raw), 'fullscreen');
+  assert.equal(stateOf(st({ state: 'busy' }), scr('x'), { engine: 'python' }), 'running');
+  assert.equal(stateOf(st({ explain: { verdict: 'needs_input' } }), scr('x'), { engine: 'claude' }), 'needs_input');
+  // Decided from the process: a child reading the terminal asks, one that does not works.
+  assert.equal(stateOf(st({ foregroundPid: 11, readsTerminal: true }), scr('Press any key to continue...'), raw), 'needs_input');
+  assert.equal(stateOf(st({ foregroundPid: 11, readsTerminal: false }), scr('Building:'), raw), 'running');
+  assert.equal(stateOf(st({ readsTerminal: true }), scr('Press any key'), raw), 'needs_input');
+  assert.equal(stateOf(st({ readsTerminal: true }), scr('/tmp$ '), raw), 'ready');
+  // An engine's pattern is its fallback: with the prompt showing too, status decides.
+  const atPrompt = { verdict: 'needs_input', also: [{ rule: 'prompt' }] };
+  assert.equal(stateOf(st({ explain: atPrompt }), scr('>>> '), { engine: 'python' }), 'ready');
+  assert.equal(stateOf(st({ state: 'needs_input', explain: atPrompt }), scr('x'), { engine: 'python' }), 'needs_input');
 });
 
 test('screenText: rows without the blank ones below, then the cursor', () => {

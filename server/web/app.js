@@ -15,9 +15,13 @@ const state = {
   retry: 0,
 };
 
-const term = new Terminal({ cursorBlink: true, fontSize: 14, lineHeight: 1.15, scrollback: 10000, convertEol: false });
+// allowProposedApi: the Unicode 11 widths are a proposed API. With them an emoji takes
+// two cells here as in the daemon and tmux, so a typed line wraps where theirs does.
+const term = new Terminal({ cursorBlink: true, fontSize: 14, lineHeight: 1.15, scrollback: 10000, convertEol: false, allowProposedApi: true });
 const fit = new FitAddon.FitAddon();
 term.loadAddon(fit);
+term.loadAddon(new Unicode11Addon.Unicode11Addon());
+term.unicode.activeVersion = '11';
 term.open($('terminal'));
 window.tuidriverTerm = term; // for tests and the curious
 window.tuidriverState = state;
@@ -37,8 +41,14 @@ async function api(method, path, body) {
   return json;
 }
 
+/** The list as last drawn: redrawn only when it changed, so a person's choice stays. */
+let listed = '';
+
 async function refreshSessions(select) {
   const { sessions } = await api('GET', '/sessions');
+  const key = JSON.stringify(sessions.map((s) => [s.session_id, s.exited]));
+  if (select === undefined && key === listed && (state.sessionId || sessions.length === 0)) return;
+  listed = key;
   const sel = $('sessions');
   sel.textContent = '';
   for (const s of sessions) {
@@ -47,8 +57,9 @@ async function refreshSessions(select) {
     o.textContent = `${s.engine || s.command.join(' ')} · ${s.session_id}${s.exited ? ' (exited)' : ''}`;
     sel.append(o);
   }
-  const want = select || state.sessionId || (sessions[0] && sessions[0].session_id);
-  if (want && sessions.some((s) => s.session_id === want)) {
+  const open = (id) => id && sessions.some((s) => s.session_id === id);
+  const want = [select, state.sessionId, sessions[0] && sessions[0].session_id].find(open);
+  if (want) {
     sel.value = want;
     if (want !== state.sessionId) attach(want, sessions.find((s) => s.session_id === want).engine);
   } else if (!want) {
@@ -242,7 +253,7 @@ $('start').onsubmit = async (e) => {
   const spec = $('spec').value.trim();
   if (!spec) return;
   const words = spec.split(/\s+/);
-  const engines = ['python', 'bash', 'node', 'claude', 'codex', 'gemini', 'opencode'];
+  const engines = ['python', 'bash', 'node', 'claude', 'codex', 'gemini', 'opencode', 'kilo'];
   const body = words.length === 1 && engines.includes(words[0]) ? { engine: words[0] } : { command: words };
   try {
     fit.fit();
@@ -281,3 +292,5 @@ $('prompt').addEventListener('keydown', (e) => {
 
 connect();
 refreshSessions().catch(showError);
+// Sessions an agent starts over /mcp (tuidriver-serve --mcp) show up on their own.
+setInterval(() => refreshSessions().catch(() => undefined), 1500);

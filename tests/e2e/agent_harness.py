@@ -7,6 +7,7 @@ request goes to the loopback fake in fake_api.mjs.
 """
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -94,11 +95,13 @@ class AgentSession:
         if mode:
             args += ["--mode", mode]
         args += ["--extra-arg=%s" % a for a in extra_args]
-        self.daemon = Daemon(*args, env=env, timeout=60)
+        self.daemon = Daemon(*args, env=env, timeout=150)  # a loaded machine starts a TUI slowly
         self.pid = self.daemon.ready["pid"]
 
     def ask(self, prompt, timeout=60, **fields):
-        return self.daemon.ask(prompt, timeout=timeout, **fields)
+        reply = self.daemon.ask(prompt, timeout=timeout, **fields)
+        assert_text_agrees(reply)
+        return reply
 
     def ask_stream(self, prompt, timeout=60):
         """Returns (chunks, reply, busy_flags): busy_flags[i] tells whether
@@ -111,6 +114,7 @@ class AgentSession:
         while True:
             m = d.wait_for(lambda m: m.get("id") == rid, timeout + 10)
             if m["type"] != "chunk":
+                assert_text_agrees(m)
                 return chunks, m
             chunks.append((time.time() * 1000, m["delta"]))
 
@@ -123,6 +127,41 @@ class AgentSession:
             self.daemon.__exit__()
             shutil.rmtree(self.tmp, ignore_errors=True)
         return reply
+
+
+_URL = re.compile(r"https?://[^\s)>\]]+")
+_FENCE = re.compile(r"(?m)^[ \t]*(?:```|~~~).*$")
+_LINK = re.compile(r"\]\([^)\s]*\)")  # [label](target): the target is not read
+
+
+def shown_words(text):
+    """The words of `text`: runs of letters and digits, URLs left out (a TUI
+    may show a link's target next to its label, or only the label)."""
+    return re.findall(r"[^\W_]+", _URL.sub(" ", text))
+
+
+def markdown_words(markdown):
+    """The words a reader of rendered `markdown` sees: code fences (and their
+    language tag) and link targets are not shown; marks are not words."""
+    return shown_words(_LINK.sub("]", _FENCE.sub("", markdown)))
+
+
+def assert_text_agrees(reply):
+    """Issue 22: `text` is the answer the user sees, and it agrees with
+    `markdown` (the CLI's own record of the answer): the same words in the
+    same order, with markdown's marks and the TUI's decoration removed. A
+    reply without markdown (no transcript, or a failed ask) has nothing to
+    agree with. Every e2e turn goes through this check (AgentSession.ask,
+    ask_stream, and the tests that read a reply themselves)."""
+    markdown = reply.get("markdown")
+    if not reply.get("ok") or markdown is None:
+        return
+    want, got = markdown_words(markdown), shown_words(reply.get("text", ""))
+    if got != want:
+        raise AssertionError("text does not agree with markdown:\n  text:     %r\n  markdown: %r\n"
+                             "  words missing from text: %r\n  words only in text: %r"
+                             % (reply.get("text"), markdown, [w for w in want if w not in got][:20],
+                                [w for w in got if w not in want][:20]))
 
 
 def processes_matching(word):
@@ -180,6 +219,40 @@ class RowStreaming:
         self.assertGreaterEqual(len(early), 3, "deltas before the model finished: %r" % early)
 
 
+class TallResume:
+    """Issue 22, item 2: a conversation whose history is taller than the
+    screen resumes. The resumed history scrolls the CLI's banner (Gemini's
+    `started` pattern) off the screen at once; the session must still become
+    ready, and status.explain must say the pattern was seen. Mixed into an
+    AgentLifecycle subclass of a CLI with a transcript."""
+
+    def test_resume_a_history_taller_than_the_screen(self):
+        s = AgentSession(self.CLI, self.api)
+        try:
+            tall = "\n\n".join("line %d of an answer taller than the screen" % i for i in range(40))
+            self.api.script(tall)
+            r = s.ask("write a tall answer", timeout=90)
+            self.assertEqual(r["markdown"], tall, r)
+            sid = r["turn"]["session_id"]
+            s.daemon.close(timeout=20)
+            s.daemon.__exit__()
+            env = homes.make_env(self.CLI, s.home, s.cwd, self.api.port)
+            with Daemon(self.CLI, "--cwd", s.cwd, "--resume", sid, env=env, timeout=90) as d:
+                status = d.request("status")
+                self.assertEqual(status["state"], "ready", status)
+                started = status["explain"].get("started")
+                if started is not None:  # an engine with `started` patterns (Gemini)
+                    self.assertTrue(started["seen"], status["explain"])
+                self.api.script("resumed")
+                r = d.ask("still there?", timeout=60)
+                assert_text_agrees(r)
+                self.assertEqual((r["text"], r["markdown"], r["turn"]["session_id"]), ("resumed", "resumed", sid), r)
+                self.assertIn("line 39 of an answer", json.dumps(self.api.turns()[-1]))
+                d.close()
+        finally:
+            shutil.rmtree(s.tmp, ignore_errors=True)
+
+
 class AgentLifecycle:
     """The fake API for a class of tests that start their own sessions, and
     item 9 of the agent-engines issue. A subclass sets CLI, and
@@ -231,9 +304,12 @@ class AgentTurns:
 
     def ask_ok(self, prompt, *replies, timeout=60):
         self.api.script(*replies)
-        r = self.s.ask(prompt, timeout=timeout)
+        r = self.s.ask(prompt, timeout=timeout)  # checks that text agrees with markdown
         self.assertTrue(r["ok"], r)
         return r["text"]
+
+    def assert_text_agrees(self, reply):
+        assert_text_agrees(reply)
 
     # 2. Replies
     def test_one_word(self):
@@ -325,3 +401,64 @@ class AgentTurns:
         self.api.wait_turn_started(started + 1)
         self.assertEqual(r["kind"], "timeout", r)
         self.assertEqual(self.ask_ok("next question", "Only this."), "Only this.")
+
+
+class ToolTurns:
+    """Issue 22, item 1: `text` is the answer the user sees after tool calls
+    and after a question answered inside the turn, also when that answer is
+    taller than the screen; it agrees with `markdown`. Mixed into an
+    AgentTurns subclass, which says how its CLI's model calls a tool:
+
+      tool_call(command)     a tool call the CLI runs without asking
+      asking_tool_call(path) a tool call creating `path` that the CLI asks
+                             about before running it
+      answer_question(rid, event)  answers the needs_input event of ask
+                             `rid` with its first choice (the default:
+                             `answer` with option 1)
+    """
+
+    def tool_call(self, command):
+        raise NotImplementedError
+
+    def asking_tool_call(self, path):
+        raise NotImplementedError
+
+    def answer_question(self, rid, event):
+        r = self.s.daemon.request("answer", target=rid, option=1)
+        self.assertTrue(r["ok"], r)
+
+    def tool_turn(self, prompt, answer):
+        self.api.script(self.tool_call("echo tdtool-42"), answer)
+        r = self.s.ask(prompt, timeout=90)
+        self.assertTrue(r["ok"], r)
+        if "turn" in r:
+            self.assertEqual(len(r["turn"]["tools"]), 1, r)
+            self.assertIn("tdtool-42", r["turn"]["tools"][0]["output"])
+        return r
+
+    def test_text_after_a_tool_call(self):
+        r = self.tool_turn("run the tool", "tool said: tdtool-42")
+        self.assertEqual(r["text"], "tool said: tdtool-42")
+        if "markdown" in r:  # an engine with a transcript
+            self.assertEqual(r["markdown"], "tool said: tdtool-42", r)
+
+    def test_text_after_a_tool_call_taller_than_the_screen(self):
+        answer = "\n\n".join("row %d of the answer after the tool" % i for i in range(30))
+        r = self.tool_turn("run the tool, then answer at length", answer)
+        self.assertEqual(r["text"], answer)
+
+    def test_text_after_an_answered_question(self):
+        d = self.s.daemon
+        target = os.path.join(self.s.cwd, "asked-%d.txt" % time.monotonic_ns())
+        self.api.script(self.asking_tool_call(target), "Made it, as asked.")
+        rid = "asked-%d" % time.monotonic_ns()
+        d.send({"id": rid, "type": "ask", "prompt": "make the file you must ask about", "timeout": 90,
+                "on_input": "wait"})
+        event = d.wait_for(lambda m: m.get("id") == rid, 90)
+        self.assertEqual(event["type"], "needs_input", event)
+        self.answer_question(rid, event)
+        reply = d.wait_for(lambda m: m.get("id") == rid, 90)
+        self.assertTrue(reply["ok"], reply)
+        self.assert_text_agrees(reply)
+        self.assertEqual(reply["text"], "Made it, as asked.")
+        self.assertTrue(os.path.exists(target))

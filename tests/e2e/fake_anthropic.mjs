@@ -92,7 +92,7 @@ export const provider = {
     entry.prompt = lastUserText(body);
     let reply;
     if (entry.turn) reply = state.beginTurn();
-    else if (isToolResult(body)) reply = { text: 'Done.' };
+    else if (isToolResult(body)) reply = state.afterTool();
     else reply = { text: 'Untitled' };
     if (body?.stream) {
       if (!entry.turn) state.turnsStarted += 0;  // side calls are not counted

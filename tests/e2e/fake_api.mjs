@@ -18,6 +18,7 @@
 //         "first_delay_ms": 0,      pause before the first token (busy is visible)
 //         "word_delay_ms": 0,       pause between words
 //         "tool_call": {"name": "Bash", "input": {...}}}   ask to run a tool instead
+// The answer to a tool's result is the next queued reply ("Done." when none is).
 // No dependencies beyond Node's standard library.
 import http from 'node:http';
 import { existsSync } from 'node:fs';
@@ -60,6 +61,11 @@ export class FakeApiState {
     this.turnsStarted += 1;
     this.lastTurnStartedAt = wallMs();
     return this.queue.length > 0 ? this.queue.shift() : this.defaultReply;
+  }
+  // The model's answer to a tool's result (not a turn of its own): the next
+  // queued reply, else "Done.".
+  afterTool() {
+    return this.queue.length > 0 ? this.queue.shift() : { text: 'Done.' };
   }
   // Called by a provider after the last byte of a turn's stream was written.
   endTurn() {

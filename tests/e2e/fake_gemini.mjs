@@ -144,7 +144,7 @@ export const provider = {
       entry.turn = offersTools(body) && !isFunctionResponse(body);
       let reply;
       if (entry.turn) reply = state.beginTurn();
-      else if (isFunctionResponse(body)) reply = { text: 'Done.' };
+      else if (isFunctionResponse(body)) reply = state.afterTool();
       else reply = { text: sideCallText(body) };
       return stream(res, model, reply, entry.turn ? state : { endTurn() {} });
     }

@@ -6,6 +6,9 @@ returns the environment variables to run it with.
 """
 import json
 import os
+import subprocess
+import sys
+import tempfile
 
 E2E = os.path.dirname(os.path.abspath(__file__))
 MODULES = os.path.join(E2E, "node_modules")
@@ -20,6 +23,7 @@ EXECUTABLES = {
     # opencode-ai's bin/opencode.exe is a placeholder its postinstall
     # replaces; the real executable is in the platform package.
     "opencode": os.path.join(MODULES, "opencode-linux-x64", "bin", "opencode"),
+    "kilo": os.path.join(MODULES, "@kilocode", "cli-linux-x64", "bin", "kilo"),
 }
 
 
@@ -96,6 +100,48 @@ trust_level = "trusted"
 '''
 
 
+# Where Codex's own sandbox cannot start (a debootstrap chroot, Docker's
+# default seccomp profile: bubblewrap needs unprivileged user and mount
+# namespaces), every command it runs fails. There the test homes run
+# commands unsandboxed, and a rule makes Codex ask before the commands the
+# tests expect questions about (touch), so the approval questions stay
+# (0.169 refuses approval_policy "untrusted", which would ask for every
+# command not known to be safe). TUIDRIVER_E2E_CODEX_SANDBOX=off forces that
+# configuration (to test it on a machine where the sandbox works).
+CODEX_NO_SANDBOX = '''approval_policy = "on-request"
+sandbox_mode = "danger-full-access"
+'''
+CODEX_ASK_RULES = '''prefix_rule(
+    pattern = ["touch"],
+    decision = "prompt",
+    justification = "the tests answer a question before a file is made",
+)
+'''
+_sandbox_starts = {}
+
+
+def codex_sandbox_starts():
+    """Whether Codex's sandbox can run a command here (asked once per run):
+    unprivileged user and mount namespaces work (`unshare -Urm true`, what
+    bubblewrap needs), and Codex itself runs `true` in its sandbox."""
+    if os.environ.get("TUIDRIVER_E2E_CODEX_SANDBOX") == "off":
+        return False
+    if "answer" not in _sandbox_starts:
+        probe = subprocess.run(["unshare", "--user", "--map-root-user", "--mount", "true"],
+                               capture_output=True, timeout=30)
+        if probe.returncode == 0:
+            with tempfile.TemporaryDirectory(prefix="tuidriver-e2e-sandbox-probe-") as scratch:
+                probe = subprocess.run([EXECUTABLES["codex"], "sandbox", "--", "true"],
+                                       env={**base_env(scratch), "OPENAI_API_KEY": "sk-fake-codex"},
+                                       capture_output=True, timeout=60)
+        _sandbox_starts["answer"] = probe.returncode == 0
+        if probe.returncode != 0:
+            sys.stderr.write("homes.py: Codex's sandbox cannot start here (%s); the Codex homes run "
+                             "commands unsandboxed, asking first\n"
+                             % probe.stderr.decode(errors="replace").strip().splitlines()[-1:])
+    return _sandbox_starts["answer"]
+
+
 def codex_env(home, cwd, port, bare):
     env = base_env(home)
     env["OPENAI_API_KEY"] = "sk-fake-codex"
@@ -106,6 +152,11 @@ def codex_env(home, cwd, port, bare):
     # gpt-5.5, the one Codex offers to migrate from ("Meet GPT-6 Sol"); with
     # no model set at all, 0.169.0 picks GPT-6.1-Sol and asks nothing.
     text = CODEX_CONFIG % {"port": port, "model": "gpt-5.5" if bare else "gpt-5"}
+    if not codex_sandbox_starts():
+        text = CODEX_NO_SANDBOX + text
+        os.makedirs(os.path.join(home, ".codex", "rules"), exist_ok=True)
+        with open(os.path.join(home, ".codex", "rules", "default.rules"), "w") as f:
+            f.write(CODEX_ASK_RULES)
     if not bare:
         text += CODEX_ANSWERS % {"cwd": os.path.realpath(cwd)}
     with open(os.path.join(home, ".codex", "config.toml"), "w") as f:
@@ -136,20 +187,19 @@ def gemini_env(home, cwd, port, bare):
     return env
 
 
-def opencode_env(home, cwd, port, bare):
-    """opencode talks to the fake through its own provider configuration: a
-    provider built on the Anthropic SDK it bundles, with the loopback
-    base URL. No models.dev fetch, no update check, no default plugins (an
-    npm install at startup)."""
+# opencode and Kilo (a fork of opencode) are configured alike: no
+# models.dev fetch, no update check, no default plugins (an npm install at
+# startup), no LSP download.
+OPENCODE_OFF = ("DISABLE_MODELS_FETCH", "DISABLE_DEFAULT_PLUGINS", "DISABLE_LSP_DOWNLOAD", "DISABLE_CLAUDE_CODE",
+                "DISABLE_AUTOUPDATE", "DISABLE_SHARE")
+
+
+def opencode_like_env(name, home, cwd, port, bare):
+    """A provider built on the Anthropic SDK the CLI bundles, with the
+    loopback base URL, in ~/.config/<name>/<name>.json."""
     env = base_env(home)
-    env.update({
-        "OPENCODE_DISABLE_MODELS_FETCH": "1",
-        "OPENCODE_DISABLE_DEFAULT_PLUGINS": "1",
-        "OPENCODE_DISABLE_LSP_DOWNLOAD": "1",
-        "OPENCODE_DISABLE_CLAUDE_CODE": "1",
-    })
+    env.update({"%s_%s" % (name.upper(), flag): "1" for flag in OPENCODE_OFF})
     config = {
-        "$schema": "https://opencode.ai/config.json",
         "autoupdate": False,
         "share": "disabled",
         "model": "fake/fake-model",
@@ -164,11 +214,19 @@ def opencode_env(home, cwd, port, bare):
     if not bare:
         # Ask before running a command, so the tests can see the question.
         config["permission"] = {"bash": "ask", "edit": "ask"}
-    d = os.path.join(home, ".config", "opencode")
+    d = os.path.join(home, ".config", name)
     os.makedirs(d, exist_ok=True)
-    with open(os.path.join(d, "opencode.json"), "w") as f:
+    with open(os.path.join(d, name + ".json"), "w") as f:
         json.dump(config, f)
     return env
+
+
+def opencode_env(home, cwd, port, bare):
+    return opencode_like_env("opencode", home, cwd, port, bare)
+
+
+def kilo_env(home, cwd, port, bare):
+    return opencode_like_env("kilo", home, cwd, port, bare)
 
 
 # Set in every agent's environment, as a CI runner sets them: Gemini skips
@@ -177,17 +235,20 @@ def opencode_env(home, cwd, port, bare):
 CI_VARIABLES = {"CI": "true", "CONTINUOUS_INTEGRATION": "true", "CI_JOB_ID": "1"}
 
 
+# Each CLI's home and environment, by engine name: one line per CLI.
+ENVIRONMENTS = {
+    "claude": claude_env,
+    "codex": codex_env,
+    "gemini": gemini_env,
+    "opencode": opencode_env,
+    "kilo": kilo_env,
+}
+
+
 def make_env(cli, home, cwd, port, bare=False):
     os.makedirs(home, exist_ok=True)
-    if cli == "claude":
-        env = claude_env(home, cwd, port, bare)
-    elif cli == "codex":
-        env = codex_env(home, cwd, port, bare)
-    elif cli == "gemini":
-        env = gemini_env(home, cwd, port, bare)
-    elif cli == "opencode":
-        env = opencode_env(home, cwd, port, bare)
-    else:
+    if cli not in ENVIRONMENTS:
         raise ValueError("unknown CLI %r" % cli)
+    env = ENVIRONMENTS[cli](home, cwd, port, bare)
     env.update(CI_VARIABLES)
     return env

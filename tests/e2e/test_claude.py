@@ -6,15 +6,24 @@ import shutil
 import unittest
 
 import homes
-from agent_harness import AgentLifecycle, AgentSession, AgentTurns, RowStreaming
+from agent_harness import (AgentLifecycle, TallResume, AgentSession, AgentTurns, RowStreaming, ToolTurns,
+                           assert_text_agrees)
+from exact_turns import MARKDOWN
 from tuiclient import Daemon, run_once
 
 CLI = "claude"
 
 
-class Claude(AgentTurns, RowStreaming, unittest.TestCase):
+class Claude(AgentTurns, RowStreaming, ToolTurns, unittest.TestCase):
     CLI = "claude"
     CHROME = ("✻", "❯", "esc to interrupt", "───")
+
+    def tool_call(self, command):
+        return {"tool_call": {"name": "Bash", "input": {"command": command, "description": "Run it"}}}
+
+    def asking_tool_call(self, path):
+        return {"tool_call": {"name": "Bash", "input": {"command": "touch " + path,
+                                                        "description": "Create a file"}}}
 
     # 8. A question no rule answers ends the ask with needs_input.
     def test_needs_input(self):
@@ -36,24 +45,6 @@ class Claude(AgentTurns, RowStreaming, unittest.TestCase):
     def test_a_reply_taller_than_the_screen(self):
         text = "\n\n".join("line %d of a tall reply" % i for i in range(40))
         self.assertEqual(self.ask_ok("a tall reply please", text), text)
-
-
-MARKDOWN = """## Plan
-Use **bold** and `code`.
-
-- first item
-- second item
-
-```python
-def f(x):
-    return x * 2
-```
-
-| a | b |
-|---|---|
-| 1 | 2 |
-
-See [docs](https://example.com)."""
 
 
 class ClaudeTranscript(AgentLifecycle, unittest.TestCase):
@@ -119,7 +110,7 @@ class ClaudeTranscript(AgentLifecycle, unittest.TestCase):
         self.assertIn(self.sid + ".jsonl", r["transcript_error"])
 
 
-class ClaudeResume(AgentLifecycle, unittest.TestCase):
+class ClaudeResume(AgentLifecycle, TallResume, unittest.TestCase):
     CLI = CLI
 
     def test_resume_across_two_daemons(self):
@@ -135,6 +126,7 @@ class ClaudeResume(AgentLifecycle, unittest.TestCase):
                 self.assertEqual(d.ready["session_id"], sid)
                 self.api.script("kiwi")
                 r = d.ask("which word?", timeout=60)
+                assert_text_agrees(r)
                 self.assertEqual((r["markdown"], r["turn"]["session_id"]), ("kiwi", sid))
                 # The model saw the first daemon's turn.
                 last = self.api.turns()[-1]
@@ -184,6 +176,7 @@ class ClaudeLifecycle(AgentLifecycle, unittest.TestCase):
                 self.assertTrue(r["ok"], r)
                 reply = d.wait_for(lambda m: m.get("id") == rid, 60)
                 self.assertTrue(reply["ok"], reply)
+                assert_text_agrees(reply)
                 self.assertEqual(os.path.exists(target), choose == "Yes")
             self.api.script("Still here.")
             self.assertEqual(s.ask("still there?")["text"], "Still here.")

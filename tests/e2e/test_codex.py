@@ -9,15 +9,22 @@ import shutil
 import unittest
 
 import homes
-from agent_harness import AgentLifecycle, AgentSession, AgentTurns, RowStreaming
+from agent_harness import (AgentLifecycle, TallResume, AgentSession, AgentTurns, RowStreaming, ToolTurns,
+                           assert_text_agrees)
 from tuiclient import Daemon
 
 CLI = "codex"
 
 
-class Codex(AgentTurns, RowStreaming, unittest.TestCase):
+class Codex(AgentTurns, RowStreaming, ToolTurns, unittest.TestCase):
     CLI = "codex"
     CHROME = ("Worked for", "›", "esc to interrupt")
+
+    def tool_call(self, command):
+        return {"tool_call": {"name": "exec_command", "input": {"cmd": command}}}
+
+    def asking_tool_call(self, path):
+        return self.run_command_call(path, "Create the file")
 
     def run_command_call(self, path, reason):
         """A tool call that Codex must ask about: a command that asks to leave
@@ -35,7 +42,11 @@ class Codex(AgentTurns, RowStreaming, unittest.TestCase):
         r = self.s.ask("create a file", timeout=60)
         self.assertEqual(r["kind"], "needs_input", r)
         self.assertTrue(r["question"].startswith("  Would you like to run the following command?"), r)
-        self.assertIn("Reason: Create the approved file", r["question"])
+        # The reason shown: the model's, or where Codex's sandbox cannot start
+        # (homes.py), the rule's that makes Codex ask.
+        reason = ("Create the approved file" if homes.codex_sandbox_starts()
+                  else "the tests\n  answer a question before a file is made")
+        self.assertIn(reason, r["question"])
         self.assertIn("$ touch " + target, r["question"])
         self.assertFalse(os.path.exists(target))
         # Yes: Codex runs the command and the model's next answer follows.
@@ -71,6 +82,7 @@ class Codex(AgentTurns, RowStreaming, unittest.TestCase):
         self.assertTrue(d.request("answer", target="q", option=1)["ok"])
         reply = d.wait_for(lambda m: m.get("id") == "q", 60)
         self.assertTrue(reply["ok"], reply)
+        assert_text_agrees(reply)
         self.assertEqual(reply["text"], "Made it.")
         self.assertTrue(os.path.exists(target))
 
@@ -133,7 +145,7 @@ class CodexTranscript(AgentLifecycle, unittest.TestCase):
         self.assertIn(sid, r["transcript_error"])
 
 
-class CodexResume(AgentLifecycle, unittest.TestCase):
+class CodexResume(AgentLifecycle, TallResume, unittest.TestCase):
     CLI = CLI
 
     def test_resume_across_two_daemons(self):
@@ -149,6 +161,7 @@ class CodexResume(AgentLifecycle, unittest.TestCase):
                 self.assertEqual(d.ready["session_id"], sid)
                 self.api.script("kiwi")
                 r = d.ask("which word?", timeout=60)
+                assert_text_agrees(r)
                 self.assertEqual((r["markdown"], r["turn"]["session_id"]), ("kiwi", sid), r)
                 self.assertIn("remember the word kiwi", json.dumps(self.api.turns()[-1]))
                 d.close()

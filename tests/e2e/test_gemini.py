@@ -7,15 +7,22 @@ import textwrap
 import unittest
 
 import homes
-from agent_harness import AgentLifecycle, AgentSession, AgentTurns
+from agent_harness import AgentLifecycle, AgentSession, AgentTurns, TallResume, ToolTurns, assert_text_agrees
 from tuiclient import Daemon
 
 CLI = "gemini"
 
 
-class Gemini(AgentTurns, unittest.TestCase):
+class Gemini(AgentTurns, ToolTurns, unittest.TestCase):
     CLI = "gemini"
     CHROME = ("✦", ">   Type your message", "esc to cancel", "? for shortcuts", "───")
+
+    def tool_call(self, command):
+        return {"tool_call": {"name": "run_shell_command", "input": {"command": command}}}
+
+    def asking_tool_call(self, path):
+        return {"tool_call": {"name": "run_shell_command",
+                              "input": {"command": "touch " + path, "description": "Create a file"}}}
 
     # 2. Gemini renders Markdown: it draws no fences, and pads code blocks by
     # one column (the test home turns code line numbers off with
@@ -49,6 +56,7 @@ class Gemini(AgentTurns, unittest.TestCase):
         self.assertTrue(d.request("answer", target="q", option=1)["ok"])
         reply = d.wait_for(lambda m: m.get("id") == "q", 60)
         self.assertTrue(reply["ok"], reply)
+        assert_text_agrees(reply)
         self.assertEqual(reply["text"], "Done.")  # the fake's answer to a tool's result
         self.assertTrue(os.path.exists(target))
 
@@ -116,7 +124,7 @@ class GeminiTranscript(AgentLifecycle, unittest.TestCase):
         self.assertIn(self.sid[:8], r["transcript_error"])  # the file, named in the error
 
 
-class GeminiResume(AgentLifecycle, unittest.TestCase):
+class GeminiResume(AgentLifecycle, TallResume, unittest.TestCase):
     CLI = CLI
 
     def test_resume_across_two_daemons(self):
@@ -132,6 +140,7 @@ class GeminiResume(AgentLifecycle, unittest.TestCase):
                 self.assertEqual(d.ready["session_id"], sid)
                 self.api.script("kiwi")
                 r = d.ask("which word?", timeout=60)
+                assert_text_agrees(r)
                 self.assertEqual((r["markdown"], r["turn"]["session_id"]), ("kiwi", sid), r)
                 self.assertIn("remember the word kiwi", json.dumps(self.api.turns()[-1]))
                 d.close()

@@ -1,11 +1,46 @@
 """opencode, the genuine CLI (opencode-ai), driven through tuidriver against
 the fake API through its own provider configuration (tests/e2e/homes.py):
-the fourth agent CLI, added as data only (engines/opencode.json)."""
+screen turns (AgentTurns) and exact turns from its SQLite session store
+(ExactTurns, engines/opencode.json's transcript)."""
 import os
 import time
 import unittest
 
 from agent_harness import AgentLifecycle, AgentTurns, RowStreaming
+from exact_turns import ExactTurns
+
+
+class OpencodeLike:
+    """opencode and Kilo (its fork) ask and store alike."""
+    SESSION_ID = r"^ses_[0-9A-Za-z]+$"
+    SHELL_TOOL = "bash"
+    MODEL = "fake-model"
+    DATABASE = ".local/share/opencode/opencode.db"
+
+    # "Permission required … Allow once / Allow always / Reject": the box's
+    # choices are not numbered; Enter allows once. Like Claude, the CLI may
+    # drop keys sent right after it shows the box.
+    def answer_permission(self, daemon, rid, event):
+        self.assertIn("Permission required", event["question"])
+        time.sleep(1)
+        daemon.request("keys", keys=["Enter"])
+
+    # A file that is no database where the store was (the CLI keeps writing
+    # to the one it has open).
+    def break_transcript(self, session):
+        path = os.path.join(session.home, self.DATABASE)
+        self.assertTrue(os.path.exists(path), path)
+        with open(path + ".new", "w") as f:
+            f.write("this is not a database, and it is long enough to hold a header\n" * 4)
+        for suffix in ("-wal", "-shm"):
+            if os.path.exists(path + suffix):
+                os.unlink(path + suffix)
+        os.rename(path + ".new", path)
+        return path
+
+
+class OpencodeExact(OpencodeLike, ExactTurns, unittest.TestCase):
+    CLI = "opencode"
 
 
 class Opencode(AgentTurns, RowStreaming, unittest.TestCase):
@@ -34,7 +69,8 @@ class Opencode(AgentTurns, RowStreaming, unittest.TestCase):
         d = self.s.daemon
         target = os.path.join(self.s.cwd, "allowed.txt")
         self.api.script({"tool_call": {"name": "bash", "input": {"command": "touch " + target,
-                                                                 "description": "Create a file"}}})
+                                                                 "description": "Create a file"}}},
+                        "Allowed, and the file is made.")
         d.send({"id": "q", "type": "ask", "prompt": "make the allowed file", "timeout": 60,
                 "on_input": "wait"})
         ev = d.wait_for(lambda m: m.get("id") == "q", 60)
@@ -47,6 +83,7 @@ class Opencode(AgentTurns, RowStreaming, unittest.TestCase):
         d.request("keys", keys=["Enter"])  # Allow once
         reply = d.wait_for(lambda m: m.get("id") == "q", 60)
         self.assertTrue(reply["ok"], reply)
+        self.assertEqual(reply["text"], "Allowed, and the file is made.")  # issue 22, item 1
         self.assertTrue(os.path.exists(target))
 
 

@@ -103,6 +103,25 @@ class BadRequests(unittest.TestCase):
         r = self.raw_reply(b'{"id":"x","type":"frobnicate"}')
         self.assertEqual((r["id"], r["kind"]), ("x", "unknown_type"))
 
+    # Issue 22, item 3: a misspelt field is refused, naming it and the
+    # type's fields; it never runs with a default in its place.
+    def test_unknown_fields_are_bad_requests(self):
+        r = self.raw_reply(b'{"id":"t","type":"ask","prompt":"1","timeout_ms":400}')
+        self.assertEqual((r["id"], r["ok"], r["kind"]), ("t", False, "bad_request"))
+        self.assertEqual(r["error"], "unknown field 'timeout_ms' in a 'ask' request "
+                                     "(known: id, type, prompt, timeout, on_input)")
+        r = self.raw_reply(b'{"id":5,"type":"screen","style":true}')
+        self.assertEqual((r["kind"], r["error"]), ("bad_request", "unknown field 'style' in a 'screen' "
+                                                                  "request (known: id, type, styles)"))
+        self.assertTrue(self.d.request("status")["ok"])  # the session goes on
+
+    def test_list_fields(self):
+        p = subprocess.run([BIN, "--list-fields"], capture_output=True, timeout=10, check=True)
+        fields = json.loads(p.stdout)
+        self.assertEqual(fields["ask"], ["id", "type", "prompt", "timeout", "on_input"])
+        self.assertEqual(fields["status"], ["id", "type"])
+        self.assertEqual(len(fields), 19)
+
     def test_wrong_field_types(self):
         r = self.raw_reply(b'{"id":2,"type":"resize","cols":"80","rows":24}')
         self.assertEqual((r["id"], r["kind"]), (2, "protocol"))

@@ -95,6 +95,15 @@ CASES = {
     "rep_twice": "a" + CSI + "2b" + CSI + "2b",
     "rep_at_margin": "a" * (COLS - 2) + "b" + CSI + "5b" + "c",
     "rep_pending_wrap": "a" * COLS + CSI + "3bz",
+    # Issue 22, item 4: DECCOLM clears and homes (the width stays); the
+    # alternate screen keeps a pending wrap; a tab keeps it too.
+    "deccolm_set": numbered(5) + "abc" + CSI + "?3hx",
+    "deccolm_reset": numbered(5) + CSI + "3;5H" + CSI + "?3ly",
+    "deccolm_in_origin_mode": numbered(8) + CSI + "3;6r" + CSI + "?6h" + CSI + "?3hz" + CSI + "?6l" + CSI + "r",
+    "alt_47_keeps_pending_wrap": "a" * COLS + CSI + "?47hZ",
+    "alt_47_back_keeps_pending_wrap": "main" + CSI + "?47h" + "b" * COLS + CSI + "?47lW",
+    "alt_1047_keeps_pending_wrap": "a" * COLS + CSI + "?1047hZ",
+    "tab_keeps_pending_wrap": "a" * COLS + "\tT",
 }
 
 

@@ -37,15 +37,16 @@ def parse_line(line: bytes):
 
 
 class Daemon:
-    """One tuidriver process. Lines are read with a deadline, never forever."""
+    """One tuidriver process. Lines are read with a deadline, never forever.
+    `launcher` replaces the binary's path in the command line (e.g. `chroot DIR /tuidriver`)."""
 
-    def __init__(self, *args, env=None, wait_ready=True, timeout=20, pass_fds=()):
+    def __init__(self, *args, env=None, wait_ready=True, timeout=20, pass_fds=(), launcher=None):
         full_env = dict(os.environ)
         full_env.setdefault("TUIDRIVER_ENGINES", os.path.join(ROOT, "engines"))
         if env:
             full_env.update(env)
         self.proc = subprocess.Popen(
-            [BIN, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            [*(launcher or [BIN]), *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, env=full_env, pass_fds=pass_fds)
         self._buf = b""
         self.events = []  # lines read while waiting for something else

@@ -7,7 +7,7 @@
  * - `protocol`: the daemon refused a request or sent something unreadable;
  * - `engine`: an unknown engine or an invalid engine file;
  * - `needs_input`: the program asks a question no dialog rule answers (`question` holds it);
- * - `busy`, `error`, `unknown_type`: passed through from the daemon.
+ * - `busy`, `error`, `unknown_type`, `bad_request`: passed through from the daemon.
  */
 export type TuiDriverErrorKind =
   | 'spawn'
@@ -19,6 +19,7 @@ export type TuiDriverErrorKind =
   | 'needs_input'
   | 'busy'
   | 'unknown_type'
+  | 'bad_request'
   | 'error';
 
 export interface TuiDriverErrorDetails {
@@ -34,7 +35,7 @@ export interface TuiDriverErrorDetails {
 }
 
 const KINDS: ReadonlySet<string> = new Set([
-  'spawn', 'timeout', 'cancelled', 'exited', 'protocol', 'engine', 'needs_input', 'busy', 'unknown_type', 'error',
+  'spawn', 'timeout', 'cancelled', 'exited', 'protocol', 'engine', 'needs_input', 'busy', 'unknown_type', 'bad_request', 'error',
 ]);
 
 /** The one error class the package throws. Switch on `kind`. */

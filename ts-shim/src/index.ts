@@ -1,4 +1,6 @@
 export { Session } from './session';
+export { SessionPool } from './pool';
+export type { SessionPoolOptions } from './pool';
 export type {
   SpawnOptions, AskOptions, ExitInfo, ScreenState, StyledScreenState, StyleRun, SessionStatus, ExpectResult, DialogEvent,
   OutputDroppedEvent, SessionEvents, NeedsInputEvent, StateExplanation, RuleMatch,

@@ -54,6 +54,7 @@ const SEED_KIND: Readonly<Record<TuiDriverErrorKind, PtySessionErrorKind>> = {
   timeout: 'timeout',
   protocol: 'protocol',
   unknown_type: 'protocol',
+  bad_request: 'protocol',
   engine: 'engine',
   exited: 'engine',
   cancelled: 'engine',

@@ -147,10 +147,12 @@ export interface StyledScreenState extends ScreenState {
 }
 
 export interface SessionStatus {
-  /** needs_input: no ask runs and the program waits at a question (bash, python; docs/protocol.md). */
+  /** `needs_input`: engines that decide questions from the process (bash, python), between asks. */
   state: 'starting' | 'ready' | 'busy' | 'needs_input' | 'exited';
   pid: number | null;
   foregroundPid: number | null;
+  /** The foreground process waits reading the terminal; null when that cannot be observed. */
+  readsTerminal: boolean | null;
   cwd: string | null;
   cols: number;
   rows: number;
@@ -181,9 +183,14 @@ export interface OutputDroppedEvent {
   reason?: string;
 }
 
-/** Events: `output` (raw program output, string), `exit` (ExitInfo, once), `dialog`, `needsInput`, `outputDropped`, `close` (the daemon is gone). */
+/**
+ * Events: `output` (raw program output, string), `exit` (ExitInfo, once), `dialog`, `needsInput`,
+ * `outputDropped`, `stderr` (the daemon's diagnostics, as they come after the spawn; what came
+ * before is in `stderrTail`), `close` (the daemon is gone).
+ */
 export interface SessionEvents {
   output: [data: string];
+  stderr: [chunk: string];
   exit: [info: ExitInfo];
   dialog: [event: DialogEvent];
   needsInput: [event: NeedsInputEvent];
@@ -496,26 +503,42 @@ export class Session extends EventEmitter<SessionEvents> {
 
   /** History followed by the screen, oldest first; `lines` keeps the newest N. */
   async scrollback(opts: { lines?: number } = {}): Promise<string[]> {
+    return (await this.scrollbackRows(opts)).lines;
+  }
+
+  /**
+   * The scrollback with `firstRow`, the number of its first line counted from the session's
+   * start: rows from N on in a later answer are the ones after row N-1 of this one.
+   */
+  async scrollbackRows(opts: { lines?: number } = {}): Promise<{ lines: string[]; firstRow: number }> {
     const r = await this.call({ type: 'scrollback', ...(opts.lines !== undefined ? { lines: opts.lines } : {}) });
-    return r.lines as string[];
+    return { lines: r.lines as string[], firstRow: Number(r.first_row ?? 0) };
   }
 
   /**
    * Waits until an RE2 pattern matches the screen or the output since this call. A RegExp's
    * `i`, `m` and `s` flags are honoured. Rejects with kind `timeout` (default 30 s).
    */
-  async expect(pattern: string | RegExp, opts: { timeoutMs?: number } = {}): Promise<ExpectResult> {
-    const r = await this.call({ type: 'expect', pattern: toRe2(pattern), ...timeoutField(opts.timeoutMs) });
+  async expect(pattern: string | RegExp, opts: { timeoutMs?: number; outputOnly?: boolean; signal?: AbortSignal } = {}): Promise<ExpectResult> {
+    const r = await this.abortable({
+      type: 'expect',
+      pattern: toRe2(pattern),
+      ...timeoutField(opts.timeoutMs),
+      ...(opts.outputOnly ? { output_only: true } : {}),
+    }, opts.signal).promise;
     return { match: String(r.match), groups: (r.groups as string[] | undefined) ?? [] };
   }
 
-  /** Resolves once the program has printed nothing for `idleMs` (default 500). */
-  async waitIdle(opts: { idleMs?: number; timeoutMs?: number } = {}): Promise<void> {
-    await this.call({
+  /**
+   * Resolves once the program has printed nothing for `idleMs` (default 500). Aborting
+   * `signal` ends the wait with kind `cancelled`.
+   */
+  async waitIdle(opts: { idleMs?: number; timeoutMs?: number; signal?: AbortSignal } = {}): Promise<void> {
+    await this.abortable({
       type: 'wait_idle',
       ...(opts.idleMs !== undefined ? { idle_ms: opts.idleMs } : {}),
       ...timeoutField(opts.timeoutMs),
-    });
+    }, opts.signal).promise;
   }
 
   /** Sends a signal (`INT`, `SIGTERM`, `9`, ...) to the terminal's foreground process group; resolves with its name. */
@@ -530,6 +553,7 @@ export class Session extends EventEmitter<SessionEvents> {
       state: r.state as SessionStatus['state'],
       pid: (r.pid as number | null) ?? null,
       foregroundPid: (r.foreground_pid as number | null) ?? null,
+      readsTerminal: typeof r.reads_terminal === 'boolean' ? r.reads_terminal : null,
       cwd: (r.cwd as string | null) ?? null,
       cols: Number(r.cols),
       rows: Number(r.rows),
@@ -637,12 +661,23 @@ export class Session extends EventEmitter<SessionEvents> {
 
   // --- protocol plumbing ---
 
-  private askRequest(type: 'ask' | 'ask_stream', prompt: string, opts: AskOptions, onChunk?: (d: string) => void): RequestHandle {
-    const { signal } = opts;
+  /** A request that `signal` cancels through the protocol's `cancel`. */
+  private abortable(req: Json, signal: AbortSignal | undefined, hooks: Pick<Pending, 'onChunk' | 'onNeedsInput'> = {}): RequestHandle {
     if (signal?.aborted) {
-      const err = this.error('cancelled', 'the ask was aborted before it was sent', { cause: signal.reason });
+      const err = this.error('cancelled', `the ${String(req.type)} was aborted before it was sent`, { cause: signal.reason });
       return { id: -1, promise: Promise.reject(err) };
     }
+    const handle = this.request(req, hooks);
+    if (signal) {
+      const onAbort = () => this.cancelRequest(handle.id);
+      signal.addEventListener('abort', onAbort, { once: true });
+      const cleanup = () => signal.removeEventListener('abort', onAbort);
+      handle.promise.then(cleanup, cleanup);
+    }
+    return handle;
+  }
+
+  private askRequest(type: 'ask' | 'ask_stream', prompt: string, opts: AskOptions, onChunk?: (d: string) => void): RequestHandle {
     const hooks: Pick<Pending, 'onChunk' | 'onNeedsInput'> = onChunk ? { onChunk } : {};
     const { onInput } = opts;
     if (onInput) {
@@ -653,14 +688,7 @@ export class Session extends EventEmitter<SessionEvents> {
           .catch(() => this.cancelRequest(q.askId));
       };
     }
-    const handle = this.request({ type, prompt, ...timeoutField(opts.timeoutMs), ...(onInput ? { on_input: 'wait' } : {}) }, hooks);
-    if (signal) {
-      const onAbort = () => this.cancelRequest(handle.id);
-      signal.addEventListener('abort', onAbort, { once: true });
-      const cleanup = () => signal.removeEventListener('abort', onAbort);
-      handle.promise.then(cleanup, cleanup);
-    }
-    return handle;
+    return this.abortable({ type, prompt, ...timeoutField(opts.timeoutMs), ...(onInput ? { on_input: 'wait' } : {}) }, opts.signal, hooks);
   }
 
   private cancelRequest(target: number): void {
@@ -681,7 +709,7 @@ export class Session extends EventEmitter<SessionEvents> {
     const promise = new Promise<Json>((resolve, reject) => {
       this.pending.set(id, { resolve, reject, ...hooks });
     });
-    this.child.stdin.write(JSON.stringify({ id, ...req }) + '\n');
+    this.child.stdin.write(JSON.stringify({ id, ...req }, wellFormed) + '\n');
     return { id, promise };
   }
 
@@ -747,6 +775,7 @@ export class Session extends EventEmitter<SessionEvents> {
 
   private appendStderr(s: string): void {
     this.stderrTail_ = (this.stderrTail_ + s).slice(-STDERR_TAIL);
+    this.emit('stderr', s);
   }
 
   private daemonExit: string = '';
@@ -834,4 +863,12 @@ function historyAbove(scrollback: string[], screen: string[], changed: boolean):
 
 function describeExit(code: number | null, signal: NodeJS.Signals | null): string {
   return signal ? `killed by ${signal}` : `exit code ${code}`;
+}
+
+/**
+ * Strings with a lone UTF-16 surrogate (half an emoji cut by `slice`) have U+FFFD in its
+ * place, as they would after any UTF-8 round trip: the daemon reads UTF-8.
+ */
+function wellFormed(_key: string, value: unknown): unknown {
+  return typeof value === 'string' ? (value as string & { toWellFormed(): string }).toWellFormed() : value;
 }

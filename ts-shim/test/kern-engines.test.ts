@@ -233,23 +233,29 @@ function claudeHome(dir: string, cwd: string, port: number): Record<string, stri
   };
 }
 
-test('kern-engines: the genuine Claude Code CLI (● replies) against the fake API; long and tall replies whole; nothing leaked', { timeout: 180_000 }, async (t) => {
+/** The fake API with `replies` queued, and a fresh directory with a project folder in it. */
+async function fakeApiWithReplies(t: { after(fn: () => void): void }, replies: unknown[]): Promise<{ port: number; dir: string; cwd: string }> {
   assert.ok(fs.existsSync(CLAUDE_CLI), `${CLAUDE_CLI} is missing: run (cd tests/e2e && npm ci --ignore-scripts) (scripts/test.sh does)`);
   const api = await startFakeApi(t);
   const dir = tempDir(t);
   const cwd = path.join(dir, 'project');
   fs.mkdirSync(cwd);
+  const res = await fetch(`http://127.0.0.1:${api.port}/_control/replies`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ replies }),
+  });
+  assert.equal(res.status, 200);
+  return { port: api.port, dir, cwd };
+}
+
+test('kern-engines: the genuine Claude Code CLI (● replies) against the fake API; long and tall replies whole; nothing leaked', { timeout: 180_000 }, async (t) => {
   const paragraph = Array.from({ length: 300 }, (_, i) => `word${i}`).join(' ');  // 2289 columns: Claude wraps it
   const token = 'https://example.com/' + 'p'.repeat(1480);  // one word longer than the 1000-column row
   // 1199 rows: taller than the clamped 1000-row screen (the seed's 2000 rows held it).
   const tall = Array.from({ length: 600 }, (_, i) => `line ${i} of a tall reply`).join('\n\n');
   const replies = [{ text: 'Hello from the fake model.' }, { text: paragraph }, { text: `see ${token} and more` }, { text: tall }];
-  const res = await fetch(`http://127.0.0.1:${api.port}/_control/replies`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ replies }),
-  });
-  assert.equal(res.status, 200);
+  const { port, dir, cwd } = await fakeApiWithReplies(t, replies);
 
-  const s = await ClaudeCliSession.spawn({ cwd, env: { ...claudeHome(dir, cwd, api.port), ...LEAKED } });
+  const s = await ClaudeCliSession.spawn({ cwd, env: { ...claudeHome(dir, cwd, port), ...LEAKED } });
   try {
     // The CLI's own environment has none of the parent's session variables.
     const environ = fs.readFileSync(`/proc/${s.session.pid}/environ`, 'utf8').split('\0').map((kv) => kv.split('=')[0]);
@@ -262,6 +268,22 @@ test('kern-engines: the genuine Claude Code CLI (● replies) against the fake A
     assert.equal(deltas.join(''), text);
     assert.equal(await s.ask('a long link please', 60_000), `see ${token} and more`);
     assert.equal(await s.ask('a tall reply please', 60_000), tall);
+  } finally {
+    await s.close();
+  }
+});
+
+// Issue 22, item 1: a kern-engines user sees only `text`, and real turns nearly
+// all call tools: the answer after a tool call is the reply, also when it is
+// taller than the screen.
+test('kern-engines: the genuine Claude Code CLI: the answer after a tool call, short and tall', { timeout: 180_000 }, async (t) => {
+  const tool = { tool_call: { name: 'Bash', input: { command: 'echo tdtool-42', description: 'Run it' } } };
+  const tall = Array.from({ length: 60 }, (_, i) => `row ${i} of the answer after the tool`).join('\n\n');
+  const { port, dir, cwd } = await fakeApiWithReplies(t, [tool, { text: 'tool said: tdtool-42' }, tool, { text: tall }]);
+  const s = await ClaudeCliSession.spawn({ cwd, env: claudeHome(dir, cwd, port), rows: 40 });
+  try {
+    assert.equal(await s.ask('run the tool', 60_000), 'tool said: tdtool-42');
+    assert.equal(await s.ask('run the tool, then answer at length', 60_000), tall);
   } finally {
     await s.close();
   }

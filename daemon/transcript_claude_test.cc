@@ -1,0 +1,94 @@
+#include "transcript_claude.h"
+
+#include <gtest/gtest.h>
+
+#include "transcript_test_util.h"
+
+namespace tuidriver {
+namespace {
+
+// Recorded from the genuine Claude Code 2.1.330 against the fake API (the
+// largest records, request bodies and attachments, left out): a turn with a
+// Bash tool call, then a turn answering in markdown.
+std::string Sample() { return RecordedTranscript("claude-2.1.330.jsonl"); }
+
+TEST(ClaudeTranscript, ATurnWithAToolCall) {
+  std::string sample = Sample();
+  ASSERT_FALSE(sample.empty());
+  Turn turn;
+  std::string err;
+  ASSERT_TRUE(ParseClaudeTurn(Lines(sample, 0, 19), &turn, &err)) << err;  // up to the first turn_duration
+  EXPECT_TRUE(turn.finished);
+  EXPECT_EQ("Done.", turn.markdown);
+  ASSERT_EQ(1u, turn.tools.size());
+  EXPECT_EQ("Bash", turn.tools[0].name);
+  EXPECT_EQ(R"({"command":"echo tool said hi","description":"say hi"})", turn.tools[0].input_json);
+  EXPECT_EQ("tool said hi", turn.tools[0].output);
+  EXPECT_TRUE(turn.tools[0].ok);
+  EXPECT_EQ("claude-opus-5-5", turn.model);
+  EXPECT_EQ(24, turn.input_tokens);  // two model calls, 12 each
+  EXPECT_EQ(40, turn.output_tokens);
+}
+
+TEST(ClaudeTranscript, TheLastTurnIsTheOneAfterTheLastPrompt) {
+  Turn turn;
+  std::string err;
+  ASSERT_TRUE(ParseClaudeTurn(Sample(), &turn, &err)) << err;
+  EXPECT_TRUE(turn.finished);
+  EXPECT_EQ("## Plan\nUse **bold** and `code`.\n\n- first item\n- second item", turn.markdown);
+  EXPECT_TRUE(turn.tools.empty());
+}
+
+TEST(ClaudeTranscript, AnUnfinishedTurnIsNotDone) {
+  Turn turn;
+  std::string err;
+  std::string sample = Sample();
+  ASSERT_TRUE(ParseClaudeTurn(Lines(sample, 0, 15), &turn, &err)) << err;
+  EXPECT_TRUE(turn.prompt_seen);
+  EXPECT_FALSE(turn.finished);
+  // A line cut by a write in progress is waited for, not an error.
+  std::string cut = Lines(sample, 0, 17);
+  cut.resize(cut.size() - 10);
+  EXPECT_TRUE(ParseClaudeTurn(cut, &turn, &err)) << err;
+  EXPECT_FALSE(turn.finished);
+}
+
+TEST(ClaudeTranscript, AnAnswerThatEndsTheTurnIsDoneBeforeTheTurnDurationRecord) {
+  std::string sample = Sample();
+  Turn turn;
+  std::string err;
+  // Up to the answer with stop_reason end_turn, without the turn_duration after it.
+  ASSERT_TRUE(ParseClaudeTurn(Lines(sample, 0, 18), &turn, &err)) << err;
+  EXPECT_TRUE(turn.finished);
+  EXPECT_EQ("Done.", turn.markdown);
+  // A tool call's message (stop_reason tool_use) is not the end.
+  ASSERT_TRUE(ParseClaudeTurn(Lines(sample, 0, 15), &turn, &err)) << err;
+  EXPECT_FALSE(turn.finished);
+  // Nor is a text block still being streamed (no stop_reason yet).
+  std::string prompt = R"({"type":"user","message":{"role":"user","content":"hi"}})" "\n";
+  ASSERT_TRUE(ParseClaudeTurn(prompt + R"({"type":"assistant","message":{"id":"m1","stop_reason":null,)"
+                                       R"("content":[{"type":"text","text":"par"}]}})" "\n",
+                              &turn, &err)) << err;
+  EXPECT_FALSE(turn.finished);
+  EXPECT_EQ("par", turn.markdown);
+}
+
+TEST(ClaudeTranscript, UnknownRecordTypesAreSkippedUnknownShapesFailLoudly) {
+  std::string prompt = R"({"type":"user","message":{"role":"user","content":"hi"}})" "\n";
+  std::string answer = R"({"type":"assistant","message":{"id":"m1","content":[{"type":"text","text":"hello"}]}})" "\n";
+  std::string end = R"({"type":"system","subtype":"turn_duration"})" "\n";
+  Turn turn;
+  std::string err;
+  ASSERT_TRUE(ParseClaudeTurn(prompt + R"({"type":"brand-new-record","x":[1]})" "\n" + answer + end, &turn, &err));
+  EXPECT_EQ("hello", turn.markdown);
+  EXPECT_TRUE(turn.finished);
+  // An assistant record whose message has changed shape: never a crash, never a guess.
+  EXPECT_FALSE(ParseClaudeTurn(prompt + R"({"type":"assistant","message":{"id":"m1","content":"hello"}})" "\n" + end,
+                               &turn, &err));
+  EXPECT_NE(std::string::npos, err.find("message.content")) << err;
+  EXPECT_FALSE(ParseClaudeTurn(prompt + "not json\n" + answer, &turn, &err));
+  EXPECT_NE(std::string::npos, err.find("not JSON")) << err;
+}
+
+}  // namespace
+}  // namespace tuidriver

@@ -1,0 +1,100 @@
+#include "transcript_codex.h"
+
+#include <simdjson.h>
+
+#include "transcript_jsonl.h"
+
+namespace tuidriver {
+namespace {
+
+using simdjson::dom::element;
+
+// A Codex response_item: the assistant's messages, tool calls and outputs.
+bool OnCodexItem(const element& item, Turn* turn, std::string* last_text_id, std::string* err) {
+  std::string type = JsonStr(item, "type");
+  if (type == "message" && JsonStr(item, "role") == "assistant") {
+    simdjson::dom::array blocks;
+    if (item["content"].get(blocks)) {
+      *err = "an assistant message without a content array";
+      return false;
+    }
+    std::string id = JsonStr(item, "id");
+    if (*last_text_id != id) turn->markdown.clear();
+    for (element b : blocks) {
+      if (JsonStr(b, "type") == "output_text") turn->markdown += JsonStr(b, "text");
+    }
+    *last_text_id = id;
+  } else if (type == "function_call" || type == "custom_tool_call" || type == "local_shell_call") {
+    ToolCall t;
+    t.id = JsonStr(item, "call_id");
+    t.name = JsonStr(item, "name");
+    std::string args = JsonStr(item, "arguments");
+    simdjson::dom::parser p;
+    element parsed;
+    if (!args.empty() && !p.parse(args).get(parsed)) t.input_json = simdjson::minify(parsed);
+    else if (!args.empty()) AppendJsonString(args, &t.input_json);
+    else t.input_json = "{}";
+    turn->tools.push_back(std::move(t));
+    last_text_id->clear();
+  } else if (type == "function_call_output" || type == "custom_tool_call_output") {
+    std::string id = JsonStr(item, "call_id");
+    for (ToolCall& t : turn->tools) {
+      if (t.id == id) t.output = JsonStr(item, "output");
+    }
+  }
+  return true;
+}
+
+// A Codex event_msg: the turn's start and end, and token counts.
+void OnCodexEvent(const element& event, Turn* turn) {
+  std::string type = JsonStr(event, "type");
+  if (type == "task_started") {
+    *turn = Turn();
+    turn->prompt_seen = true;
+  } else if (type == "task_complete") {
+    turn->finished = turn->prompt_seen;
+  } else if (type == "token_count") {
+    element last;
+    int64_t n = 0;
+    if (event["info"]["last_token_usage"].get(last)) return;
+    if (!last["input_tokens"].get(n)) turn->input_tokens += n;
+    if (!last["output_tokens"].get(n)) turn->output_tokens += n;
+  }
+}
+
+}  // namespace
+
+bool ParseCodexTurn(const std::string& jsonl, Turn* turn, std::string* err) {
+  std::string last_text_id;
+  return ForEachJsonlRecord(jsonl, [&](const element& record, const std::string&) {
+    std::string type = JsonStr(record, "type");
+    if (type != "response_item" && type != "event_msg" && type != "turn_context") return true;
+    element payload;
+    if (record["payload"].get(payload) || !payload.is_object()) {
+      return (*err = "a " + type + " record without a payload object", false);
+    }
+    if (type == "event_msg") OnCodexEvent(payload, turn);
+    else if (type == "turn_context" && !JsonStr(payload, "model").empty()) turn->model = JsonStr(payload, "model");
+    else if (turn->prompt_seen) return OnCodexItem(payload, turn, &last_text_id, err);
+    return true;
+  }, err);
+}
+
+namespace {
+
+// {"type":"session_meta","payload":{"id","cwd"}}
+bool IdentifyCodex(const element& first, std::string* id, std::string* cwd) {
+  element payload;
+  if (first["payload"].get(payload) || !payload.is_object()) return false;
+  *id = JsonStr(payload, "id");
+  *cwd = JsonStr(payload, "cwd");
+  return !id->empty();
+}
+
+}  // namespace
+
+std::unique_ptr<TranscriptFormat> NewCodexTranscript() {
+  return std::make_unique<JsonlTranscript>(ParseCodexTurn, IdentifyCodex);
+}
+
+}  // namespace tuidriver

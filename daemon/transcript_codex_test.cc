@@ -1,0 +1,52 @@
+#include "transcript_codex.h"
+
+#include <gtest/gtest.h>
+
+#include "transcript_test_util.h"
+
+namespace tuidriver {
+namespace {
+
+// Recorded from the genuine Codex 0.169.0 against the fake API (request
+// bodies and attachments left out, session_meta and turn_context cut to the
+// fields read): a turn whose shell call the fake names "shell" (Codex answers
+// "unsupported call"), then a turn answering "OK".
+std::string CodexSample() { return RecordedTranscript("codex-0.169.0.jsonl"); }
+
+TEST(CodexTranscript, ATurnWithAToolCall) {
+  std::string sample = CodexSample();
+  ASSERT_FALSE(sample.empty());
+  Turn turn;
+  std::string err;
+  ASSERT_TRUE(ParseCodexTurn(Lines(sample, 0, 16), &turn, &err)) << err;  // up to the first task_complete
+  EXPECT_TRUE(turn.finished);
+  EXPECT_EQ("## Plan\nUse **bold**.", turn.markdown);
+  ASSERT_EQ(1u, turn.tools.size());
+  EXPECT_EQ("shell", turn.tools[0].name);
+  EXPECT_EQ(R"({"command":["bash","-lc","echo tool said hi"]})", turn.tools[0].input_json);
+  EXPECT_EQ("unsupported call: shell", turn.tools[0].output);
+  EXPECT_EQ("gpt-5", turn.model);
+  EXPECT_EQ(24, turn.input_tokens);
+  EXPECT_EQ(40, turn.output_tokens);
+}
+
+TEST(CodexTranscript, TheLastTurnAndUnknownShapes) {
+  Turn turn;
+  std::string err;
+  ASSERT_TRUE(ParseCodexTurn(CodexSample(), &turn, &err)) << err;
+  EXPECT_TRUE(turn.finished);
+  EXPECT_EQ("OK", turn.markdown);
+  EXPECT_TRUE(turn.tools.empty());
+  ASSERT_TRUE(ParseCodexTurn(Lines(CodexSample(), 0, 14), &turn, &err)) << err;
+  EXPECT_FALSE(turn.finished);  // no task_complete yet
+  std::string start = R"({"type":"event_msg","payload":{"type":"task_started"}})" "\n";
+  EXPECT_FALSE(ParseCodexTurn(start + R"({"type":"response_item","payload":"text"})" "\n", &turn, &err));
+  EXPECT_NE(std::string::npos, err.find("payload")) << err;
+  EXPECT_FALSE(ParseCodexTurn(
+      start + R"({"type":"response_item","payload":{"type":"message","role":"assistant","content":"hi"}})" "\n",
+      &turn, &err));
+  EXPECT_NE(std::string::npos, err.find("content")) << err;
+}
+
+}  // namespace
+}  // namespace tuidriver

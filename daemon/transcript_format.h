@@ -1,0 +1,49 @@
+// The one interface every transcript format implements (transcript_claude.cc,
+// transcript_codex.cc, ...): find this session's transcript, mark where an
+// ask's turn begins, and read what the turn wrote since into a Turn. A
+// format may keep its transcript in a file it appends to (a byte offset
+// marks the turn) or in a database (the rows written after the mark).
+// Formats are looked up by the name the engine file gives as
+// transcript.format (transcript_formats.cc).
+#ifndef TUIDRIVER_TRANSCRIPT_FORMAT_H_
+#define TUIDRIVER_TRANSCRIPT_FORMAT_H_
+
+#include <simdjson.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "transcript.h"
+
+namespace tuidriver {
+
+class TranscriptFormat {
+ public:
+  virtual ~TranscriptFormat() = default;
+  // Finds the session's transcript, and its id when the CLI chose it.
+  // False while it is not written yet (a new session's first turn).
+  virtual bool Locate(TranscriptSession* session) = 0;
+  // An ask starts: what the transcript holds now belongs to earlier turns.
+  // Called after a successful Locate, or with nothing found yet (then the
+  // whole transcript is the turn's).
+  virtual void StartTurn(const TranscriptSession& session) = 0;
+  // The current turn as recorded so far (after a successful Locate).
+  // kDone: finished. kNotYet: *err says what is not written yet. kFailed:
+  // *err says what is not in the shape the pinned CLI writes.
+  virtual TranscriptResult ReadTurn(const TranscriptSession& session, Turn* turn, std::string* err) = 0;
+};
+
+// The format the engine file names; null for a name not in the table.
+std::unique_ptr<TranscriptFormat> NewTranscriptFormat(const std::string& name);
+// Every name NewTranscriptFormat knows, for the engine file's error message.
+std::vector<std::string> TranscriptFormatNames();
+
+// The string field `key` of `e`, or "" when absent or not a string: formats
+// read only what they need, and check the shape of what they rely on.
+std::string JsonStr(const simdjson::dom::element& e, const char* key);
+
+}  // namespace tuidriver
+
+#endif  // TUIDRIVER_TRANSCRIPT_FORMAT_H_

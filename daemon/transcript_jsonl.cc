@@ -1,0 +1,95 @@
+#include "transcript_jsonl.h"
+
+#include <glob.h>
+#include <sys/stat.h>
+
+#include <climits>
+#include <fstream>
+#include <sstream>
+
+namespace tuidriver {
+
+bool ForEachJsonlRecord(const std::string& jsonl, const JsonlRecordFn& record, std::string* err) {
+  simdjson::dom::parser parser;
+  std::istringstream in(jsonl);
+  std::string line;
+  for (size_t number = 1; std::getline(in, line); ++number) {
+    if (line.empty()) continue;
+    simdjson::dom::element e;
+    if (parser.parse(line).get(e)) {
+      if (in.peek() == EOF && jsonl.back() != '\n') return true;  // still being written
+      *err = "line " + std::to_string(number) + " of the turn is not JSON";
+      return false;
+    }
+    if (!record(e, line)) {
+      *err += " (line " + std::to_string(number) + " of the turn)";
+      return false;
+    }
+  }
+  return true;
+}
+
+bool JsonlTranscript::Locate(TranscriptSession* session) {
+  if (!file_.empty()) return true;
+  if (session->path.find('*') == std::string::npos || !identify_) {
+    file_ = session->path;
+    return true;
+  }
+  return LocateByGlob(session);
+}
+
+// The glob match whose first record names this session: its id when known
+// (--resume, or chosen by the daemon), else the first file of this working
+// directory started after the spawn.
+bool JsonlTranscript::LocateByGlob(TranscriptSession* session) {
+  glob_t g;
+  if (glob(session->path.c_str(), 0, nullptr, &g) != 0) return false;
+  int64_t best = INT64_MAX;
+  simdjson::dom::parser parser;
+  for (size_t i = 0; i < g.gl_pathc; ++i) {
+    struct stat st;
+    std::ifstream in(g.gl_pathv[i]);
+    std::string first, id, cwd;
+    simdjson::dom::element record;
+    if (stat(g.gl_pathv[i], &st) != 0 || !std::getline(in, first) || parser.parse(first).get(record) ||
+        !identify_(record, &id, &cwd)) {
+      continue;
+    }
+    if (cwd.empty()) cwd = session->cwd;
+    bool ours = session->session_id.empty() ? cwd == session->cwd && st.st_mtime >= session->spawned - 1
+                                            : id == session->session_id;
+    if (ours && static_cast<int64_t>(st.st_ctime) < best) {
+      best = static_cast<int64_t>(st.st_ctime);
+      file_ = g.gl_pathv[i];
+      if (session->session_id.empty()) session->session_id = id;
+    }
+  }
+  globfree(&g);
+  return !file_.empty();
+}
+
+void JsonlTranscript::StartTurn(const TranscriptSession& session) {
+  struct stat st;
+  offset_ = !file_.empty() && stat(file_.c_str(), &st) == 0 ? static_cast<uint64_t>(st.st_size) : 0;
+}
+
+TranscriptResult JsonlTranscript::ReadTurn(const TranscriptSession& session, Turn* turn, std::string* err) {
+  std::ifstream in(file_, std::ios::binary);
+  if (!in) {
+    *err = "no transcript at " + file_;
+    return TranscriptResult::kNotYet;
+  }
+  in.seekg(static_cast<std::streamoff>(offset_));
+  std::stringstream text;
+  text << in.rdbuf();
+  if (!parse_(text.str(), turn, err)) {
+    *err = file_ + ": " + *err;
+    return TranscriptResult::kFailed;
+  }
+  if (turn->finished) return TranscriptResult::kDone;
+  *err = turn->prompt_seen ? file_ + ": the turn's end is not recorded"
+                           : file_ + ": no prompt recorded after the ask began";
+  return TranscriptResult::kNotYet;
+}
+
+}  // namespace tuidriver

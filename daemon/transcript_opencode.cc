@@ -1,0 +1,185 @@
+#include "transcript_opencode.h"
+
+#include <simdjson.h>
+
+#include "sqlite_reader.h"
+
+namespace tuidriver {
+namespace {
+
+using simdjson::dom::element;
+
+// A tool part: {"tool","callID","state":{"status","input","output"|"error"}}.
+bool OnToolPart(const element& part, Turn* turn, std::string* err) {
+  element state;
+  if (part["state"].get(state) || !state.is_object() || JsonStr(state, "status").empty()) {
+    *err = "a tool part without a state.status";
+    return false;
+  }
+  ToolCall t;
+  t.id = JsonStr(part, "callID");
+  t.name = JsonStr(part, "tool");
+  element input;
+  t.input_json = state["input"].get(input) ? "{}" : simdjson::minify(input);
+  std::string status = JsonStr(state, "status");
+  t.ok = status != "error";
+  t.output = t.ok ? JsonStr(state, "output") : JsonStr(state, "error");
+  turn->tools.push_back(std::move(t));
+  return true;
+}
+
+// The parts of one assistant message: its text and tool calls. Text after
+// a tool call, or in a newer message, starts the answer anew.
+bool OnAssistantParts(const OpencodeMessage& m, Turn* turn, bool* text_open, std::string* err) {
+  simdjson::dom::parser parser;
+  *text_open = false;
+  for (const std::string& data : m.parts) {
+    element part;
+    if (parser.parse(data).get(part) || !part.is_object()) {
+      *err = "a part whose data is not a JSON object";
+      return false;
+    }
+    std::string type = JsonStr(part, "type");
+    bool aside = false;  // text the CLI added, not the model (Kilo's notes)
+    if (type == "text" && (part["synthetic"].get(aside) || !aside) && (part["ignored"].get(aside) || !aside)) {
+      std::string_view text;
+      if (part["text"].get(text)) {
+        *err = "a text part without text";
+        return false;
+      }
+      if (!*text_open) turn->markdown.clear();
+      else if (!turn->markdown.empty()) turn->markdown += "\n\n";
+      turn->markdown += std::string(text);
+      *text_open = true;
+    } else if (type == "tool") {
+      if (!OnToolPart(part, turn, err)) return false;
+      *text_open = false;
+    }
+  }
+  return true;
+}
+
+// An assistant message's model, tokens, and whether it ends the turn: it
+// is complete, and did not stop to run tools.
+bool OnAssistant(const element& data, const OpencodeMessage& m, Turn* turn, std::string* err) {
+  if (!JsonStr(data, "modelID").empty()) turn->model = JsonStr(data, "modelID");
+  int64_t n = 0;
+  if (!data["tokens"]["input"].get(n)) turn->input_tokens += n;
+  if (!data["tokens"]["output"].get(n)) turn->output_tokens += n;
+  bool text_open = false;
+  if (!OnAssistantParts(m, turn, &text_open, err)) return false;
+  int64_t completed = 0;
+  bool complete = !data["time"]["completed"].get(completed) && completed > 0;
+  element error;
+  turn->finished = complete && (JsonStr(data, "finish") != "tool-calls" || !data["error"].get(error));
+  return true;
+}
+
+}  // namespace
+
+bool ParseOpencodeTurn(const std::vector<OpencodeMessage>& messages, Turn* turn, std::string* err) {
+  simdjson::dom::parser parser;
+  for (size_t i = 0; i < messages.size(); ++i) {
+    element data;
+    if (parser.parse(messages[i].data).get(data) || !data.is_object()) {
+      *err = "message " + std::to_string(i + 1) + " of the turn is not a JSON object";
+      return false;
+    }
+    std::string role = JsonStr(data, "role");
+    bool ok = true;
+    if (role == "user") {
+      *turn = Turn();  // a prompt: this ask's turn starts here
+      turn->prompt_seen = true;
+    } else if (role == "assistant") {
+      if (turn->prompt_seen) ok = OnAssistant(data, messages[i], turn, err);
+    } else {
+      ok = (*err = "a message whose role is '" + role + "'", false);
+    }
+    if (!ok) {
+      *err += " (message " + std::to_string(i + 1) + " of the turn)";
+      return false;
+    }
+  }
+  return true;
+}
+
+namespace {
+
+class OpencodeTranscript : public TranscriptFormat {
+ public:
+  bool Locate(TranscriptSession* session) override;
+  void StartTurn(const TranscriptSession& session) override;
+  TranscriptResult ReadTurn(const TranscriptSession& session, Turn* turn, std::string* err) override;
+
+ private:
+  bool found_ = false;
+  std::string mark_ = "0";  // the last message row before the turn
+};
+
+// The session by its id (chosen by the CLI, or given by --resume), else the
+// first top-level session of this directory started after the spawn.
+bool OpencodeTranscript::Locate(TranscriptSession* session) {
+  if (found_) return true;
+  SqliteReader db;
+  std::string err, id;
+  if (!db.Open(session->path, &err)) return false;
+  auto first = [&id](const std::vector<std::string>& row) {
+    if (id.empty()) id = row[0];
+  };
+  if (!session->session_id.empty()) {
+    db.Query("SELECT id FROM session WHERE id = ?", {session->session_id}, first, &err);
+  } else {
+    db.Query("SELECT id FROM session WHERE directory = ? AND parent_id IS NULL AND time_created >= CAST(? AS INTEGER) "
+             "ORDER BY time_created LIMIT 1",
+             {session->cwd, std::to_string((session->spawned - 1) * 1000)}, first, &err);
+  }
+  if (id.empty()) return false;
+  session->session_id = id;
+  found_ = true;
+  return true;
+}
+
+void OpencodeTranscript::StartTurn(const TranscriptSession& session) {
+  mark_ = "0";
+  SqliteReader db;
+  std::string err;
+  if (!found_ || !db.Open(session.path, &err)) return;
+  db.Query("SELECT COALESCE(MAX(rowid), 0) FROM message WHERE session_id = ?", {session.session_id},
+           [this](const std::vector<std::string>& row) { mark_ = row[0]; }, &err);
+}
+
+TranscriptResult OpencodeTranscript::ReadTurn(const TranscriptSession& session, Turn* turn, std::string* err) {
+  SqliteReader db;
+  if (!db.Open(session.path, err)) return TranscriptResult::kNotYet;
+  std::vector<OpencodeMessage> messages;
+  std::string last_id;
+  // One statement: one snapshot of the messages and their parts.
+  bool read = db.Query(
+      "SELECT m.id, m.data, p.data FROM message m LEFT JOIN part p ON p.message_id = m.id "
+      "WHERE m.session_id = ? AND m.rowid > CAST(? AS INTEGER) ORDER BY m.rowid, p.id",
+      {session.session_id, mark_},
+      [&](const std::vector<std::string>& row) {
+        if (messages.empty() || row[0] != last_id) messages.push_back({row[1], {}});
+        last_id = row[0];
+        if (!row[2].empty()) messages.back().parts.push_back(row[2]);
+      },
+      err);
+  if (!read) {
+    *err = session.path + ": " + *err;
+    return db.busy() ? TranscriptResult::kNotYet : TranscriptResult::kFailed;
+  }
+  if (!ParseOpencodeTurn(messages, turn, err)) {
+    *err = session.path + ": session " + session.session_id + ": " + *err;
+    return TranscriptResult::kFailed;
+  }
+  if (turn->finished) return TranscriptResult::kDone;
+  *err = session.path + ": session " + session.session_id +
+         (turn->prompt_seen ? ": the turn's end is not recorded" : ": no prompt recorded after the ask began");
+  return TranscriptResult::kNotYet;
+}
+
+}  // namespace
+
+std::unique_ptr<TranscriptFormat> NewOpencodeTranscript() { return std::make_unique<OpencodeTranscript>(); }
+
+}  // namespace tuidriver

@@ -1,0 +1,196 @@
+#include "transcript_opencode.h"
+
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "transcript_test_util.h"
+
+namespace tuidriver {
+namespace {
+
+// Recorded from the genuine opencode 1.18.33 (`opencode run`) against the
+// fake API, its session, message and part tables dumped, the directory made
+// /work/project: a turn with a bash tool call, then a turn answering in
+// markdown.
+class OpencodeTranscriptTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char dir[] = "/tmp/tuidriver-opencode-XXXXXX";
+    ASSERT_NE(nullptr, mkdtemp(dir));
+    dir_ = dir;
+    session_.path = dir_ + "/opencode.db";
+    session_.cwd = "/work/project";
+    ASSERT_EQ(SQLITE_OK, sqlite3_open(session_.path.c_str(), &writer_));
+    Exec("PRAGMA journal_mode=WAL");  // as opencode keeps it
+    Exec(RecordedTranscript("opencode-1.18.33.sql"));
+  }
+  void TearDown() override {
+    sqlite3_close(writer_);
+    std::string rm = "rm -rf " + dir_;
+    ASSERT_EQ(0, system(rm.c_str()));
+  }
+  // As the CLI writes: through its own connection.
+  void Exec(const std::string& sql) {
+    char* err = nullptr;
+    ASSERT_EQ(SQLITE_OK, sqlite3_exec(writer_, sql.c_str(), nullptr, nullptr, &err)) << (err ? err : "");
+  }
+  void AddMessage(const std::string& id, const std::string& data, const std::string& part) {
+    Exec("INSERT INTO message VALUES('" + id + "','" + kSession + "',1795643900000,1795643900000,'" + data + "')");
+    if (!part.empty()) {
+      Exec("INSERT INTO part VALUES('prt_" + id + "','" + id + "','" + kSession +
+           "',1795643900000,1795643900000,'" + part + "')");
+    }
+  }
+  TranscriptResult Read(TranscriptFormat* f, Turn* turn, std::string* err) {
+    *turn = Turn();
+    return f->ReadTurn(session_, turn, err);
+  }
+
+  const std::string kSession = "ses_deb4956c2ffenCj9XN0gaVa1Gz";
+  std::string dir_;
+  sqlite3* writer_ = nullptr;
+  TranscriptSession session_;
+};
+
+TEST_F(OpencodeTranscriptTest, ANewSessionIsFoundByItsDirectoryAndTheLastTurnRead) {
+  std::unique_ptr<TranscriptFormat> f = NewOpencodeTranscript();
+  session_.cwd = "/elsewhere";
+  EXPECT_FALSE(f->Locate(&session_));
+  session_.cwd = "/work/project";
+  session_.spawned = 1795643845 + 3600;  // a session started before the spawn is another's
+  EXPECT_FALSE(f->Locate(&session_));
+  session_.spawned = 1795643845;
+  ASSERT_TRUE(f->Locate(&session_));
+  EXPECT_EQ(kSession, session_.session_id);
+  Turn turn;
+  std::string err;
+  ASSERT_EQ(TranscriptResult::kDone, Read(f.get(), &turn, &err)) << err;
+  EXPECT_EQ("## Plan\nUse **bold** and `code`.\n\n- first item\n- second item", turn.markdown);
+  EXPECT_TRUE(turn.tools.empty());
+  EXPECT_EQ("fake-model", turn.model);
+  EXPECT_EQ(12, turn.input_tokens);
+  EXPECT_EQ(20, turn.output_tokens);
+}
+
+TEST_F(OpencodeTranscriptTest, ATurnWithAToolCall) {
+  Exec("DELETE FROM message WHERE time_created > 1795643861326");  // the first turn only
+  std::unique_ptr<TranscriptFormat> f = NewOpencodeTranscript();
+  session_.session_id = kSession;  // --resume's
+  ASSERT_TRUE(f->Locate(&session_));
+  Turn turn;
+  std::string err;
+  ASSERT_EQ(TranscriptResult::kDone, Read(f.get(), &turn, &err)) << err;
+  EXPECT_EQ("Done.", turn.markdown);
+  ASSERT_EQ(1u, turn.tools.size());
+  EXPECT_EQ("bash", turn.tools[0].name);
+  EXPECT_EQ(R"({"command":"echo tool said hi","description":"Say hi"})", turn.tools[0].input_json);
+  EXPECT_EQ("tool said hi\n", turn.tools[0].output);
+  EXPECT_TRUE(turn.tools[0].ok);
+  EXPECT_EQ(24, turn.input_tokens);  // two model calls, 12 each
+  EXPECT_EQ(40, turn.output_tokens);
+}
+
+TEST_F(OpencodeTranscriptTest, OnlyTheRowsWrittenAfterTheTurnBeganCount) {
+  std::unique_ptr<TranscriptFormat> f = NewOpencodeTranscript();
+  session_.session_id = kSession;
+  ASSERT_TRUE(f->Locate(&session_));
+  f->StartTurn(session_);
+  Turn turn;
+  std::string err;
+  EXPECT_EQ(TranscriptResult::kNotYet, Read(f.get(), &turn, &err));
+  EXPECT_NE(std::string::npos, err.find("no prompt recorded")) << err;
+  AddMessage("msg_u3", R"({"role":"user"})", R"({"type":"text","text":"again"})");
+  // Still streaming: no time.completed yet.
+  AddMessage("msg_a3", R"({"role":"assistant","modelID":"m2","time":{"created":1}})",
+             R"({"type":"text","text":"Par"})");
+  EXPECT_EQ(TranscriptResult::kNotYet, Read(f.get(), &turn, &err));
+  EXPECT_NE(std::string::npos, err.find("end is not recorded")) << err;
+  Exec(R"(UPDATE message SET data='{"role":"assistant","modelID":"m2","time":{"created":1,"completed":2},)"
+       R"("finish":"stop"}' WHERE id='msg_a3')");
+  ASSERT_EQ(TranscriptResult::kDone, Read(f.get(), &turn, &err)) << err;
+  EXPECT_EQ("Par", turn.markdown);
+  EXPECT_EQ("m2", turn.model);
+}
+
+TEST_F(OpencodeTranscriptTest, AStepThatStoppedForToolsIsNotTheEnd) {
+  std::unique_ptr<TranscriptFormat> f = NewOpencodeTranscript();
+  session_.session_id = kSession;
+  ASSERT_TRUE(f->Locate(&session_));
+  f->StartTurn(session_);
+  AddMessage("msg_u3", R"({"role":"user"})", "");
+  AddMessage("msg_a3", R"({"role":"assistant","time":{"completed":2},"finish":"tool-calls"})",
+             R"({"type":"tool","tool":"bash","callID":"c1","state":{"status":"error","input":{},"error":"denied"}})");
+  Turn turn;
+  std::string err;
+  EXPECT_EQ(TranscriptResult::kNotYet, Read(f.get(), &turn, &err));
+  ASSERT_EQ(1u, turn.tools.size());
+  EXPECT_FALSE(turn.tools[0].ok);
+  EXPECT_EQ("denied", turn.tools[0].output);
+}
+
+TEST_F(OpencodeTranscriptTest, UnknownShapesFailLoudly) {
+  std::unique_ptr<TranscriptFormat> f = NewOpencodeTranscript();
+  session_.session_id = kSession;
+  ASSERT_TRUE(f->Locate(&session_));
+  f->StartTurn(session_);
+  AddMessage("msg_u3", R"({"role":"user"})", "");
+  AddMessage("msg_a3", R"({"role":"assistant"})", R"({"type":"tool","tool":"bash","state":"done"})");
+  Turn turn;
+  std::string err;
+  EXPECT_EQ(TranscriptResult::kFailed, Read(f.get(), &turn, &err));
+  EXPECT_NE(std::string::npos, err.find("state.status")) << err;
+  EXPECT_NE(std::string::npos, err.find(session_.path)) << err;
+  Exec("DELETE FROM part WHERE id='prt_msg_a3'");
+  AddMessage("msg_s3", R"({"role":"narrator"})", "");
+  EXPECT_EQ(TranscriptResult::kFailed, Read(f.get(), &turn, &err));
+  EXPECT_NE(std::string::npos, err.find("narrator")) << err;
+  Exec("UPDATE message SET data='not json' WHERE id='msg_s3'");
+  EXPECT_EQ(TranscriptResult::kFailed, Read(f.get(), &turn, &err));
+  EXPECT_NE(std::string::npos, err.find("not a JSON object")) << err;
+}
+
+TEST_F(OpencodeTranscriptTest, AFileThatIsNoDatabaseIsReported) {
+  std::unique_ptr<TranscriptFormat> f = NewOpencodeTranscript();
+  session_.session_id = kSession;
+  ASSERT_TRUE(f->Locate(&session_));
+  sqlite3_close(writer_);
+  writer_ = nullptr;
+  FILE* out = fopen(session_.path.c_str(), "w");
+  ASSERT_NE(nullptr, out);
+  fputs("this is not a database, and it is long enough to be read as a header of one\n", out);
+  fclose(out);
+  unlink((session_.path + "-wal").c_str());
+  unlink((session_.path + "-shm").c_str());
+  Turn turn;
+  std::string err;
+  EXPECT_EQ(TranscriptResult::kFailed, Read(f.get(), &turn, &err));
+  EXPECT_NE(std::string::npos, err.find(session_.path)) << err;
+  // Gone altogether: not written yet, never created by the reader.
+  unlink(session_.path.c_str());
+  EXPECT_EQ(TranscriptResult::kNotYet, Read(f.get(), &turn, &err));
+  EXPECT_NE(0, access(session_.path.c_str(), F_OK));
+}
+
+// The reader never keeps the CLI from writing: a write transaction can
+// start while the reader is between reads, and reads go on while the CLI
+// holds one.
+TEST_F(OpencodeTranscriptTest, ReadingNeverLocksTheWriterOut) {
+  std::unique_ptr<TranscriptFormat> f = NewOpencodeTranscript();
+  session_.session_id = kSession;
+  ASSERT_TRUE(f->Locate(&session_));
+  Exec("BEGIN IMMEDIATE");
+  Exec(R"(INSERT INTO message VALUES('msg_x','x',1,1,'{"role":"user"}'))");
+  Turn turn;
+  std::string err;
+  EXPECT_EQ(TranscriptResult::kDone, Read(f.get(), &turn, &err)) << err;
+  Exec("COMMIT");
+  Exec("BEGIN EXCLUSIVE");
+  Exec("COMMIT");
+}
+
+}  // namespace
+}  // namespace tuidriver

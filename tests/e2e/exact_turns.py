@@ -1,0 +1,174 @@
+"""The shared end-to-end suite of exact turns (issue 25, point 3), one
+subclass per agent CLI: ready on a bare home in --mode agent, markdown
+exact, five turns, a tool call in turn.tools with the right text after it,
+a permission question answered inside the turn, resume across two daemons,
+an unreadable transcript. A subclass sets CLI and the hooks below; mix in
+unittest.TestCase. The row-by-row paragraph is RowStreaming (agent_harness),
+mixed into the CLI's AgentTurns class."""
+import json
+import os
+import shutil
+
+import homes
+from agent_harness import AgentSession, FakeApi
+from tuiclient import Daemon
+
+MARKDOWN = """## Plan
+Use **bold** and `code`.
+
+- first item
+- second item
+
+```python
+def f(x):
+    return x * 2
+```
+
+| a | b |
+|---|---|
+| 1 | 2 |
+
+See [docs](https://example.com)."""
+
+
+class ExactTurns:
+    CLI = None
+    SESSION_ID = r"^\S+$"  # how the CLI's session ids look
+    SHELL_TOOL = "Bash"    # the model's name for the shell tool
+    MODEL = None           # turn.model, when the CLI records the model it was given
+
+    # Hooks a subclass may override.
+    def shell_call(self, command):
+        """The fake model's call of the shell tool."""
+        return {"tool_call": {"name": self.SHELL_TOOL, "input": {"command": command, "description": "Run it"}}}
+
+    def tool_output(self, output):
+        """turn.tools[i].output for a command that printed `output`."""
+        return output + "\n"
+
+    def answer_permission(self, daemon, rid, event):
+        """Allows the command the needs_input `event` asks about."""
+        raise NotImplementedError
+
+    def break_transcript(self, session):
+        """Makes the session's transcript unreadable; returns a string the
+        transcript_error must name."""
+        raise NotImplementedError
+
+    @classmethod
+    def setUpClass(cls):
+        cls.api = FakeApi()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.api.stop()
+
+    def setUp(self):
+        self.api.reset()
+        self.s = None
+
+    def tearDown(self):
+        if self.s:
+            self.s.close()
+
+    def start(self, **kw):
+        self.s = AgentSession(self.CLI, self.api, **kw)
+        return self.s
+
+    def ask(self, prompt, **kw):
+        r = self.s.ask(prompt, timeout=90, **kw)
+        self.assertTrue(r["ok"], r)
+        return r
+
+    def test_ready_on_a_bare_home_in_agent_mode(self):
+        self.start(bare=True, mode="agent")
+        self.api.script("Ready here.")
+        r = self.ask("hello")
+        self.assertEqual((r["text"], r["markdown"]), ("Ready here.", "Ready here."))
+
+    def test_markdown_is_exact_and_the_turn_is_described(self):
+        self.start()
+        self.api.script(MARKDOWN)
+        r = self.ask("make a plan")
+        self.assertEqual(r["markdown"], MARKDOWN, r)
+        self.assertIn("first item", r["text"])  # the screen's rendering
+        turn = r["turn"]
+        self.assertRegex(turn["session_id"], self.SESSION_ID)
+        self.assertEqual(turn["tools"], [])
+        if self.MODEL:
+            self.assertEqual(turn["model"], self.MODEL)
+        self.assertGreater(turn["usage"]["output_tokens"], 0)
+        self.assertEqual(self.s.daemon.request("status")["session_id"], turn["session_id"])
+
+    def test_five_turns_in_a_row_all_exact(self):
+        self.start()
+        answers = ["**%d** is `n`, and the prompt was turn %d:\n\n- turn %d" % (i, i, i) for i in range(5)]
+        self.api.script(*answers)
+        for i, answer in enumerate(answers):
+            r = self.ask("turn %d" % i)
+            self.assertEqual(r["markdown"], answer, r)
+            self.assertIn("turn %d" % i, r["text"])
+
+    def test_a_tool_call_and_the_answer_after_it(self):
+        self.start(mode="agent")
+        target = os.path.join(self.s.cwd, "made-by-tool.txt")
+        self.api.script(self.shell_call("echo tool said hi > %s; cat %s" % (target, target)))
+        d = self.s.daemon
+        d.send({"id": "t", "type": "ask", "prompt": "run the tool", "timeout": 90, "on_input": "wait"})
+        r = d.wait_for(lambda m: m.get("id") == "t", 90)
+        if r["type"] == "needs_input":  # a CLI that asks even in agent mode
+            self.answer_permission(d, "t", r)
+            r = d.wait_for(lambda m: m.get("id") == "t", 90)
+        self.assertTrue(r["ok"], r)
+        tools = r["turn"]["tools"]
+        self.assertEqual(len(tools), 1, r)
+        self.assertEqual(tools[0]["name"], self.SHELL_TOOL)
+        self.assertIn("echo tool said hi", json.dumps(tools[0]["input"]))
+        self.assertEqual((tools[0]["output"], tools[0]["ok"]), (self.tool_output("tool said hi"), True))
+        self.assertEqual((r["markdown"], r["text"]), ("Done.", "Done."))
+
+    def test_a_permission_question_answered_inside_the_turn(self):
+        self.start()
+        d = self.s.daemon
+        target = os.path.join(self.s.cwd, "allowed.txt")
+        self.api.script(self.shell_call("touch " + target))
+        d.send({"id": "q", "type": "ask", "prompt": "make the allowed file", "timeout": 90, "on_input": "wait"})
+        ev = d.wait_for(lambda m: m.get("id") == "q", 90)
+        self.assertEqual(ev["type"], "needs_input", ev)
+        self.assertIn("touch " + target, ev["question"] + json.dumps(ev.get("screen", "")))
+        self.answer_permission(d, "q", ev)
+        r = d.wait_for(lambda m: m.get("id") == "q", 90)
+        self.assertTrue(r["ok"], r)
+        self.assertTrue(os.path.exists(target))
+        self.assertEqual(r["markdown"], "Done.")
+        self.assertEqual([t["name"] for t in r["turn"]["tools"]], [self.SHELL_TOOL])
+
+    def test_resume_across_two_daemons(self):
+        s = self.start()
+        self.api.script("remembered")
+        first = self.ask("remember the word kiwi")
+        self.assertEqual(first["markdown"], "remembered")
+        sid = first["turn"]["session_id"]
+        s.daemon.close(timeout=20)
+        s.daemon.__exit__()
+        env = homes.make_env(self.CLI, s.home, s.cwd, self.api.port)
+        with Daemon(self.CLI, "--cwd", s.cwd, "--resume", sid, env=env, timeout=150) as d:
+            self.assertEqual(d.ready["session_id"], sid)
+            self.api.script("kiwi")
+            r = d.ask("which word?", timeout=90)
+            self.assertEqual((r["markdown"], r["turn"]["session_id"]), ("kiwi", sid), r)
+            self.assertIn("remember the word kiwi", json.dumps(self.api.turns()[-1]))
+            d.close()
+        self.s = None
+        shutil.rmtree(s.tmp, ignore_errors=True)
+
+    def test_a_transcript_that_cannot_be_read_is_reported(self):
+        self.start()
+        self.api.script("first")
+        self.assertEqual(self.ask("one")["markdown"], "first")
+        named = self.break_transcript(self.s)
+        self.api.script("second")
+        r = self.ask("two")
+        self.assertEqual(r["text"], "second")  # the screen still answers
+        self.assertIsNone(r["markdown"])
+        self.assertIn(named, r["transcript_error"])
