@@ -1035,7 +1035,7 @@ bool Terminal::LineAt(uint64_t abs, std::string* text, bool* wrapped, bool tabs)
       *text = h.text;
     } else {
       Line cells = FromHistory(h, cols_);
-      *text = LineText(cells, TrimmedEnd(cells.cells));
+      *text = LineText(cells, TrimmedEnd(cells.cells, Extent(cells)));
     }
     *wrapped = h.wrapped;
     if (h.wrapped) text->append(h.blanks, ' ');
