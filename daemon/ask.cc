@@ -1,6 +1,7 @@
 #include "ask.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "json_writer.h"
 #include "keys.h"
@@ -78,6 +79,7 @@ TimePoint Ask::next_wakeup() const {
 
 void Ask::Start(const Terminal& term, ChildInput* child, TimePoint now) {
   deadline_ = now + Ms(timeout_ms_);
+  if (config_.exit_osc > 0) exit_report_ = term.osc(config_.exit_osc);
   start_row_ = config_.submit.mode == SubmitMode::kLines ? CursorRow(term)
                                                          : term.lines_scrolled();
   if (config_.submit.mode == SubmitMode::kLines) {
@@ -146,6 +148,8 @@ void Ask::QueueLine(const Terminal& term) {
   if (!term.LineAt(sent_row_, &sent_row_text_, &wrapped)) sent_row_text_.clear();
   saw_echo_ = false;
   output_start_ = sent_row_ + static_cast<uint64_t>(EchoRows(sent_prompt_cols_, line, term.cols()));
+  echo_redrawn_ = false;
+  if (config_.echo_osc > 0) echo_report_ = term.osc(config_.echo_osc);
   // Pasted, a line is taken literally: a TAB inserts a TAB instead of
   // completing, and auto-indenting REPLs do not indent it twice.
   if (term.bracketed_paste() && !line.empty()) {
@@ -241,6 +245,7 @@ void Ask::Update(const Terminal& term, ChildInput* child, TimePoint now) {
     last_change_ = now;
   }
   if (phase_ == Phase::kSending) Flush(term, child, now);
+  if (phase_ == Phase::kWaiting) FollowEchoMarker(term);
   if (phase_ == Phase::kWaiting) {
     std::string question;
     bool certain = false;
@@ -469,7 +474,15 @@ void Ask::UpdateLines(const Terminal& term, ChildInput* child, TimePoint now) {
 // True once the row the line was typed on shows neither what it showed then
 // (the prompt: the echo may not be drawn yet) nor the line: the program
 // cleared the screen.
+void Ask::FollowEchoMarker(const Terminal& term) {
+  if (config_.echo_osc <= 0 || term.osc(config_.echo_osc) == echo_report_) return;
+  echo_report_ = term.osc(config_.echo_osc);
+  echo_redrawn_ = true;
+  output_start_ = term.osc_row(config_.echo_osc);
+}
+
 bool Ask::EchoWiped(const Terminal& term) const {
+  if (echo_redrawn_) return false;  // the helper redrew it, as the user's code
   // The line's start as the screen shows it: up to a TAB (drawn as spaces).
   std::string start = sent_line_.substr(0, std::min<size_t>(8, sent_line_.find('\t')));
   if (term.generation() == written_generation_ || start.empty()) return false;
@@ -611,6 +624,15 @@ void Ask::Finish(const Terminal& term) {
   if (!config_.reply.start.empty() && config_.submit.mode != SubmitMode::kLines) RememberReplyRows(term);
   result_.rows_missing = rows_missing_;
   result_.text = CurrentReply(term, true);
+  std::string report = config_.exit_osc > 0 ? term.osc(config_.exit_osc) : exit_report_;
+  size_t semi = report.find(';');
+  if (report != exit_report_ && semi != std::string::npos) {
+    // The submission called exit; the interpreter is back at its prompt.
+    result_.exit_code = atoi(report.c_str() + semi + 1);
+    Fail("exited", "the code exited with code " + std::to_string(result_.exit_code) +
+                       "; the session goes on");
+    return;
+  }
   if (streaming_) Stream(result_.text, true);
   phase_ = Phase::kDone;
 }

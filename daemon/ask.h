@@ -57,6 +57,9 @@ struct AskResult {
   std::string error;     // on failure: human-readable
   std::string text;      // the reply (ok), or what was seen so far
   std::string question;  // needs_input: the question on screen
+  // exited by a submission's own exit (engine exit_osc): its status; the
+  // program goes on. -1: not such an exit.
+  int exit_code = -1;
   bool rows_missing = false;  // the screen never showed some rows of the reply
 };
 
@@ -243,6 +246,12 @@ class Ask {
   TimePoint question_gone_since_;
   TimePoint question_shown_at_;  // when the reported question settled
 
+  std::string exit_report_;  // exit_osc's payload at Start
+  // echo_osc's payload when the line was typed, and whether the helper has
+  // redrawn the echo since (the output then starts at its marker).
+  std::string echo_report_;
+  bool echo_redrawn_ = false;
+  void FollowEchoMarker(const Terminal& term);
   std::string stale_reply_;  // reply engines: what the screen gave at Start
   std::vector<std::string> seen_rows_;  // marked replies: the rows seen so far
   bool rows_missing_ = false;           // some rows were never on screen

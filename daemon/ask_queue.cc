@@ -416,6 +416,7 @@ void AskQueue::ReplyAsk(const Ask& ask, const JsonObject& extra) {
     return;
   }
   if (r.kind == "needs_input") fields.Add("question", r.question);
+  if (r.exit_code >= 0) fields.Add("exit_code", static_cast<int64_t>(r.exit_code));
   out_->Send(ReplyErrorMessage(ask.id(), r.kind, r.error, fields));
 }
 

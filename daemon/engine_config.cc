@@ -306,6 +306,8 @@ bool ReadTopField(Reader* r, const std::string& key, const element& v, const std
   else if (key == "reply") ReadReply(r, v, path, &c->reply);
   else if (key == "dialogs") ReadDialogs(r, v, path, &c->dialogs);
   else if (key == "needs_input") r->Patterns(v, path, MatchScope::kScreen, &c->needs_input);
+  else if (key == "echo_osc") r->Int(v, path, 0, 100000, &c->echo_osc);
+  else if (key == "exit_osc") r->Int(v, path, 0, 100000, &c->exit_osc);
   else if (key == "needs_input_from_process") r->Bool(v, path, &c->needs_input_from_process);
   else if (key == "needs_input_options") ReadInputOptions(r, v, path, &c->needs_input_options);
   else if (key == "slash_commands") ReadSlashCommands(r, v, path, &c->slash_commands);

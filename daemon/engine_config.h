@@ -194,6 +194,15 @@ struct EngineConfig {
   // read the terminal only when they ask (shells, python), not for TUIs
   // and REPLs that always read it (node).
   bool needs_input_from_process = false;
+  // The engine's helper reports that a submission called exit (sys.exit(),
+  // process.exit()) and the interpreter went on: OSC `exit_osc` with the
+  // payload "SEQ;CODE", SEQ new for each report. The ask ends with kind
+  // "exited" and exit_code. 0: not reported.
+  int exit_osc = 0;
+  // The engine's helper shows the submission as the user typed it instead
+  // of its wrapper (submit.wrap), then sends OSC `echo_osc` (a new payload
+  // each time) where its output begins. 0: the echo stays.
+  int echo_osc = 0;
   InputOptionsConfig needs_input_options;
   std::vector<SlashCommand> slash_commands;
   TranscriptConfig transcript;

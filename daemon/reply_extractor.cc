@@ -175,7 +175,7 @@ std::vector<Row> RowsBetween(const Terminal& term, uint64_t first, uint64_t end)
   if (first < term.first_retained_row()) first = term.first_retained_row();
   for (uint64_t r = first; r < end; ++r) {
     Row row;
-    if (!term.LineAt(r, &row.text, &row.wrapped)) break;
+    if (!term.LineAt(r, &row.text, &row.wrapped, true)) break;
     rows.push_back(std::move(row));
   }
   return rows;

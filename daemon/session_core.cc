@@ -412,7 +412,7 @@ void SessionCore::HandleScrollback(const Request& r) {
   for (uint64_t row = first; row < end; ++row) {
     std::string text;
     bool wrapped;
-    if (term_.LineAt(row, &text, &wrapped)) lines.push_back(std::move(text));
+    if (term_.LineAt(row, &text, &wrapped, true)) lines.push_back(std::move(text));
   }
   JsonObject fields;
   fields.AddStringArray("lines", lines);

@@ -245,9 +245,12 @@ void Terminal::Execute(unsigned char control) {
       if (wrap_next_) wrap_next_ = false;  // as tmux: back onto the last column
       else if (cursor_.col > 0) --cursor_.col;
       break;
-    case '\t':
+    case '\t': {
+      int from = cursor_.col;
       Tab(1);
+      MarkTab(from, cursor_.col);
       break;
+    }
     case '\n':
     case '\v':
     case '\f':
@@ -581,6 +584,7 @@ void Terminal::Osc(const std::string& payload) {
   } else {
     osc_[number] = SanitizeUtf8(value);
     osc_frame_[number] = synchronized_updates_;
+    osc_row_[number] = lines_scrolled_ + static_cast<uint64_t>(cursor_.row);
   }
 }
 
@@ -601,6 +605,11 @@ void Terminal::Dcs(const std::string& payload) {
 std::string Terminal::osc(int number) const {
   auto it = osc_.find(number);
   return it == osc_.end() ? std::string() : it->second;
+}
+
+uint64_t Terminal::osc_row(int number) const {
+  auto it = osc_row_.find(number);
+  return it == osc_row_.end() ? 0 : it->second;
 }
 
 uint64_t Terminal::osc_frame(int number) const {
@@ -634,6 +643,19 @@ void Terminal::Tab(int count) {
     if (col >= cols_ - 1) break;
   }
   cursor_.col = std::min(col, cols_ - 1);
+}
+
+// Cells [from, to) a TAB moved over, if all blank.
+void Terminal::MarkTab(int from, int to) {
+  if (to <= from) return;
+  Line& line = ScreenLine(cursor_.row);
+  for (int c = from; c < to; ++c) {
+    const Cell& cell = line.cells[static_cast<size_t>(c)];
+    if ((cell.ch != 0 && cell.ch != ' ') || cell.marks != 0 || (cell.kind != kNarrow && cell.kind != kTabSkip)) {
+      return;
+    }
+  }
+  for (int c = from; c < to; ++c) line.cells[static_cast<size_t>(c)].kind = c == from ? kTab : kTabSkip;
 }
 
 void Terminal::BackTab(int count) {
@@ -852,11 +874,17 @@ void Terminal::SplitWideAt(Line* line, int col) {
 
 
 
-char* Terminal::EncodeCells(const Line& line, size_t end, char* out) {
+char* Terminal::EncodeCells(const Line& line, size_t end, char* out, bool tabs) {
   const Cell* cells = line.cells.data();
+  bool in_tab = false;  // the cells of a TAB follow its first
   for (size_t i = 0; i < end; ++i) {
     const Cell& cell = cells[i];
     if (cell.kind == kWideRight) continue;  // its character is in the left half
+    in_tab = cell.kind == kTab || (in_tab && cell.kind == kTabSkip);
+    if (tabs && in_tab) {
+      if (cell.kind == kTab) *out++ = '\t';
+      continue;
+    }
     char32_t first = cell.ch;
     if (first < 0x80) *out++ = first == 0 ? ' ' : static_cast<char>(first);
     else out = WriteUtf8(first, out);
@@ -867,9 +895,9 @@ char* Terminal::EncodeCells(const Line& line, size_t end, char* out) {
 }
 
 // Text of cells [0, end).
-std::string Terminal::LineText(const Line& line, size_t end) {
+std::string Terminal::LineText(const Line& line, size_t end, bool tabs) {
   std::string buf(end * kMaxCellBytes, '\0');
-  size_t n = static_cast<size_t>(EncodeCells(line, end, &buf[0]) - buf.data());
+  size_t n = static_cast<size_t>(EncodeCells(line, end, &buf[0], tabs) - buf.data());
   return std::string(buf.data(), n);
 }
 
@@ -879,7 +907,7 @@ namespace {
 template <typename Cells>
 size_t TrimmedEnd(const Cells& cells, size_t end) {
   while (end > 0 && (cells[end - 1].ch == 0 || cells[end - 1].ch == ' ') && cells[end - 1].marks == 0 &&
-         cells[end - 1].kind == 0) {
+         (cells[end - 1].kind == 0 || cells[end - 1].kind >= 3)) {  // (3, 4: a TAB's cells)
     --end;
   }
   return end;
@@ -937,7 +965,7 @@ void Terminal::PushHistory(const Line& line) {
 Terminal::HistoryLine Terminal::ToHistory(const Line& line) {
   size_t end = TrimmedEnd(line.cells, Extent(line));
   if (encode_buf_.size() < end * kMaxCellBytes) encode_buf_.resize(end * kMaxCellBytes);
-  size_t n = static_cast<size_t>(EncodeCells(line, end, encode_buf_.data()) - encode_buf_.data());
+  size_t n = static_cast<size_t>(EncodeCells(line, end, encode_buf_.data(), true) - encode_buf_.data());
   HistoryLine h{std::string(encode_buf_.data(), n), line.wrapped, 0};
   h.blanks = static_cast<uint16_t>(std::max(0, line.used - static_cast<int>(end)));
   return h;
@@ -954,6 +982,17 @@ Terminal::Line Terminal::FromHistory(const HistoryLine& h, int cols) {
   uint32_t cp;
   while (pos < h.text.size()) {
     DecodeUtf8(h.text, &pos, &cp);
+    if (cp == '\t') {  // a TAB kept in history: its cells up to the next stop of 8
+      size_t stop = (line.cells.size() / 8 + 1) * 8;
+      Cell cell;
+      cell.kind = kTab;
+      do {
+        line.cells.push_back(cell);
+        cell.kind = kTabSkip;
+      } while (line.cells.size() < stop);
+      joining = false;
+      continue;
+    }
     int width = CharWidth(cp);
     if ((joining || width <= 0) && !line.cells.empty()) {
       Cell& cell = line.cells[line.cells.size() - (line.cells.back().kind == kWideRight ? 2 : 1)];
@@ -988,11 +1027,16 @@ void Terminal::TrimHistory() {
   }
 }
 
-bool Terminal::LineAt(uint64_t abs, std::string* text, bool* wrapped) const {
+bool Terminal::LineAt(uint64_t abs, std::string* text, bool* wrapped, bool tabs) const {
   if (abs < first_retained_row()) return false;
   if (abs < lines_scrolled_) {
     const HistoryLine& h = history_[static_cast<size_t>(abs - first_retained_row())];
-    *text = h.text;
+    if (tabs || h.text.find('\t') == std::string::npos) {
+      *text = h.text;
+    } else {
+      Line cells = FromHistory(h, cols_);
+      *text = LineText(cells, TrimmedEnd(cells.cells, Extent(cells)));
+    }
     *wrapped = h.wrapped;
     if (h.wrapped) text->append(h.blanks, ' ');
     return true;
@@ -1003,7 +1047,7 @@ bool Terminal::LineAt(uint64_t abs, std::string* text, bool* wrapped) const {
   *wrapped = line.wrapped;
   size_t end = TrimmedEnd(line.cells, Extent(line));
   if (line.wrapped) end = std::max(end, static_cast<size_t>(std::min(line.used, cols_)));
-  *text = LineText(line, end);
+  *text = LineText(line, end, tabs);
   return true;
 }
 

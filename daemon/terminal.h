@@ -104,6 +104,8 @@ class Terminal : private VtParser::Handler {
   // synchronized_updates() when OSC `number` last came: a frame begun after
   // it shows what the program drew after reporting that state.
   uint64_t osc_frame(int number) const;
+  // The absolute row of the cursor when OSC `number` last came.
+  uint64_t osc_row(int number) const;
 
   // Text of screen row `row`, without trailing blanks.
   std::string RowText(int row) const;
@@ -121,8 +123,10 @@ class Terminal : private VtParser::Handler {
   uint64_t first_retained_row() const { return lines_scrolled_ - history_.size(); }
   size_t scrollback_size() const { return history_.size(); }
   // Text and wrap flag of absolute row `abs`; false if it is not held. A
-  // wrapped row keeps its trailing spaces: they are part of the line.
-  bool LineAt(uint64_t abs, std::string* text, bool* wrapped) const;
+  // wrapped row keeps its trailing spaces: they are part of the line. With
+  // `tabs`, cells a TAB moved over come back as that TAB (replies,
+  // scrollback); else as the spaces the screen shows.
+  bool LineAt(uint64_t abs, std::string* text, bool* wrapped, bool tabs = false) const;
 
   // While pinned, history at or after absolute row `abs` is never dropped,
   // whatever the limit (a long reply must survive until it is read).
@@ -138,7 +142,9 @@ class Terminal : private VtParser::Handler {
 
  private:
   // A blank cell is all zero bytes, so rows are blanked with memset.
-  enum CellKind : uint8_t { kNarrow = 0, kWideLeft = 1, kWideRight = 2 };
+  // A TAB that moved over blank cells marks them (as tmux does), so text
+  // taken with tabs gives the TAB back: kTab the first, kTabSkip the rest.
+  enum CellKind : uint8_t { kNarrow = 0, kWideLeft = 1, kWideRight = 2, kTab = 3, kTabSkip = 4 };
   struct Cell {
     char32_t ch = 0;          // the base character; 0: blank
     uint32_t fg = 0;          // colours (kPaletteColour, kRgbColour), 0: default
@@ -231,10 +237,11 @@ class Terminal : private VtParser::Handler {
 
   Line& ScreenLine(int row);
   const Line& ScreenLine(int row) const;
-  static std::string LineText(const Line& line, size_t end);
+  static std::string LineText(const Line& line, size_t end, bool tabs = false);
   // Writes the UTF-8 text of cells [0, end) to `out`, which has room for
   // end * kMaxCellBytes bytes; returns the end of what it wrote.
-  static char* EncodeCells(const Line& line, size_t end, char* out);
+  static char* EncodeCells(const Line& line, size_t end, char* out, bool tabs = false);
+  void MarkTab(int from, int to);
   static constexpr size_t kMaxCellBytes = kMaxClusterBytes + 3;
   // Erased cells keep background `bg` (the current one for erases: BCE, as tmux).
   void BlankCells(Line* line, int from, int to, uint32_t bg = 0);
@@ -310,6 +317,7 @@ class Terminal : private VtParser::Handler {
   std::string title_;
   std::map<int, std::string> osc_;
   std::map<int, uint64_t> osc_frame_;
+  std::map<int, uint64_t> osc_row_;
   std::string replies_;
 
   std::deque<HistoryLine> history_;

@@ -747,6 +747,40 @@ TEST(Terminal, ScrollRegionSurvivesAShrink) {
   }
 }
 
+TEST(TerminalTabs, ATabComesBackAsATabInTextTakenWithTabs) {
+  Terminal t(20, 3, 100);
+  std::string out = "a\tb\tc\r\nx\ty";
+  t.Feed(out.data(), out.size());
+  std::string text;
+  bool wrapped;
+  ASSERT_TRUE(t.LineAt(0, &text, &wrapped, true));
+  EXPECT_EQ("a\tb\tc", text);
+  ASSERT_TRUE(t.LineAt(0, &text, &wrapped));
+  EXPECT_EQ("a       b       c", text);  // the screen: spaces
+  EXPECT_EQ("a       b       c", t.RowText(0));
+  // Scrolled into history, and back.
+  std::string more = "\r\n1\r\n2\r\n3";
+  t.Feed(more.data(), more.size());
+  ASSERT_TRUE(t.LineAt(0, &text, &wrapped, true));
+  EXPECT_EQ("a\tb\tc", text);
+  ASSERT_TRUE(t.LineAt(0, &text, &wrapped));
+  EXPECT_EQ("a       b       c", text);
+  ASSERT_TRUE(t.LineAt(1, &text, &wrapped, true));
+  EXPECT_EQ("x\ty", text);
+}
+
+TEST(TerminalTabs, ATabOverTextOrOverwrittenIsSpaces) {
+  Terminal t(20, 3, 100);
+  std::string out = "abcdefghij\r\tX\r\n\tY\rZ";
+  t.Feed(out.data(), out.size());
+  std::string text;
+  bool wrapped;
+  ASSERT_TRUE(t.LineAt(0, &text, &wrapped, true));
+  EXPECT_EQ("abcdefghXj", text);  // moved over text: nothing to give back
+  ASSERT_TRUE(t.LineAt(1, &text, &wrapped, true));
+  EXPECT_EQ("Z       Y", text);  // its first cell overwritten
+}
+
 // Issue 22, item 4, where tmux has no reference (it implements neither the
 // margin-free VPR nor CHT's pending wrap): xterm's documented behaviour.
 

@@ -8,8 +8,10 @@ tracebacks), with two additions:
   prompt's row: the daemon takes it from there).
 - __td_run(source) runs a whole submission the way a script runs it (blank
   lines inside blocks, dedents back to top level, decorators,
-  `if __name__ == "__main__":`), then shows the value of a final bare
-  expression the way the prompt does (nothing for None). The engine submits
+  `if __name__ == "__main__":`), waits as a script's end would for the
+  threads it started (non-daemon ones, up to DRAIN_S), then shows the value
+  of a final bare expression the way the prompt does (nothing for None).
+  sys.exit() ends the submission, not the interpreter. The engine submits
   every ask as one line, `__td_run("...")`, with the source as a string
   literal: no block needs closing, no TAB reaches readline's completion.
 """
@@ -22,7 +24,83 @@ def _setup(token):
     # keeps only what an interactive interpreter has.
     import ast
     import sys
+    import threading
+    import time
     import traceback
+
+    drain_s = 5.0
+
+    exits = [0]
+    echoes = [0]
+    last_char = ["\n"]  # the last character the code printed
+
+    class Tracked:
+        """sys.stdout or sys.stderr, noting whether output ended a line: the
+        prompt after output with no final newline shares its row, which a
+        redrawn echo must not wipe."""
+
+        def __init__(self, stream):
+            self._stream = stream
+
+        def write(self, text):
+            if text:
+                last_char[0] = text[-1]
+            return self._stream.write(text)
+
+        def __getattr__(self, name):
+            return getattr(self._stream, name)
+
+    sys.stdout = Tracked(sys.stdout)
+    sys.stderr = Tracked(sys.stderr)
+
+    def width(text):
+        import unicodedata
+        return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1
+                   for c in text)
+
+    def show_as_typed(source):
+        """The terminal shows what the user typed, not __td_run("..."): the
+        echo of the wrapper is replaced by the code with the REPL's prompts,
+        then OSC 7703 (the engine's echo_osc) marks where the output begins.
+        Skipped when the echo is taller than the screen (it scrolled away)."""
+        import json
+        import os
+        try:
+            cols, rows = os.get_terminal_size(sys.stdout.fileno())
+        except OSError:
+            return
+        wrapper = "__td_run(%s)" % json.dumps(source, ensure_ascii=False).replace(
+            "\u2028", "\\u2028").replace("\u2029", "\\u2029")
+        echo_rows = max(1, -(-width(sys.ps1 + wrapper) // cols))
+        if echo_rows >= rows or last_char[0] != "\n":
+            last_char[0] = "\n"
+            return
+        typed = sys.ps1 + ("\n" + sys.ps2).join(source.split("\n"))
+        echoes[0] += 1
+        sys.stdout.write("\x1b[%dA\r\x1b[J%s\n\x1b]7703;%d\x07" % (echo_rows, typed, echoes[0]))
+        sys.stdout.flush()
+
+    def report_exit(exc):
+        """sys.exit() ends the submission, as it ends a script: its status
+        goes to the daemon in an OSC (the engine's exit_osc), and the
+        interpreter with its variables goes on."""
+        code = exc.code
+        if code is None:
+            code = 0
+        elif not isinstance(code, int):
+            print(code, file=sys.stderr)  # as python does for sys.exit("message")
+            code = 1
+        exits[0] += 1
+        sys.stdout.write("\x1b]7702;%d;%d\x07" % (exits[0], code & 0xFF))
+        sys.stdout.flush()
+
+    def join_new_threads(before):
+        """A script's end waits for its non-daemon threads: so does an ask."""
+        until = time.monotonic() + drain_s
+        for t in threading.enumerate():
+            if t in before or t.daemon or t is threading.current_thread():
+                continue
+            t.join(max(0.0, until - time.monotonic()))
 
     def print_error(exc):
         """A traceback as a script would print it: without this file's frames."""
@@ -34,17 +112,25 @@ def _setup(token):
 
     def run(source):
         namespace = sys.modules["__main__"].__dict__
+        show_as_typed(source)
+        before = set(threading.enumerate())
         try:
             tree = ast.parse(source, "<tuidriver>", "exec")
             last = None
             if tree.body and isinstance(tree.body[-1], ast.Expr):
                 last = ast.Expression(tree.body.pop().value)
             exec(compile(tree, "<tuidriver>", "exec", dont_inherit=True), namespace)
+            value = None
             if last is not None:
-                sys.displayhook(eval(compile(last, "<tuidriver>", "eval", dont_inherit=True), namespace))
-        except SystemExit:
-            raise
+                value = eval(compile(last, "<tuidriver>", "eval", dont_inherit=True), namespace)
+            join_new_threads(before)
+            if last is not None:
+                sys.displayhook(value)
+        except SystemExit as exc:
+            join_new_threads(before)
+            report_exit(exc)
         except BaseException as exc:  # the REPL would print it; so do we, minus our frames
+            join_new_threads(before)
             print_error(exc)
 
     sys.ps1 = "td-%s>>> " % token

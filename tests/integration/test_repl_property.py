@@ -1,0 +1,100 @@
+"""Property: whatever the timing, an ask's reply holds exactly what its own
+code prints when run as a script, never another ask's output or the
+engine's wrappers.
+
+Random programs mix output printed at once with output from microtasks,
+nextTick and timers (node), and from threads (python, whose
+script end waits for them). Each is asked, one after another in one
+session, and run as a script; the reply must equal the script's output.
+
+The count (split between node and python) is the first argument or
+$TUIDRIVER_PROPERTY_COUNT; 200 by default (about 2 minutes on a loaded 2-core machine; `python3 test_repl_property.py 1000` for the full run). The seed is
+$TUIDRIVER_PROPERTY_SEED (printed on failure)."""
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import unittest
+from concurrent.futures import ThreadPoolExecutor
+
+from tuiclient import Daemon
+
+COUNT = int(os.environ.get("TUIDRIVER_PROPERTY_COUNT", "200"))
+SEED = int(os.environ.get("TUIDRIVER_PROPERTY_SEED", str(random.randrange(1 << 30))))
+
+
+def node_program(rng):
+    FINAL = "undefined;"  # no value shown: the reply is the script's output
+    parts = []
+    for n in range(rng.randint(1, 6)):
+        # (No setImmediate: its order against a timer varies in node itself.)
+        kind = rng.choice(["now", "write", "microtask", "tick", "timer"])
+        tag = "%s%d" % (kind, n)
+        parts.append({
+            "now": "console.log('%s');" % tag,
+            "write": "process.stdout.write('%s\\n');" % tag,
+            "microtask": "Promise.resolve().then(() => console.log('%s'));" % tag,
+            "tick": "process.nextTick(() => console.log('%s'));" % tag,
+            # Timers far enough apart that their order is the script's.
+            "timer": "setTimeout(() => console.log('%s'), %d);" % (tag, 40 * n + 1),
+        }[kind])
+    parts.append(FINAL)
+    return "\n".join(parts)
+
+
+def python_program(rng):
+    FINAL = "None"  # no value shown: the reply is the script's output
+    parts = ["import threading"]
+    for n in range(rng.randint(1, 5)):
+        kind = rng.choice(["now", "write", "thread"])
+        tag = "%s%d" % (kind, n)
+        parts.append({
+            "now": "print('%s')" % tag,
+            "write": "import sys; sys.stdout.write('%s\\n')" % tag,
+            "thread": "threading.Timer(%.2f, print, ['%s']).start()" % (0.05 * (n + 1), tag),
+        }[kind])
+    parts.append(FINAL)
+    return "\n".join(parts)
+
+
+ENGINES = {
+    "node": (node_program, ["node"], ".js"),
+    "python": (python_program, ["python3"], ".py"),
+}
+
+
+def run_as_script(engine, code):
+    _, argv, suffix = ENGINES[engine]
+    fd, path = tempfile.mkstemp(suffix=suffix)
+    with os.fdopen(fd, "w") as f:
+        f.write(code + "\n")
+    try:
+        return subprocess.run(argv + [path], capture_output=True, text=True, timeout=60).stdout.rstrip("\n")
+    finally:
+        os.unlink(path)
+
+
+class Interleavings(unittest.TestCase):
+    def check(self, engine, count):
+        rng = random.Random("%d-%s" % (SEED, engine))
+        programs = [ENGINES[engine][0](rng) for _ in range(count)]
+        with ThreadPoolExecutor(2) as pool:
+            expected = list(pool.map(lambda c: run_as_script(engine, c), programs))
+        with Daemon(engine) as d:
+            for code, want in zip(programs, expected):
+                reply = d.ask(code, timeout=30)
+                self.assertEqual((reply["ok"], reply["text"]), (True, want),
+                                 "seed %d, code:\n%s" % (SEED, code))
+
+    def test_node(self):
+        self.check("node", COUNT // 2)
+
+    def test_python(self):
+        self.check("python", COUNT - COUNT // 2)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) > 1 and sys.argv[1].isdigit():
+        COUNT = int(sys.argv.pop(1))
+    unittest.main()
