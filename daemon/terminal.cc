@@ -656,6 +656,7 @@ void Terminal::MarkTab(int from, int to) {
     }
   }
   for (int c = from; c < to; ++c) line.cells[static_cast<size_t>(c)].kind = c == from ? kTab : kTabSkip;
+  Touch(&line, to);
 }
 
 void Terminal::BackTab(int count) {

@@ -48,6 +48,7 @@ TEST(Terminal, EveryWriteKeepsTheRowBlankPastItsExtent) {
       "x\x1b[44m\x1b[5X",     // erase characters with a colour
       "\x1b[0m\x1b[2P",       // delete cells
       "\x1b[?1049hzz\x1b[?1049l",  // the alternate screen
+      "\x1b[H\x1b[2K\ta\t",     // tabs mark the cells they skip
   };
   for (const char* step : steps) {
     Feed(&t, step);
