@@ -5,13 +5,15 @@ from ~/.copilot/session-state/<session id>/events.jsonl."""
 import os
 import unittest
 
-from agent_harness import AgentLifecycle, AgentTurns, RowStreaming
+from agent_harness import AgentLifecycle, AgentTurns
 from exact_turns import ExactTurns
 
 CLI = "copilot"
 
 
-class Copilot(AgentTurns, RowStreaming, unittest.TestCase):
+# Not RowStreaming: Copilot draws an answer only once it is complete, so a
+# paragraph cannot stream row by row from its screen (docs/engines.md).
+class Copilot(AgentTurns, unittest.TestCase):
     CLI = CLI
     CHROME = ("Working", "❯", "───", "/project")
 
