@@ -40,19 +40,20 @@ class PiExact(ExactTurns, unittest.TestCase):
         os.symlink("/dev/null", files[0])
         return sid
 
-    # pi marks nothing on screen but an indent: its report of the command
-    # (command, output, time taken) shows in text, before the answer;
-    # markdown is the answer alone.
+    # A KNOWN DEFECT, left open in issue 25: pi marks its report of a command
+    # (command, output, time taken) only by an indent, so `text` still holds
+    # the report before the answer, and the shared check that text agrees
+    # with markdown fails. Expected to fail until the extractor tells the
+    # report from the answer; an unexpected pass fails the run.
+    @unittest.expectedFailure
     def test_a_tool_call_and_the_answer_after_it(self):
         self.start(mode="agent")
         self.api.script(self.shell_call("echo tool said hi"), "All **done**.")
-        r = self.ask("run the tool")
+        r = self.ask("run the tool")  # checks that text agrees with markdown
         tools = r["turn"]["tools"]
         self.assertEqual([(t["name"], t["input"], t["output"], t["ok"]) for t in tools],
                          [("bash", {"command": "echo tool said hi"}, "tool said hi\n", True)], r)
-        self.assertEqual(r["markdown"], "All **done**.", r)
-        self.assertTrue(r["text"].startswith("$ echo tool said hi\n\ntool said hi\n"), r)
-        self.assertTrue(r["text"].endswith("\nAll done."), r)
+        self.assertEqual((r["markdown"], r["text"]), ("All **done**.", "All done."), r)
         self.assertEqual(r["turn"]["usage"], {"input_tokens": 24, "output_tokens": 40})
         # A command that fails is reported as such.
         self.api.script(self.shell_call("exit 3"), "It failed.")
