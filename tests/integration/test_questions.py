@@ -6,6 +6,7 @@ blocked reading the terminal (docs/engines.md, needs_input_from_process).
 Each ask here has a long timeout: a needs_input reply proves the question
 was seen, not waited out; progress text that only looks like a question
 must end with the program's real output."""
+import os
 import unittest
 
 from tuiclient import Daemon
