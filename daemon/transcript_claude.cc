@@ -69,12 +69,7 @@ bool OnAssistant(const element& message, Turn* turn, std::set<std::string>* coun
       turn->markdown += JsonStr(b, "text");
       *last_text_id = id;
     } else if (type == "tool_use") {
-      ToolCall t;
-      t.id = JsonStr(b, "id");
-      t.name = JsonStr(b, "name");
-      element input;
-      t.input_json = b["input"].get(input) ? "{}" : simdjson::minify(input);
-      turn->tools.push_back(std::move(t));
+      turn->tools.push_back(ToolUseCall(b));
       last_text_id->clear();
     }
   }

@@ -71,12 +71,7 @@ void OnAssistant(const element& m, simdjson::dom::array blocks, Turn* turn) {
       if (!text.empty()) text += "\n\n";
       text += JsonStr(b, "text");
     } else if (type == "tool_use") {
-      ToolCall t;
-      t.id = JsonStr(b, "id");
-      t.name = JsonStr(b, "name");
-      element input;
-      t.input_json = b["input"].get(input) ? "{}" : simdjson::minify(input);
-      turn->tools.push_back(std::move(t));
+      turn->tools.push_back(ToolUseCall(b));
       calls = true;
     }
   }

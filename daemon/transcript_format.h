@@ -47,6 +47,9 @@ std::string JsonStr(const simdjson::dom::element& e, const char* key);
 // A message's content: a string, or the text of its {"type":"text"} blocks
 // joined; "" for anything else.
 std::string JsonText(const simdjson::dom::element& content);
+// An Anthropic-style {"type":"tool_use", id, name, input} block as a tool
+// call (Claude's and Cline's transcripts); its output comes with the result.
+ToolCall ToolUseCall(const simdjson::dom::element& block);
 
 // A file's session id and working directory (an empty cwd: the format
 // records none); false when the file is not a session's.

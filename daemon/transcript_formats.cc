@@ -71,6 +71,15 @@ bool LocateSessionFile(TranscriptSession* session, const IdentifySessionFn& iden
   return !file->empty();
 }
 
+ToolCall ToolUseCall(const simdjson::dom::element& block) {
+  ToolCall t;
+  t.id = JsonStr(block, "id");
+  t.name = JsonStr(block, "name");
+  simdjson::dom::element input;
+  t.input_json = block["input"].get(input) ? "{}" : simdjson::minify(input);
+  return t;
+}
+
 std::string JsonText(const simdjson::dom::element& content) {
   std::string_view s;
   if (!content.get(s)) return std::string(s);
