@@ -562,7 +562,10 @@ export function stateOf(st, scr, entry, promptText) {
   }
   const prompt = promptText ?? entry.promptText;
   const cursorRow = scr.lines[scr.cursor.row] ?? '';
-  if (prompt !== undefined && cursorRow.trimEnd() === prompt.trimEnd()) return 'ready';
+  // At its own prompt, maybe with a typed line after it that the program has not run yet.
+  const atPrompt = prompt !== undefined
+    && (cursorRow.trimEnd() === prompt.trimEnd() || (prompt.trim() !== '' && cursorRow.startsWith(prompt)));
+  if (atPrompt) return 'ready';
   if (reads === false) return 'running';
   if (looksLikeQuestion(scr)) return 'needs_input';
   return reads === true && !/[$#%]$/.test(textBeforeCursor(scr)) ? 'needs_input' : 'ready';

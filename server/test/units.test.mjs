@@ -53,6 +53,9 @@ test('stateOf: exited, needs_input by rule or by the shape of a quiet screen, fu
   assert.equal(stateOf(st({ foregroundPid: 11, readsTerminal: false }), scr('Building:'), raw), 'running');
   assert.equal(stateOf(st({ readsTerminal: true }), scr('Press any key'), raw), 'needs_input');
   assert.equal(stateOf(st({ readsTerminal: true }), scr('/tmp$ '), raw), 'ready');
+  // A shell at its prompt with a typed line it has not run yet is not asking anything.
+  assert.equal(stateOf(st({ readsTerminal: true }), scr('$ echo a\uFFFDb'), raw), 'ready');
+  assert.equal(stateOf(st({ readsTerminal: true }), scr('Continue? [y/N] '), raw), 'needs_input');
   // An engine's pattern is its fallback: with the prompt showing too, status decides.
   const atPrompt = { verdict: 'needs_input', also: [{ rule: 'prompt' }] };
   assert.equal(stateOf(st({ explain: atPrompt }), scr('>>> '), { engine: 'python' }), 'ready');
