@@ -46,7 +46,7 @@ Ask::Ask(const Request& request, const EngineConfig& config,
     : config_(config),
       matcher_(matcher),
       id_(request.id),
-      streaming_(request.type == "ask_stream"),
+      streaming_(request.type == RequestType::kAskStream),
       prompt_(SanitizePrompt(request.prompt)),
       wait_input_(request.on_input == "wait") {
   long timeout_ms = request.timeout_s > 0 ? static_cast<long>(request.timeout_s * 1000)

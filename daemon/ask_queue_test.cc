@@ -43,7 +43,7 @@ EngineConfig Repl() {
 
 Request AskFor(const std::string& id, const std::string& prompt, double timeout_s = 5) {
   Request r;
-  r.type = "ask";
+  r.type = RequestType::kAsk;
   r.id.kind = RequestId::Kind::kNumber;
   r.id.json = id;
   r.prompt = prompt;
@@ -53,7 +53,7 @@ Request AskFor(const std::string& id, const std::string& prompt, double timeout_
 
 Request CancelOf(const std::string& id, const std::string& target) {
   Request r;
-  r.type = "cancel";
+  r.type = RequestType::kCancel;
   r.id.kind = RequestId::Kind::kNumber;
   r.id.json = id;
   r.target.kind = RequestId::Kind::kNumber;

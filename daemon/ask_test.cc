@@ -32,7 +32,7 @@ EngineConfig PasteEngine(bool after_echo) {
 
 Request AskFor(const std::string& prompt) {
   Request r;
-  r.type = "ask";
+  r.type = RequestType::kAsk;
   r.prompt = prompt;
   return r;
 }
@@ -217,7 +217,7 @@ TEST_F(PasteAsk, QuestionInsideTheTurnIsReportedAndAnswered) {
   EXPECT_FALSE(ask.finished());
 
   Request answer;
-  answer.type = "answer";
+  answer.type = RequestType::kAnswer;
   answer.option = 2;
   std::string err;
   input_.written.clear();
@@ -272,7 +272,7 @@ TEST(StreamAsk, PreviousReplyToTheSamePromptNeverStreams) {
   TimePoint t0 = Clock::now();
   Feed(&term, "\x1b[?2004h> go\r\n* old one\r\n* old two\r\n> ");
   Request r = AskFor("go");
-  r.type = "ask_stream";
+  r.type = RequestType::kAskStream;
   Ask ask(r, c, m, t0);
   ask.Start(term, &input, t0);
   ask.Update(term, &input, t0 + Ms(200));

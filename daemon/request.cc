@@ -130,140 +130,183 @@ void RecoverId(const std::string& line, RequestId* id) {
   }
 }
 
-// Each request type and the fields ReadFields reads for it (docs/protocol.md).
-struct TypeFields {
-  std::string type;
-  std::vector<std::string> fields;
-};
+// One reader per request shape: each reads the fields its table row lists.
+using FieldReader = bool (*)(const object& obj, Request* r, JsonFields* f, std::string* err);
 
-const std::vector<TypeFields>& RequestTable() {
-  static const std::vector<TypeFields> kTable = {
-      {"ask", {"prompt", "timeout", "on_input"}},
-      {"ask_stream", {"prompt", "timeout", "on_input"}},
-      {"cancel", {"target"}},
-      {"send", {"data"}},
-      {"send_secret", {"data"}},
-      {"keys", {"keys"}},
-      {"paste", {"text"}},
-      {"resize", {"cols", "rows"}},
-      {"screen", {"styles"}},
-      {"scrollback", {"lines"}},
-      {"expect", {"pattern", "timeout", "output_only"}},
-      {"wait_idle", {"idle_ms", "timeout"}},
-      {"signal", {"signal"}},
-      {"status", {}},
-      {"subscribe", {"events"}},
-      {"unsubscribe", {"events"}},
-      {"close", {}},
-      {"answer", {"target", "option", "text"}},
-      {"record", {"path", "stop"}},
-  };
-  return kTable;
-}
-
-// A field the type does not have is refused, naming what it has: a typo
-// ("timeout_ms") must not silently fall back to a default.
-bool CheckFieldNames(const object& obj, const std::string& type, std::string* err) {
-  const std::vector<std::string>& known = KnownRequestFields(type);
-  for (auto field : obj) {
-    std::string key(field.key);
-    if (key == "id" || key == "type" || std::find(known.begin(), known.end(), key) != known.end()) continue;
-    std::string list = "id, type";
-    for (const std::string& f : known) list += ", " + f;
-    *err = "unknown field '" + key + "' in a '" + type + "' request (known: " + list + ")";
+bool ReadAsk(const object& obj, Request* r, JsonFields* f, std::string* err) {
+  if (!f->String(obj, "prompt", true, &r->prompt) ||
+      !f->Number(obj, "timeout", false, 0.001, kMaxTimeoutS, &r->timeout_s) ||
+      !f->String(obj, "on_input", false, &r->on_input)) {
+    return false;
+  }
+  if (!r->on_input.empty() && r->on_input != "wait" && r->on_input != "fail") {
+    *err = "field 'on_input' must be \"wait\" or \"fail\", got '" + r->on_input + "'";
     return false;
   }
   return true;
 }
 
-bool ReadFields(const object& obj, Request* r, std::string* err) {
-  JsonFields f(err);
-  const std::string& t = r->type;
-  if (t == "ask" || t == "ask_stream") {
-    if (!f.String(obj, "prompt", true, &r->prompt) ||
-        !f.Number(obj, "timeout", false, 0.001, kMaxTimeoutS, &r->timeout_s) ||
-        !f.String(obj, "on_input", false, &r->on_input)) {
+bool ReadAnswer(const object& obj, Request* r, JsonFields* f, std::string* err) {
+  bool has_text = obj["text"].error() == simdjson::SUCCESS;
+  int64_t option = 0;
+  if (!ReadTarget(obj, "target", f, &r->target) || !f->Int(obj, "option", false, 1, 1000, &option) ||
+      !f->String(obj, "text", false, &r->text)) {
+    return false;
+  }
+  r->option = static_cast<long>(option);
+  if ((r->option > 0) == has_text) {
+    *err = "an answer needs exactly one of 'option' (a choice's number) and 'text'";
+    return false;
+  }
+  return true;
+}
+
+bool ReadCancel(const object& obj, Request* r, JsonFields* f, std::string*) {
+  return ReadTarget(obj, "target", f, &r->target);
+}
+
+bool ReadData(const object& obj, Request* r, JsonFields* f, std::string*) {
+  return f->String(obj, "data", true, &r->data);
+}
+
+bool ReadKeys(const object& obj, Request* r, JsonFields* f, std::string*) {
+  return f->Strings(obj, "keys", true, &r->keys);
+}
+
+bool ReadPaste(const object& obj, Request* r, JsonFields* f, std::string*) {
+  return f->String(obj, "text", true, &r->text);
+}
+
+bool ReadResize(const object& obj, Request* r, JsonFields* f, std::string*) {
+  int64_t cols = 0, rows = 0;
+  bool ok = f->Int(obj, "cols", true, 2, 1000, &cols) && f->Int(obj, "rows", true, 2, 1000, &rows);
+  r->cols = static_cast<int>(cols);
+  r->rows = static_cast<int>(rows);
+  return ok;
+}
+
+bool ReadScreen(const object& obj, Request* r, JsonFields* f, std::string*) {
+  return f->Bool(obj, "styles", false, &r->styles);
+}
+
+bool ReadScrollback(const object& obj, Request* r, JsonFields* f, std::string*) {
+  int64_t lines = r->lines;
+  bool ok = f->Int(obj, "lines", false, 0, 100000000, &lines);
+  r->lines = static_cast<long>(lines);
+  return ok;
+}
+
+bool ReadExpect(const object& obj, Request* r, JsonFields* f, std::string*) {
+  return f->String(obj, "pattern", true, &r->pattern) &&
+         f->Number(obj, "timeout", false, 0.001, kMaxTimeoutS, &r->timeout_s) &&
+         f->Bool(obj, "output_only", false, &r->output_only);
+}
+
+bool ReadWaitIdle(const object& obj, Request* r, JsonFields* f, std::string*) {
+  int64_t idle = 500;
+  bool ok = f->Int(obj, "idle_ms", false, 1, 3600000, &idle) &&
+            f->Number(obj, "timeout", false, 0.001, kMaxTimeoutS, &r->timeout_s);
+  r->idle_ms = static_cast<int>(idle);
+  return ok;
+}
+
+bool ReadSignal(const object& obj, Request* r, JsonFields* f, std::string*) {
+  return ReadStringOrNumber(obj, "signal", f, &r->signal);
+}
+
+bool ReadEvents(const object& obj, Request* r, JsonFields* f, std::string* err) {
+  if (!f->Strings(obj, "events", false, &r->events)) return false;
+  if (r->events.empty()) r->events = {"output"};
+  for (const std::string& e : r->events) {
+    if (e != "output") {
+      *err = "unknown event '" + e + "' (known: output)";
       return false;
     }
-    if (!r->on_input.empty() && r->on_input != "wait" && r->on_input != "fail") {
-      *err = "field 'on_input' must be \"wait\" or \"fail\", got '" + r->on_input + "'";
-      return false;
+  }
+  return true;
+}
+
+bool ReadRecord(const object& obj, Request* r, JsonFields* f, std::string* err) {
+  if (!f->String(obj, "path", false, &r->path) || !f->Bool(obj, "stop", false, &r->stop)) return false;
+  if (r->path.empty() == !r->stop) {
+    *err = "a record request needs exactly one of 'path' (a file to record to) and \"stop\":true";
+    return false;
+  }
+  return true;
+}
+
+bool ReadNothing(const object&, Request*, JsonFields*, std::string*) { return true; }
+
+// The one list of request types: wire name, type, the fields it may carry
+// besides id and type, and their reader (docs/protocol.md).
+struct RequestSpec {
+  const char* name;
+  RequestType type;
+  std::vector<std::string> fields;
+  FieldReader read;
+};
+
+const std::vector<RequestSpec>& RequestTable() {
+  static const std::vector<RequestSpec> kTable = {
+      {"ask", RequestType::kAsk, {"prompt", "timeout", "on_input"}, ReadAsk},
+      {"ask_stream", RequestType::kAskStream, {"prompt", "timeout", "on_input"}, ReadAsk},
+      {"cancel", RequestType::kCancel, {"target"}, ReadCancel},
+      {"send", RequestType::kSend, {"data"}, ReadData},
+      {"send_secret", RequestType::kSendSecret, {"data"}, ReadData},
+      {"keys", RequestType::kKeys, {"keys"}, ReadKeys},
+      {"paste", RequestType::kPaste, {"text"}, ReadPaste},
+      {"resize", RequestType::kResize, {"cols", "rows"}, ReadResize},
+      {"screen", RequestType::kScreen, {"styles"}, ReadScreen},
+      {"scrollback", RequestType::kScrollback, {"lines"}, ReadScrollback},
+      {"expect", RequestType::kExpect, {"pattern", "timeout", "output_only"}, ReadExpect},
+      {"wait_idle", RequestType::kWaitIdle, {"idle_ms", "timeout"}, ReadWaitIdle},
+      {"signal", RequestType::kSignal, {"signal"}, ReadSignal},
+      {"status", RequestType::kStatus, {}, ReadNothing},
+      {"subscribe", RequestType::kSubscribe, {"events"}, ReadEvents},
+      {"unsubscribe", RequestType::kUnsubscribe, {"events"}, ReadEvents},
+      {"close", RequestType::kClose, {}, ReadNothing},
+      {"answer", RequestType::kAnswer, {"target", "option", "text"}, ReadAnswer},
+      {"record", RequestType::kRecord, {"path", "stop"}, ReadRecord},
+  };
+  return kTable;
+}
+
+const RequestSpec* FindRequestSpec(std::string_view name) {
+  for (const RequestSpec& spec : RequestTable()) {
+    if (name == spec.name) return &spec;
+  }
+  return nullptr;
+}
+
+// A field the type does not have is refused, naming what it has: a typo
+// ("timeout_ms") must not silently fall back to a default.
+bool CheckFieldNames(const object& obj, const RequestSpec& spec, std::string* err) {
+  for (auto field : obj) {
+    std::string key(field.key);
+    if (key == "id" || key == "type" || std::find(spec.fields.begin(), spec.fields.end(), key) != spec.fields.end()) {
+      continue;
     }
-    return true;
+    std::string list = "id, type";
+    for (const std::string& f : spec.fields) list += ", " + f;
+    *err = "unknown field '" + key + "' in a '" + spec.name + "' request (known: " + list + ")";
+    return false;
   }
-  if (t == "answer") {
-    bool has_text = obj["text"].error() == simdjson::SUCCESS;
-    int64_t option = 0;
-    if (!ReadTarget(obj, "target", &f, &r->target) || !f.Int(obj, "option", false, 1, 1000, &option) ||
-        !f.String(obj, "text", false, &r->text)) {
-      return false;
-    }
-    r->option = static_cast<long>(option);
-    if ((r->option > 0) == has_text) {
-      *err = "an answer needs exactly one of 'option' (a choice's number) and 'text'";
-      return false;
-    }
-    return true;
-  }
-  if (t == "cancel") return ReadTarget(obj, "target", &f, &r->target);
-  if (t == "send" || t == "send_secret") return f.String(obj, "data", true, &r->data);
-  if (t == "keys") return f.Strings(obj, "keys", true, &r->keys);
-  if (t == "paste") return f.String(obj, "text", true, &r->text);
-  if (t == "resize") {
-    int64_t cols = 0, rows = 0;
-    bool ok = f.Int(obj, "cols", true, 2, 1000, &cols) && f.Int(obj, "rows", true, 2, 1000, &rows);
-    r->cols = static_cast<int>(cols);
-    r->rows = static_cast<int>(rows);
-    return ok;
-  }
-  if (t == "scrollback") {
-    int64_t lines = r->lines;
-    bool ok = f.Int(obj, "lines", false, 0, 100000000, &lines);
-    r->lines = static_cast<long>(lines);
-    return ok;
-  }
-  if (t == "expect") {
-    return f.String(obj, "pattern", true, &r->pattern) &&
-           f.Number(obj, "timeout", false, 0.001, kMaxTimeoutS, &r->timeout_s) &&
-           f.Bool(obj, "output_only", false, &r->output_only);
-  }
-  if (t == "wait_idle") {
-    int64_t idle = 500;
-    bool ok = f.Int(obj, "idle_ms", false, 1, 3600000, &idle) &&
-              f.Number(obj, "timeout", false, 0.001, kMaxTimeoutS, &r->timeout_s);
-    r->idle_ms = static_cast<int>(idle);
-    return ok;
-  }
-  if (t == "signal") return ReadStringOrNumber(obj, "signal", &f, &r->signal);
-  if (t == "subscribe" || t == "unsubscribe") {
-    if (!f.Strings(obj, "events", false, &r->events)) return false;
-    if (r->events.empty()) r->events = {"output"};
-    for (const std::string& e : r->events) {
-      if (e != "output") {
-        *err = "unknown event '" + e + "' (known: output)";
-        return false;
-      }
-    }
-    return true;
-  }
-  if (t == "screen") return f.Bool(obj, "styles", false, &r->styles);
-  if (t == "record") {
-    if (!f.String(obj, "path", false, &r->path) || !f.Bool(obj, "stop", false, &r->stop)) return false;
-    if (r->path.empty() == !r->stop) {
-      *err = "a record request needs exactly one of 'path' (a file to record to) and \"stop\":true";
-      return false;
-    }
-    return true;
-  }
-  return true;  // status, close: no fields
+  return true;
 }
 
 }  // namespace
 
+const char* RequestTypeName(RequestType type) {
+  for (const RequestSpec& spec : RequestTable()) {
+    if (spec.type == type) return spec.name;
+  }
+  return "?";  // unreachable: every type has a row (request_test.cc checks)
+}
+
 const std::vector<std::string>& KnownRequestTypes() {
   static const std::vector<std::string> kTypes = [] {
     std::vector<std::string> types;
-    for (const TypeFields& t : RequestTable()) types.push_back(t.type);
+    for (const RequestSpec& spec : RequestTable()) types.push_back(spec.name);
     return types;
   }();
   return kTypes;
@@ -271,10 +314,8 @@ const std::vector<std::string>& KnownRequestTypes() {
 
 const std::vector<std::string>& KnownRequestFields(const std::string& type) {
   static const std::vector<std::string> kNone;
-  for (const TypeFields& t : RequestTable()) {
-    if (t.type == type) return t.fields;
-  }
-  return kNone;
+  const RequestSpec* spec = FindRequestSpec(type);
+  return spec ? spec->fields : kNone;
 }
 
 const char* RequestErrorKind(RequestError error) {
@@ -324,21 +365,21 @@ bool RequestParser::Parse(const std::string& line, Request* request,
     *err = std::string("field 'type' must be a string, got ") + JsonTypeName(type.type());
     return false;
   }
-  request->type.assign(type_name.data(), type_name.size());
-  bool known = false;
-  for (const std::string& t : KnownRequestTypes()) known |= (t == request->type);
-  if (!known) {
+  const RequestSpec* spec = FindRequestSpec(type_name);
+  if (!spec) {
     *kind = RequestError::kUnknownType;
     std::string list;
     for (const std::string& t : KnownRequestTypes()) list += (list.empty() ? "" : ", ") + t;
-    *err = "unknown request type '" + request->type + "' (known: " + list + ")";
+    *err = "unknown request type '" + std::string(type_name) + "' (known: " + list + ")";
     return false;
   }
-  if (!CheckFieldNames(obj, request->type, err)) {
+  request->type = spec->type;
+  if (!CheckFieldNames(obj, *spec, err)) {
     *kind = RequestError::kBadRequest;
     return false;
   }
-  if (!ReadFields(obj, request, err)) return false;
+  JsonFields fields(err);
+  if (!spec->read(obj, request, &fields, err)) return false;
   *kind = RequestError::kNone;
   return true;
 }

@@ -23,8 +23,20 @@ struct RequestId {
   bool operator==(const RequestId& o) const { return kind == o.kind && json == o.json; }
 };
 
+// Every request type the daemon knows (docs/protocol.md). request.cc's one
+// table names each and reads its fields; SessionCore::Dispatch switches on it,
+// so a type added here without a handler is a compiler warning (-Wswitch).
+enum class RequestType {
+  kAsk, kAskStream, kAnswer, kCancel,
+  kSend, kSendSecret, kKeys, kPaste,
+  kResize, kScreen, kScrollback, kExpect, kWaitIdle, kSignal, kStatus,
+  kSubscribe, kUnsubscribe, kRecord, kClose,
+};
+// The type's name on the wire ("ask_stream").
+const char* RequestTypeName(RequestType type);
+
 struct Request {
-  std::string type;
+  RequestType type = RequestType::kStatus;
   RequestId id;
 
   // Fields, set according to the type (see docs/protocol.md).

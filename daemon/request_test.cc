@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 namespace tuidriver {
 namespace {
 
@@ -22,10 +24,28 @@ TEST(Request, ParsesAnAsk) {
   RequestParser p;
   Parsed r = Parse(&p, R"({"id":1,"type":"ask","prompt":"6*7","timeout":60})");
   ASSERT_TRUE(r.ok) << r.err;
-  EXPECT_EQ("ask", r.request.type);
+  EXPECT_EQ(RequestType::kAsk, r.request.type);
   EXPECT_EQ("1", r.request.id.json);
   EXPECT_EQ("6*7", r.request.prompt);
   EXPECT_DOUBLE_EQ(60, r.request.timeout_s);
+}
+
+// Each type has one row in the table, and each name parses back to its type.
+TEST(Request, EveryTypeHasOneNameThatParsesBackToIt) {
+  RequestParser p;
+  std::set<std::string> names;
+  for (int i = 0; i <= static_cast<int>(RequestType::kClose); ++i) {
+    auto type = static_cast<RequestType>(i);
+    std::string name = RequestTypeName(type);
+    EXPECT_TRUE(names.insert(name).second) << name;
+    Request r;
+    RequestError kind;
+    std::string err;
+    p.Parse(R"({"type":")" + name + R"("})", &r, &kind, &err);
+    EXPECT_NE(RequestError::kUnknownType, kind) << name << ": " << err;
+    EXPECT_EQ(type, r.type) << name;
+  }
+  EXPECT_EQ(KnownRequestTypes().size(), names.size());
 }
 
 TEST(Request, OnInputAndAnswer) {

@@ -286,21 +286,27 @@ bool SessionCore::IdInUse(const RequestId& id) const {
 }
 
 void SessionCore::Dispatch(Request& r) {
-  const std::string& t = r.type;
-  if (t == "ask" || t == "ask_stream") HandleAsk(r);
-  else if (t == "cancel") HandleCancel(r);
-  else if (t == "answer") asks_.Answer(r, term_, child_, now_);
-  else if (t == "send" || t == "send_secret" || t == "keys" || t == "paste") HandleInput(r);
-  else if (t == "resize") HandleResize(r);
-  else if (t == "screen") HandleScreen(r);
-  else if (t == "record") HandleRecord(r);
-  else if (t == "scrollback") HandleScrollback(r);
-  else if (t == "expect") HandleExpect(r);
-  else if (t == "wait_idle") HandleWaitIdle(r);
-  else if (t == "signal") HandleSignal(r);
-  else if (t == "status") HandleStatus(r);
-  else if (t == "subscribe" || t == "unsubscribe") HandleSubscribe(r);
-  else if (t == "close") BeginClose(&r.id);
+  switch (r.type) {  // no default: -Wswitch names a type with no handler
+    case RequestType::kAsk:
+    case RequestType::kAskStream: HandleAsk(r); return;
+    case RequestType::kCancel: HandleCancel(r); return;
+    case RequestType::kAnswer: asks_.Answer(r, term_, child_, now_); return;
+    case RequestType::kSend:
+    case RequestType::kSendSecret:
+    case RequestType::kKeys:
+    case RequestType::kPaste: HandleInput(r); return;
+    case RequestType::kResize: HandleResize(r); return;
+    case RequestType::kScreen: HandleScreen(r); return;
+    case RequestType::kRecord: HandleRecord(r); return;
+    case RequestType::kScrollback: HandleScrollback(r); return;
+    case RequestType::kExpect: HandleExpect(r); return;
+    case RequestType::kWaitIdle: HandleWaitIdle(r); return;
+    case RequestType::kSignal: HandleSignal(r); return;
+    case RequestType::kStatus: HandleStatus(r); return;
+    case RequestType::kSubscribe:
+    case RequestType::kUnsubscribe: HandleSubscribe(r); return;
+    case RequestType::kClose: BeginClose(&r.id); return;
+  }
 }
 
 // A cancel ends a waiting expect or wait_idle at once, or interrupts an ask.
@@ -331,7 +337,7 @@ void SessionCore::HandleInput(const Request& r) {
     return;
   }
   std::string bad_key;
-  if (r.type == "keys" && !CheckKeyNames(r.keys, &bad_key)) {
+  if (r.type == RequestType::kKeys && !CheckKeyNames(r.keys, &bad_key)) {
     ReplyError(r.id, "protocol", bad_key);  // nothing of the list is sent
     return;
   }
@@ -344,12 +350,12 @@ void SessionCore::HandleInput(const Request& r) {
   }
   asks_.OnInput(now_);  // what the program does with input is unknown
   JsonObject extra;
-  if (r.type == "send_secret") {
+  if (r.type == RequestType::kSendSecret) {
     recorder_.Marker("[secret]");  // the secret itself is never recorded
     program_->Write(r.data);
-  } else if (r.type == "send") {
+  } else if (r.type == RequestType::kSend) {
     child_->Write(r.data);
-  } else if (r.type == "keys") {
+  } else if (r.type == RequestType::kKeys) {
     WriteKeys(r.keys, term_, child_);
   } else {
     bool bracketed = term_.bracketed_paste();
@@ -497,7 +503,7 @@ void SessionCore::HandleStatus(const Request& r) {
 }
 
 void SessionCore::HandleSubscribe(const Request& r) {
-  subscribed_output_ = r.type == "subscribe";
+  subscribed_output_ = r.type == RequestType::kSubscribe;
   JsonObject fields;
   fields.AddStringArray("events", subscribed_output_ ? r.events : std::vector<std::string>());
   ReplyOk(r.id, fields);

@@ -9,7 +9,7 @@ using std::chrono::milliseconds;
 
 Request Expect(const std::string& id, const std::string& pattern, double timeout_s = 5) {
   Request r;
-  r.type = "expect";
+  r.type = RequestType::kExpect;
   r.id.json = id;
   r.pattern = pattern;
   r.timeout_s = timeout_s;
@@ -18,7 +18,7 @@ Request Expect(const std::string& id, const std::string& pattern, double timeout
 
 Request WaitIdle(const std::string& id, int idle_ms, double timeout_s = 5) {
   Request r;
-  r.type = "wait_idle";
+  r.type = RequestType::kWaitIdle;
   r.id.json = id;
   r.idle_ms = idle_ms;
   r.timeout_s = timeout_s;
