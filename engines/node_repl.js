@@ -19,7 +19,8 @@
 'use strict';
 const repl = require('repl');
 
-const DRAIN_MS = 5000;
+// The wait for pending output; $TUIDRIVER_REPL_WAIT_MS shortens it (tests).
+const DRAIN_MS = Number(process.env.TUIDRIVER_REPL_WAIT_MS) || 5000;
 const token = process.argv[2] || 'td';
 const write = process.stdout.write.bind(process.stdout);
 

@@ -28,7 +28,9 @@ def _setup(token):
     import time
     import traceback
 
-    drain_s = 5.0
+    import os
+    # The wait for threads; $TUIDRIVER_REPL_WAIT_MS shortens it (tests).
+    drain_s = float(os.environ.get("TUIDRIVER_REPL_WAIT_MS") or 5000) / 1000
 
     exits = [0]
     echoes = [0]
