@@ -11,7 +11,8 @@ Some also print late: from a timer or thread due after the helper's wait
 (set short here, $TUIDRIVER_REPL_WAIT_MS), so that it lands while the
 prompt shows or while a later ask runs. A script prints it last; the reply
 must equal the script's output without it, and it must reach the `output`
-events all the same (delivered, not dropped).
+events all the same (delivered, not dropped). All along, a ticker started
+by the first ask (an interval, a daemon thread) prints late output too.
 
 The count (split between node and python) is the first argument or
 $TUIDRIVER_PROPERTY_COUNT; 200 by default (about 2 minutes on a loaded 2-core machine; `python3 test_repl_property.py 1000` for the full run). The seed is
@@ -79,6 +80,13 @@ def python_program(rng, number):
     return "\n".join(parts)
 
 
+# Started by the first ask, prints "LATE tick" every 50 ms for ever.
+TICKERS = {
+    "node": "setInterval(() => console.log('%s', 'tick'), 50);\nundefined;" % LATE,
+    "python": ("import threading, time\ndef tick():\n    while True:\n        print('%s', 'tick')\n"
+               "        time.sleep(0.05)\nthreading.Thread(target=tick, daemon=True).start()\nNone" % LATE),
+}
+
 ENGINES = {
     "node": (node_program, ["node"], ".js"),
     "python": (python_program, ["python3"], ".py"),
@@ -109,9 +117,10 @@ class Interleavings(unittest.TestCase):
         programs = [ENGINES[engine][0](rng, number) for number in range(count)]
         with ThreadPoolExecutor(2) as pool:
             expected = list(pool.map(lambda c: run_as_script(engine, c), programs))
-        late = []
+        late = [LATE + " tick"]
         with Daemon(engine, env={"TUIDRIVER_REPL_WAIT_MS": str(WAIT_MS)}) as d:
             d.request("subscribe", events=["output"])
+            self.assertTrue(d.ask(TICKERS[engine])["ok"])  # (its text: ticks in its wait)
             for code, script_output in zip(programs, expected):
                 want, late_lines = split_late(script_output)
                 late += late_lines
