@@ -143,7 +143,7 @@ class SubmissionExit extends Error {}
 const realExit = process.exit.bind(process);
 let exits = 0;
 process.exit = (code) => {
-  if (running === 0) realExit(code);
+  if (running === 0 || asks.getStore() !== running) realExit(code);
   throw new SubmissionExit(String(code === undefined ? process.exitCode || 0 : code));
 };
 
@@ -152,7 +152,9 @@ process.exit = (code) => {
 // submission ends there, as a script ends at an uncaught error.
 if (server._domain) {
   server._domain.prependListener('error', (e) => {
-    if (running === 0) return;
+    // (Not an error of an earlier submission's late code.)
+    const owner = asks.getStore();
+    if (running === 0 || (owner !== undefined && owner !== running)) return;
     ended();  // before the REPL's report and prompt
     if (!atLineStart) write('\n');
     if (!(e instanceof SubmissionExit)) return;
@@ -226,6 +228,10 @@ server.defineCommand('td', {
       this.displayPrompt();
       ended();
     });
-    asks.run(running, () => this.eval(source, this.context, 'REPL', evaluated));
+    // (A named function: the REPL cuts an error's stack at the last
+    // anonymous frame, which is to be the code's own.)
+    asks.run(running, function evaluateSubmission() {
+      server.eval(source, server.context, 'REPL', evaluated);
+    });
   },
 });
