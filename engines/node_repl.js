@@ -185,12 +185,16 @@ function showAsTyped(source, prompt) {
   const rows = process.stdout.rows || 24;
   const literal = JSON.stringify(source).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
   const echoRows = Math.max(1, Math.ceil(width(`${prompt}.td ${literal}`) / cols));
-  if (echoRows >= rows) return;
+  const mark = `\x1b]7703;${++echoes}\x07`;  // sent in any case: the daemon waits for it
+  if (echoRows >= rows) {
+    write(mark);
+    return;
+  }
   const typed = prompt + source.split('\n').join('\n... ');
   // Late output held so far goes above the code, out of this reply.
   const late = held && !held.endsWith('\n') ? held + '\n' : held;
   held = '';
-  write(`\x1b[${echoRows}A\r\x1b[J${late}${typed}\n\x1b]7703;${++echoes}\x07`);
+  write(`\x1b[${echoRows}A\r\x1b[J${late}${typed}\n${mark}`);
 }
 
 function drain(done) {
@@ -211,7 +215,7 @@ server.defineCommand('td', {
     try {
       source = JSON.parse(literal);
     } catch (e) {
-      write(`tuidriver: .td needs a JSON string literal (${e.message})\n`);  // (not late output)
+      write(`\x1b]7703;${++echoes}\x07tuidriver: .td needs a JSON string literal (${e.message})\n`);
       this.displayPrompt();
       return;
     }

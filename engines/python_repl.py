@@ -158,21 +158,23 @@ def _setup(token):
         Skipped when the echo is taller than the screen (it scrolled away)."""
         import json
         import os
+        echoes[0] += 1
+        mark = "\x1b]7703;%d\x07" % echoes[0]  # sent in any case: the daemon waits for it
         try:
             cols, rows = os.get_terminal_size(sys.stdout.fileno())
         except OSError:
-            return
+            cols, rows = 1, 0  # no terminal: the echo stays
         wrapper = "__td_run(%s)" % json.dumps(source, ensure_ascii=False).replace(
             "\u2028", "\\u2028").replace("\u2029", "\\u2029")
         echo_rows = max(1, -(-width(sys.ps1 + wrapper) // cols))
         if echo_rows >= rows or last_char[0] != "\n":
-            last_char[0] = "\n"
-            return
-        typed = sys.ps1 + ("\n" + sys.ps2).join(source.split("\n"))
-        echoes[0] += 1
-        # Late output held so far goes above the code, out of this reply.
-        sys.stdout.write("\x1b[%dA\r\x1b[J%s%s\n\x1b]7703;%d\x07" % (echo_rows, late.take(), typed, echoes[0]))
+            sys.stdout.write(mark)
+        else:
+            typed = sys.ps1 + ("\n" + sys.ps2).join(source.split("\n"))
+            # Late output held so far goes above the code, out of this reply.
+            sys.stdout.write("\x1b[%dA\r\x1b[J%s%s\n%s" % (echo_rows, late.take(), typed, mark))
         sys.stdout.flush()
+        last_char[0] = "\n"  # (the mark is no output: the code's starts a row)
 
     def report_exit(exc):
         """sys.exit() ends the submission, as it ends a script: its status
