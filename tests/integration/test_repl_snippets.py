@@ -227,11 +227,12 @@ class NeverStuck(unittest.TestCase):
 
     def test_the_python_terminal_shows_the_code_as_typed(self):
         with Daemon("python") as d:
+            self.assertEqual(d.ask("x = 1")["text"], "")  # (printing nothing, it ends no row)
             self.assertEqual(d.ask("for i in range(2):\n    print(i)")["text"], "0\n1")
             self.assertEqual(d.ask("'é中文 ' * 2")["text"], "'é中文 é中文 '")
             lines = [l for l in d.request("screen")["lines"] if l]
             token = lines[-1][:-3]  # "td-xxxxxx" of the prompt "td-xxxxxx>>>"
-            self.assertEqual(lines, [token + ">>> for i in range(2):", token + "...     print(i)", "0", "1",
+            self.assertEqual(lines, [token + ">>> x = 1", token + ">>> for i in range(2):", token + "...     print(i)", "0", "1",
                                      token + ">>> 'é中文 ' * 2", "'é中文 é中文 '", token + ">>>"])
 
     def test_the_node_terminal_shows_the_code_as_typed(self):
