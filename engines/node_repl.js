@@ -33,9 +33,12 @@ const write = process.stdout.write.bind(process.stdout);
 // The REPL writes its prompt and echo through an output of its own, so that
 // process.stdout.write below sees only what the code prints.
 const replOutput = Object.create(process.stdout);
-// Set while the REPL's report of a SubmissionExit (below) is to be dropped.
+// Set while the REPL's report of a SubmissionExit (below) is to be dropped;
+// muted, the REPL writes nothing (its report and prompt after a late error).
 let dropErrorReport = false;
+let muted = false;
 replOutput.write = (...args) => {
+  if (muted) return true;
   if (!dropErrorReport) return write(...args);
   dropErrorReport = false;
   return true;
@@ -152,15 +155,26 @@ process.exit = (code) => {
 // submission ends there, as a script ends at an uncaught error.
 if (server._domain) {
   server._domain.prependListener('error', (e) => {
-    // (Not an error of an earlier submission's late code.)
     const owner = asks.getStore();
-    if (running === 0 || (owner !== undefined && owner !== running)) return;
+    if (owner !== undefined && owner !== running) return lateError(e);
+    if (running === 0) return;
     ended();  // before the REPL's report and prompt
     if (!atLineStart) write('\n');
     if (!(e instanceof SubmissionExit)) return;
     write(`\x1b]7702;${++exits};${Number(e.message) & 0xff}\x07`);
     dropErrorReport = true;
   });
+}
+
+// An uncaught error of an earlier submission's late code: its report is late
+// output like any other (held while a submission runs or just ended), and
+// the REPL's own report and fresh prompt, which would end the running
+// submission's reply early, are muted for this turn of the event loop.
+function lateError(e) {
+  if (running === 0 && !holding) return;  // the prompt shows: the REPL reports it
+  held += `Uncaught ${e instanceof Error ? `${e.name}: ${e.message}` : server.writer(e)}\n`;
+  muted = true;
+  asks.exit(() => setImmediate(() => { muted = false; }));
 }
 
 // Columns a string takes on the terminal (East Asian wide characters and

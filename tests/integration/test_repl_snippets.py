@@ -258,6 +258,18 @@ class NeverStuck(unittest.TestCase):
             for _ in range(3):
                 self.assertEqual(d.ask("1+1")["text"], "2")
 
+    def test_node_late_error_never_reaches_another_reply(self):
+        # An earlier ask's timer throws while the next one runs: the REPL's
+        # report (and fresh prompt) must neither enter nor end that reply.
+        later = "setTimeout(() => console.log('done'), 400);\nconsole.log('start');\nundefined"
+        with Daemon("node", env={"TUIDRIVER_REPL_WAIT_MS": "1000"}) as d:
+            d.request("subscribe", events=["output"])
+            self.assertTrue(d.ask("setTimeout(() => { throw new Error('late') }, 1200); 1")["ok"])
+            self.assertEqual(d.ask(later)["text"], run_as_script("node", later))
+            self.assertEqual(d.ask("1+1")["text"], "2")
+            output = "".join(m.get("data", "") for m in d.events if m.get("type") == "output")
+            self.assertIn("Uncaught Error: late", output)
+
     def test_node_top_level_await(self):
         with Daemon("node") as d:
             self.assertEqual(d.ask("await new Promise((r) => setTimeout(() => r(5), 100))")["text"], "5")
