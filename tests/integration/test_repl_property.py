@@ -29,14 +29,14 @@ from concurrent.futures import ThreadPoolExecutor
 from tuiclient import Daemon
 
 COUNT = int(os.environ.get("TUIDRIVER_PROPERTY_COUNT", "200"))
-WAIT_MS = 300  # the helpers' wait for pending output, shortened (default 5 s)
+WAIT_MS = 1000  # the helpers' wait for pending output, shortened (default 5 s)
 LATE = "LATE"  # late lines print "LATE <number>", a text their source lacks
 SEED = int(os.environ.get("TUIDRIVER_PROPERTY_SEED", str(random.randrange(1 << 30))))
 
 
 def late_delay(rng):
     """A delay past the helper's wait: the output comes after the ask ended."""
-    return WAIT_MS + rng.randint(100, 700)
+    return WAIT_MS + rng.randint(200, 900)
 
 
 def node_program(rng, number):
@@ -74,7 +74,9 @@ def python_program(rng, number):
         parts.append({
             "now": "print('%s')" % tag,
             "write": "import sys; sys.stdout.write('%s\\n')" % tag,
-            "thread": "threading.Timer(%.2f, print, ['%s']).start()" % (0.05 * (n + 1), tag),
+            # 100 ms apart, and from the main thread's prints: a loaded
+            # machine stalls a script for tens of ms.
+            "thread": "threading.Timer(%.2f, print, ['%s']).start()" % (0.1 * (n + 1), tag),
         }[kind])
     parts.append(FINAL)
     return "\n".join(parts)
