@@ -441,6 +441,9 @@ bool Ask::PromptAfterSend(const Terminal& term, bool* continuation) {
   // The prompt that was there when the line was typed is not the next one,
   // unless the screen was cleared since (`clear`), wiping the echo.
   if (!saw_echo_ && CursorRow(term) <= sent_row_ && !EchoWiped(term)) return false;
+  // The helper marks every submission's echo (echo_osc): before its mark, a
+  // prompt on the typed line is its redraw of the echo, read half drawn.
+  if (config_.echo_osc > 0 && !echo_redrawn_ && CursorRow(term) <= sent_row_) return false;
   if (matcher_.Busy(term)) return false;
   *continuation = cont;
   return true;

@@ -402,5 +402,38 @@ TEST_F(ProcessQuestion, FullScreenProgramIsReportedWithItsScreen) {
   EXPECT_EQ("line 1\nline 2\n:", ask.result().question);
 }
 
+// A REPL whose helper redraws the echo of its wrapper as the user's code,
+// then marks where the output begins (echo_osc), as python_repl.py does.
+EngineConfig RedrawingRepl() {
+  EngineConfig c;
+  c.prompt = {"td>>> $", MatchScope::kCursorLine};
+  c.continuation_prompt = {"td\\.\\.\\. $", MatchScope::kCursorLine};
+  c.submit.mode = SubmitMode::kLines;
+  c.echo_osc = 7703;
+  return c;
+}
+
+TEST(RedrawnEcho, ARedrawCutAfterItsPromptIsNotTheNextPrompt) {
+  // A slow machine: the daemon reads the redraw in two pieces, the first
+  // ending just after the prompt it redraws.
+  EngineConfig c = RedrawingRepl();
+  ScreenMatcher m(c);
+  Terminal term(40, 10, 100);
+  RecordingInput input;
+  TimePoint t0 = Clock::now();
+  Feed(&term, "earlier\r\ntd>>> ");
+  Ask ask(AskFor("run(1)"), c, m, t0);
+  ask.Start(term, &input, t0);
+  Feed(&term, "run(1)\r\n");
+  ask.Update(term, &input, t0 + Ms(10));
+  Feed(&term, "\x1b[1A\r\x1b[Jtd>>> ");
+  ask.Update(term, &input, t0 + Ms(20));
+  EXPECT_FALSE(ask.finished());
+  Feed(&term, "code\r\n\x1b]7703;1\x07out\r\ntd>>> ");
+  ask.Update(term, &input, t0 + Ms(30));
+  ASSERT_TRUE(ask.finished());
+  EXPECT_EQ("out", ask.result().text);
+}
+
 }  // namespace
 }  // namespace tuidriver

@@ -201,7 +201,8 @@ struct EngineConfig {
   int exit_osc = 0;
   // The engine's helper shows the submission as the user typed it instead
   // of its wrapper (submit.wrap), then sends OSC `echo_osc` (a new payload
-  // each time) where its output begins. 0: the echo stays.
+  // each time) where its output begins; it sends it for every submission,
+  // also when it leaves the echo as it is. 0: the echo stays.
   int echo_osc = 0;
   InputOptionsConfig needs_input_options;
   std::vector<SlashCommand> slash_commands;

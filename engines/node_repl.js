@@ -10,25 +10,35 @@
 // its last expression and the prompt. So output of `Promise.resolve(1).then(
 // console.log)` or of a timer belongs to the ask that caused it.
 //
-// Output that still comes later, while the prompt shows (a timer due after
-// DRAIN_MS, an interval, a server's log), is late: it is printed on rows of
-// its own above a fresh prompt, as readline does for a person, so the prompt
-// stays on the cursor's row; it is on screen, in the scrollback and in
-// `output` events. Late output that comes while a later submission runs
-// cannot be told from that one's (docs/engines.md).
+// Output that still comes later (a timer due after DRAIN_MS, an interval, a
+// server's log) is late: an AsyncLocalStorage run around each evaluation
+// tells which submission caused the code that writes. Late output is never
+// part of a reply: it is printed while no submission runs, on rows of its
+// own above a fresh prompt (as readline does for a person, so the prompt
+// stays on the cursor's row), or, held while one runs, above that one's
+// code as typed; so it is on screen, in the scrollback and in `output`
+// events (docs/engines.md).
 'use strict';
 const repl = require('repl');
+const { AsyncLocalStorage, createHook } = require('async_hooks');
 
-const DRAIN_MS = 5000;
+// The wait for pending output; $TUIDRIVER_REPL_WAIT_MS shortens it (tests).
+const DRAIN_MS = Number(process.env.TUIDRIVER_REPL_WAIT_MS) || 5000;
+// How long late output waits after a prompt: the daemon must have seen the
+// reply's end first, or the late rows would be taken for the reply's last.
+const LATE_MS = 200;
 const token = process.argv[2] || 'td';
 const write = process.stdout.write.bind(process.stdout);
 
 // The REPL writes its prompt and echo through an output of its own, so that
 // process.stdout.write below sees only what the code prints.
 const replOutput = Object.create(process.stdout);
-// Set while the REPL's report of a SubmissionExit (below) is to be dropped.
+// Set while the REPL's report of a SubmissionExit (below) is to be dropped;
+// muted, the REPL writes nothing (its report and prompt after a late error).
 let dropErrorReport = false;
+let muted = false;
 replOutput.write = (...args) => {
+  if (muted) return true;
   if (!dropErrorReport) return write(...args);
   dropErrorReport = false;
   return true;
@@ -45,6 +55,15 @@ const server = repl.start({
   breakEvalOnSigint: true,
 });
 
+// The REPL gives its context a console on its own output (replOutput, not
+// routed below): the code's console writes where a script's does instead,
+// to process.stdout and process.stderr, so that its late output is known.
+function useGlobalConsole(context) {
+  Object.defineProperty(context, 'console', { value: console, writable: true, configurable: true });
+}
+useGlobalConsole(server.context);
+server.on('reset', useGlobalConsole);
+
 // Whether the program's output so far ends a line: the REPL redraws its prompt
 // line from column 0, which would erase output with no final newline
 // (process.stdout.write('x')), so such output gets its newline first.
@@ -52,25 +71,72 @@ let atLineStart = true;
 // The running submission's number (0: none, the prompt shows).
 let running = 0;
 let submissions = 0;
+// The submission whose code runs now (callbacks of its promises, timers,
+// I/O included); undefined for the REPL's own.
+const asks = new AsyncLocalStorage();
+// Late output not shown yet, and whether it waits (a submission runs, or
+// its prompt is younger than LATE_MS).
+let held = '';
+let holding = false;
 
 // Late: clear the prompt's row, print, and draw the prompt (with what was
 // typed so far) again below.
-process.stdout.write = (chunk, ...rest) => {
-  const text = String(chunk);
-  if (text.length === 0) return write(chunk, ...rest);
-  if (running !== 0) {
-    atLineStart = text.endsWith('\n');
-    return write(chunk, ...rest);
-  }
-  const ok = write('\r\x1b[K' + text + (text.endsWith('\n') ? '' : '\n'), ...rest);
+function showLate() {
+  const text = held;
+  held = '';
+  write('\r\x1b[K' + text + (text.endsWith('\n') ? '' : '\n'));
   server.displayPrompt(true);
-  return ok;
-};
+}
 
-// Resources the code added (timers, immediates, sockets, file requests):
-// those present before the ask (a server started earlier) do not count.
+// The running submission's own output goes out; any other is late.
+function route(stream) {
+  const original = stream.write.bind(stream);
+  stream.write = (chunk, ...rest) => {
+    const text = String(chunk);
+    if (text.length === 0 || (running !== 0 && asks.getStore() === running)) {
+      if (text.length !== 0) atLineStart = text.endsWith('\n');
+      return original(chunk, ...rest);
+    }
+    held += text;
+    if (running === 0 && !holding) showLate();
+    const done = rest.find((r) => typeof r === 'function');
+    if (done) process.nextTick(done);
+    return true;
+  };
+}
+route(process.stdout);
+route(process.stderr);
+
+// A submission ended and its prompt is drawn: late output waits LATE_MS.
+function ended() {
+  running = 0;
+  holding = true;
+  const which = submissions;
+  setTimeout(() => {
+    if (which !== submissions) return;  // a later submission took over
+    holding = false;
+    if (held) showLate();
+  }, LATE_MS).unref();
+}
+
+// Resources the running submission's code added and that are still pending
+// (timers, immediates, sockets, file requests), by async id: those of
+// earlier submissions (a server, a late timer) do not count, even when they
+// end meanwhile. Promises are waited for through what they wait for.
+const pending = new Map();
+createHook({
+  init(id, type, trigger, resource) {
+    if (running === 0 || asks.getStore() !== running) return;
+    if (type === 'Timeout' || type === 'Immediate' || /WRAP|REQ/.test(type)) pending.set(id, resource);
+  },
+  destroy(id) {
+    pending.delete(id);
+  },
+}).enable();
 function pendingCount() {
-  return process.getActiveResourcesInfo().filter((r) => r !== 'TTYWrap').length;
+  let count = 0;
+  for (const r of pending.values()) if (typeof r.hasRef !== 'function' || r.hasRef()) count++;
+  return count;
 }
 
 // process.exit() in a submission ends the submission, as it ends a script:
@@ -80,7 +146,7 @@ class SubmissionExit extends Error {}
 const realExit = process.exit.bind(process);
 let exits = 0;
 process.exit = (code) => {
-  if (running === 0) realExit(code);
+  if (running === 0 || asks.getStore() !== running) realExit(code);
   throw new SubmissionExit(String(code === undefined ? process.exitCode || 0 : code));
 };
 
@@ -89,13 +155,26 @@ process.exit = (code) => {
 // submission ends there, as a script ends at an uncaught error.
 if (server._domain) {
   server._domain.prependListener('error', (e) => {
+    const owner = asks.getStore();
+    if (owner !== undefined && owner !== running) return lateError(e);
     if (running === 0) return;
-    running = 0;
+    ended();  // before the REPL's report and prompt
     if (!atLineStart) write('\n');
     if (!(e instanceof SubmissionExit)) return;
     write(`\x1b]7702;${++exits};${Number(e.message) & 0xff}\x07`);
     dropErrorReport = true;
   });
+}
+
+// An uncaught error of an earlier submission's late code: its report is late
+// output like any other (held while a submission runs or just ended), and
+// the REPL's own report and fresh prompt, which would end the running
+// submission's reply early, are muted for this turn of the event loop.
+function lateError(e) {
+  if (running === 0 && !holding) return;  // the prompt shows: the REPL reports it
+  held += `Uncaught ${e instanceof Error ? `${e.name}: ${e.message}` : server.writer(e)}\n`;
+  muted = true;
+  asks.exit(() => setImmediate(() => { muted = false; }));
 }
 
 // Columns a string takes on the terminal (East Asian wide characters and
@@ -120,18 +199,27 @@ function showAsTyped(source, prompt) {
   const rows = process.stdout.rows || 24;
   const literal = JSON.stringify(source).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
   const echoRows = Math.max(1, Math.ceil(width(`${prompt}.td ${literal}`) / cols));
-  if (echoRows >= rows) return;
+  const mark = `\x1b]7703;${++echoes}\x07`;  // sent in any case: the daemon waits for it
+  if (echoRows >= rows) {
+    write(mark);
+    return;
+  }
   const typed = prompt + source.split('\n').join('\n... ');
-  write(`\x1b[${echoRows}A\r\x1b[J${typed}\n\x1b]7703;${++echoes}\x07`);
+  // Late output held so far goes above the code, out of this reply.
+  const late = held && !held.endsWith('\n') ? held + '\n' : held;
+  held = '';
+  write(`\x1b[${echoRows}A\r\x1b[J${late}${typed}\n${mark}`);
 }
 
-function drain(baseline, done) {
+function drain(done) {
   const until = Date.now() + DRAIN_MS;
   const check = () => {
-    if (pendingCount() <= baseline || Date.now() >= until) done();
-    else setTimeout(check, 2).unref();  // (a referenced timer would count itself)
+    if (pendingCount() === 0 || Date.now() >= until) done();
+    else setTimeout(check, 2);
   };
-  setImmediate(check);  // after the microtasks the code queued
+  // After the microtasks the code queued; outside the submission's context,
+  // so that these timers are not counted as its own.
+  asks.exit(() => setImmediate(check));
 }
 
 server.defineCommand('td', {
@@ -141,23 +229,27 @@ server.defineCommand('td', {
     try {
       source = JSON.parse(literal);
     } catch (e) {
-      console.log(`tuidriver: .td needs a JSON string literal (${e.message})`);
+      write(`\x1b]7703;${++echoes}\x07tuidriver: .td needs a JSON string literal (${e.message})\n`);
       this.displayPrompt();
       return;
     }
     showAsTyped(source, this.getPrompt());
     running = ++submissions;
+    pending.clear();
     atLineStart = true;
-    const baseline = pendingCount();
-    const evaluated = (err, value) => drain(baseline, () => {
+    const evaluated = (err, value) => drain(() => {
       if (!atLineStart) write('\n');
       // A syntax error comes wrapped as "Recoverable" (the REPL would wait for more lines).
       const e = err && err.err instanceof Error ? err.err : err;
       if (err) write(`Uncaught ${e instanceof Error ? `${e.name}: ${e.message}` : this.writer(e)}\n`);
       else if (value !== undefined) write(`${this.writer(value)}\n`);
-      running = 0;
       this.displayPrompt();
+      ended();
     });
-    this.eval(source, this.context, 'REPL', evaluated);
+    // (A named function: the REPL cuts an error's stack at the last
+    // anonymous frame, which is to be the code's own.)
+    asks.run(running, function evaluateSubmission() {
+      server.eval(source, server.context, 'REPL', evaluated);
+    });
   },
 });

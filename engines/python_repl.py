@@ -11,7 +11,13 @@ tracebacks), with two additions:
   `if __name__ == "__main__":`), waits as a script's end would for the
   threads it started (non-daemon ones, up to DRAIN_S), then shows the value
   of a final bare expression the way the prompt does (nothing for None).
-  sys.exit() ends the submission, not the interpreter. The engine submits
+  sys.exit() ends the submission, not the interpreter.
+- Output of a thread started by an earlier submission, or still running
+  after the wait, is late: never part of a reply. It is held while a
+  submission runs and shown above that one's code as typed, or, while the
+  prompt shows, on rows of its own above a fresh prompt (docs/engines.md).
+
+The engine submits
   every ask as one line, `__td_run("...")`, with the source as a string
   literal: no block needs closing, no TAB reaches readline's completion.
 """
@@ -23,29 +29,116 @@ def _setup(token):
     # Everything lives in this closure: the user's namespace (__main__)
     # keeps only what an interactive interpreter has.
     import ast
+    import os
     import sys
     import threading
     import time
     import traceback
 
-    drain_s = 5.0
+    # The wait for threads; $TUIDRIVER_REPL_WAIT_MS shortens it (tests).
+    drain_s = float(os.environ.get("TUIDRIVER_REPL_WAIT_MS") or 5000) / 1000
+    # How long late output waits after a submission: the daemon must have
+    # seen the reply's end (the prompt) first, or take the late rows for it.
+    late_s = 0.2
 
     exits = [0]
     echoes = [0]
     last_char = ["\n"]  # the last character the code printed
+    running = [0]  # the running submission's number (0: the prompt shows)
+    submissions = [0]
+
+    def owner():
+        """The submission whose code writes: the main thread runs the
+        running one (or is the REPL's own); a thread belongs to the
+        submission that started it (Thread.start, below)."""
+        thread = threading.current_thread()
+        if thread is threading.main_thread():
+            return running[0]
+        return getattr(thread, "_td_submission", 0)
+
+    thread_start = threading.Thread.start
+
+    def start(self):
+        self._td_submission = owner()
+        return thread_start(self)
+
+    threading.Thread.start = start
+
+    class Late:
+        """Late output not shown yet: held while a submission runs (its
+        start shows it above its code) and for late_s after one, then shown
+        above a fresh prompt, in one piece once writes pause (print writes
+        its parts one by one)."""
+
+        def __init__(self, raw):
+            self.raw = raw
+            self.held = []
+            self.lock = threading.RLock()
+            self.quiet_until = 0.0
+            self.timer = None
+
+        def hold(self, text):
+            with self.lock:
+                self.held.append(text)
+                if not running[0] and self.timer is None:
+                    delay = max(0.05, self.quiet_until - time.monotonic())
+                    self.timer = threading.Timer(delay, self.flush)
+                    self.timer.daemon = True
+                    self.timer.start()
+
+        def take(self):
+            """The held output, ending its line, and none held any more."""
+            with self.lock:
+                text = "".join(self.held)
+                self.held.clear()
+                return text if not text or text.endswith("\n") else text + "\n"
+
+        def flush(self):
+            with self.lock:
+                self.timer = None
+                if running[0] or not self.held:
+                    return  # the running submission shows it above its code
+                if time.monotonic() < self.quiet_until:
+                    return self.hold("")
+                try:
+                    import readline
+                    typed = readline.get_line_buffer()
+                except ImportError:
+                    typed = ""
+                # Clear the prompt's row (keeping output it shares the row
+                # with), print, and draw the prompt (with what was typed so
+                # far) again below.
+                start = "\r\x1b[K" if last_char[0] == "\n" else "\n"
+                self.raw.write("%s%s%s%s" % (start, self.take(), sys.ps1, typed))
+                self.raw.flush()
+                last_char[0] = "\n"
+
+        def ended(self):
+            with self.lock:
+                running[0] = 0
+                self.quiet_until = time.monotonic() + late_s
+                if self.held:
+                    self.hold("")
+
+    late = Late(sys.stdout)
 
     class Tracked:
-        """sys.stdout or sys.stderr, noting whether output ended a line: the
-        prompt after output with no final newline shares its row, which a
-        redrawn echo must not wipe."""
+        """sys.stdout or sys.stderr: the running submission's output goes
+        out, noting whether it ended a line (the prompt after output with no
+        final newline shares its row, which a redrawn echo must not wipe);
+        any other is late."""
 
         def __init__(self, stream):
             self._stream = stream
 
         def write(self, text):
-            if text:
-                last_char[0] = text[-1]
-            return self._stream.write(text)
+            with late.lock:
+                if text and owner() != running[0]:
+                    late.hold(text)
+                    return len(text)
+                if text:
+                    last_char[0] = text[-1]
+                return self._stream.write(text)
 
         def __getattr__(self, name):
             return getattr(self._stream, name)
@@ -65,20 +158,23 @@ def _setup(token):
         Skipped when the echo is taller than the screen (it scrolled away)."""
         import json
         import os
+        echoes[0] += 1
+        mark = "\x1b]7703;%d\x07" % echoes[0]  # sent in any case: the daemon waits for it
         try:
             cols, rows = os.get_terminal_size(sys.stdout.fileno())
         except OSError:
-            return
+            cols, rows = 1, 0  # no terminal: the echo stays
         wrapper = "__td_run(%s)" % json.dumps(source, ensure_ascii=False).replace(
             "\u2028", "\\u2028").replace("\u2029", "\\u2029")
         echo_rows = max(1, -(-width(sys.ps1 + wrapper) // cols))
         if echo_rows >= rows or last_char[0] != "\n":
-            last_char[0] = "\n"
-            return
-        typed = sys.ps1 + ("\n" + sys.ps2).join(source.split("\n"))
-        echoes[0] += 1
-        sys.stdout.write("\x1b[%dA\r\x1b[J%s\n\x1b]7703;%d\x07" % (echo_rows, typed, echoes[0]))
+            sys.stdout.write(mark)
+        else:
+            typed = sys.ps1 + ("\n" + sys.ps2).join(source.split("\n"))
+            # Late output held so far goes above the code, out of this reply.
+            sys.stdout.write("\x1b[%dA\r\x1b[J%s%s\n%s" % (echo_rows, late.take(), typed, mark))
         sys.stdout.flush()
+        last_char[0] = "\n"  # (the mark is no output: the code's starts a row)
 
     def report_exit(exc):
         """sys.exit() ends the submission, as it ends a script: its status
@@ -112,6 +208,9 @@ def _setup(token):
 
     def run(source):
         namespace = sys.modules["__main__"].__dict__
+        with late.lock:
+            submissions[0] += 1
+            running[0] = submissions[0]
         show_as_typed(source)
         before = set(threading.enumerate())
         try:
@@ -132,6 +231,8 @@ def _setup(token):
         except BaseException as exc:  # the REPL would print it; so do we, minus our frames
             join_new_threads(before)
             print_error(exc)
+        finally:
+            late.ended()
 
     sys.ps1 = "td-%s>>> " % token
     sys.ps2 = "td-%s... " % token

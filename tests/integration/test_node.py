@@ -36,6 +36,12 @@ class NodeEngine(unittest.TestCase):
         text = self.ask_ok("null.x")
         self.assertIn("TypeError", text)
 
+    def test_thrown_error_shows_no_frames_of_node_or_the_helper(self):
+        # The REPL cuts the stack below the code's own frames.
+        text = self.ask_ok("throw new Error('boom')")
+        self.assertTrue(text.startswith("Uncaught Error: boom"), text)
+        self.assertNotIn("node:", text)
+
     def test_ten_thousand_lines(self):
         text = self.ask_ok("for (let i = 0; i < 10000; i++) console.log(i); 'end'", timeout=60)
         lines = text.split("\n")

@@ -7,6 +7,13 @@ nextTick and timers (node), and from threads (python, whose
 script end waits for them). Each is asked, one after another in one
 session, and run as a script; the reply must equal the script's output.
 
+Some also print late: from a timer or thread due after the helper's wait
+(set short here, $TUIDRIVER_REPL_WAIT_MS), so that it lands while the
+prompt shows or while a later ask runs. A script prints it last; the reply
+must equal the script's output without it, and it must reach the `output`
+events all the same (delivered, not dropped). All along, a ticker started
+by the first ask (an interval, a daemon thread) prints late output too.
+
 The count (split between node and python) is the first argument or
 $TUIDRIVER_PROPERTY_COUNT; 200 by default (about 2 minutes on a loaded 2-core machine; `python3 test_repl_property.py 1000` for the full run). The seed is
 $TUIDRIVER_PROPERTY_SEED (printed on failure)."""
@@ -15,22 +22,33 @@ import random
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 from concurrent.futures import ThreadPoolExecutor
 
 from tuiclient import Daemon
 
 COUNT = int(os.environ.get("TUIDRIVER_PROPERTY_COUNT", "200"))
+WAIT_MS = 1000  # the helpers' wait for pending output, shortened (default 5 s)
+LATE = "LATE"  # late lines print "LATE <number>", a text their source lacks
 SEED = int(os.environ.get("TUIDRIVER_PROPERTY_SEED", str(random.randrange(1 << 30))))
 
 
-def node_program(rng):
+def late_delay(rng):
+    """A delay past the helper's wait: the output comes after the ask ended."""
+    return WAIT_MS + rng.randint(200, 900)
+
+
+def node_program(rng, number):
     FINAL = "undefined;"  # no value shown: the reply is the script's output
     parts = []
     for n in range(rng.randint(1, 6)):
         # (No setImmediate: its order against a timer varies in node itself.)
-        kind = rng.choice(["now", "write", "microtask", "tick", "timer"])
+        kind = rng.choice(["now", "write", "microtask", "tick", "timer"] + ["late"] * (rng.random() < 0.2))
         tag = "%s%d" % (kind, n)
+        if kind == "late":
+            parts.append("setTimeout(() => console.log('%s', %d), %d);" % (LATE, number * 10 + n, late_delay(rng)))
+            continue
         parts.append({
             "now": "console.log('%s');" % tag,
             "write": "process.stdout.write('%s\\n');" % tag,
@@ -43,20 +61,33 @@ def node_program(rng):
     return "\n".join(parts)
 
 
-def python_program(rng):
+def python_program(rng, number):
     FINAL = "None"  # no value shown: the reply is the script's output
     parts = ["import threading"]
     for n in range(rng.randint(1, 5)):
-        kind = rng.choice(["now", "write", "thread"])
+        kind = rng.choice(["now", "write", "thread"] + ["late"] * (rng.random() < 0.2))
         tag = "%s%d" % (kind, n)
+        if kind == "late":
+            parts.append("threading.Timer(%.3f, print, ['%s', %d]).start()" % (
+                late_delay(rng) / 1000, LATE, number * 10 + n))
+            continue
         parts.append({
             "now": "print('%s')" % tag,
             "write": "import sys; sys.stdout.write('%s\\n')" % tag,
-            "thread": "threading.Timer(%.2f, print, ['%s']).start()" % (0.05 * (n + 1), tag),
+            # 100 ms apart, and from the main thread's prints: a loaded
+            # machine stalls a script for tens of ms.
+            "thread": "threading.Timer(%.2f, print, ['%s']).start()" % (0.1 * (n + 1), tag),
         }[kind])
     parts.append(FINAL)
     return "\n".join(parts)
 
+
+# Started by the first ask, prints "LATE tick" every 50 ms for ever.
+TICKERS = {
+    "node": "setInterval(() => console.log('%s', 'tick'), 50);\nundefined;" % LATE,
+    "python": ("import threading, time\ndef tick():\n    while True:\n        print('%s', 'tick')\n"
+               "        time.sleep(0.05)\nthreading.Thread(target=tick, daemon=True).start()\nNone" % LATE),
+}
 
 ENGINES = {
     "node": (node_program, ["node"], ".js"),
@@ -75,17 +106,43 @@ def run_as_script(engine, code):
         os.unlink(path)
 
 
+def split_late(output):
+    """A script's output: (its lines before the ask would end, its late lines)."""
+    lines = output.split("\n") if output else []
+    late = [line for line in lines if line.startswith(LATE + " ")]
+    return "\n".join(line for line in lines if line not in late), late
+
+
 class Interleavings(unittest.TestCase):
     def check(self, engine, count):
         rng = random.Random("%d-%s" % (SEED, engine))
-        programs = [ENGINES[engine][0](rng) for _ in range(count)]
+        programs = [ENGINES[engine][0](rng, number) for number in range(count)]
         with ThreadPoolExecutor(2) as pool:
             expected = list(pool.map(lambda c: run_as_script(engine, c), programs))
-        with Daemon(engine) as d:
-            for code, want in zip(programs, expected):
+        late = [LATE + " tick"]
+        with Daemon(engine, env={"TUIDRIVER_REPL_WAIT_MS": str(WAIT_MS)}) as d:
+            d.request("subscribe", events=["output"])
+            self.assertTrue(d.ask(TICKERS[engine])["ok"])  # (its text: ticks in its wait)
+            for code, script_output in zip(programs, expected):
+                want, late_lines = split_late(script_output)
+                late += late_lines
                 reply = d.ask(code, timeout=30)
                 self.assertEqual((reply["ok"], reply["text"]), (True, want),
                                  "seed %d, code:\n%s" % (SEED, code))
+            self.assert_delivered(d, late)
+
+    def assert_delivered(self, d, late):
+        """Every late line reaches the `output` events (within a few seconds)."""
+        deadline = time.monotonic() + 5
+        missing = late
+        while missing and time.monotonic() < deadline:
+            try:
+                d.wait_for(lambda m: False, 0.2)
+            except TimeoutError:
+                pass
+            output = "".join(m.get("data", "") for m in d.events if m.get("type") == "output")
+            missing = [line for line in late if line not in output]
+        self.assertEqual(missing, [], "seed %d: late output never shown" % SEED)
 
     def test_node(self):
         self.check("node", COUNT // 2)

@@ -227,11 +227,12 @@ class NeverStuck(unittest.TestCase):
 
     def test_the_python_terminal_shows_the_code_as_typed(self):
         with Daemon("python") as d:
+            self.assertEqual(d.ask("x = 1")["text"], "")  # (printing nothing, it ends no row)
             self.assertEqual(d.ask("for i in range(2):\n    print(i)")["text"], "0\n1")
             self.assertEqual(d.ask("'é中文 ' * 2")["text"], "'é中文 é中文 '")
             lines = [l for l in d.request("screen")["lines"] if l]
             token = lines[-1][:-3]  # "td-xxxxxx" of the prompt "td-xxxxxx>>>"
-            self.assertEqual(lines, [token + ">>> for i in range(2):", token + "...     print(i)", "0", "1",
+            self.assertEqual(lines, [token + ">>> x = 1", token + ">>> for i in range(2):", token + "...     print(i)", "0", "1",
                                      token + ">>> 'é中文 ' * 2", "'é中文 é中文 '", token + ">>>"])
 
     def test_the_node_terminal_shows_the_code_as_typed(self):
@@ -256,6 +257,18 @@ class NeverStuck(unittest.TestCase):
             self.assertEqual(d.ask("Promise.resolve(1200).then(console.log)")["ok"], True)
             for _ in range(3):
                 self.assertEqual(d.ask("1+1")["text"], "2")
+
+    def test_node_late_error_never_reaches_another_reply(self):
+        # An earlier ask's timer throws while the next one runs: the REPL's
+        # report (and fresh prompt) must neither enter nor end that reply.
+        later = "setTimeout(() => console.log('done'), 400);\nconsole.log('start');\nundefined"
+        with Daemon("node", env={"TUIDRIVER_REPL_WAIT_MS": "1000"}) as d:
+            d.request("subscribe", events=["output"])
+            self.assertTrue(d.ask("setTimeout(() => { throw new Error('late') }, 1200); 1")["ok"])
+            self.assertEqual(d.ask(later)["text"], run_as_script("node", later))
+            self.assertEqual(d.ask("1+1")["text"], "2")
+            output = "".join(m.get("data", "") for m in d.events if m.get("type") == "output")
+            self.assertIn("Uncaught Error: late", output)
 
     def test_node_top_level_await(self):
         with Daemon("node") as d:
