@@ -20,6 +20,7 @@
 // events (docs/engines.md).
 'use strict';
 const repl = require('repl');
+const { types } = require('util');
 const { AsyncLocalStorage, createHook } = require('async_hooks');
 
 // The wait for pending output; $TUIDRIVER_REPL_WAIT_MS shortens it (tests).
@@ -211,6 +212,20 @@ function showAsTyped(source, prompt) {
   write(`\x1b[${echoRows}A\r\x1b[J${late}${typed}\n${mark}`);
 }
 
+// The async hook above gives promises symbol fields of node's own
+// (async_id_symbol, trigger_async_id_symbol, kResourceStore) that the REPL
+// would print in `Promise { … }`, as a REPL without hooks does not: they are
+// made non-enumerable (not removed: node still reads them).
+function withoutHookFields(value) {
+  if (!types.isPromise(value)) return value;
+  for (const sym of Object.getOwnPropertySymbols(value)) {
+    if (/^Symbol\((async_id_symbol|trigger_async_id_symbol|kResourceStore)\)$/.test(String(sym))) {
+      Object.defineProperty(value, sym, { enumerable: false });
+    }
+  }
+  return value;
+}
+
 function drain(done) {
   const until = Date.now() + DRAIN_MS;
   const check = () => {
@@ -237,12 +252,16 @@ server.defineCommand('td', {
     running = ++submissions;
     pending.clear();
     atLineStart = true;
+    const mine = running;
     const evaluated = (err, value) => drain(() => {
+      // An error its code threw later (a timer's, a rejected promise's) ended
+      // it already, with the REPL's report and prompt, as it ends a script.
+      if (running !== mine) return;
       if (!atLineStart) write('\n');
       // A syntax error comes wrapped as "Recoverable" (the REPL would wait for more lines).
       const e = err && err.err instanceof Error ? err.err : err;
       if (err) write(`Uncaught ${e instanceof Error ? `${e.name}: ${e.message}` : this.writer(e)}\n`);
-      else if (value !== undefined) write(`${this.writer(value)}\n`);
+      else if (value !== undefined) write(`${this.writer(withoutHookFields(value))}\n`);
       this.displayPrompt();
       ended();
     });

@@ -42,6 +42,22 @@ class NodeEngine(unittest.TestCase):
         self.assertTrue(text.startswith("Uncaught Error: boom"), text)
         self.assertNotIn("node:", text)
 
+    def test_an_error_the_code_throws_later_ends_its_own_ask_only(self):
+        # As a script ends at it; the value and prompt the evaluation would
+        # have shown after it once went to the next ask's reply.
+        for code in ("setTimeout(() => { throw new Error('later') }, 10); 5",
+                     "Promise.reject(new Error('rejected'))"):
+            text = self.ask_ok(code)
+            self.assertTrue(text.startswith("Uncaught Error: "), text)
+            self.assertEqual(self.ask_ok("1+1"), "2")
+
+    def test_a_promise_shows_without_the_helpers_hook_fields(self):
+        # The helper's async hook adds node's bookkeeping symbols to promises
+        # (async_id_symbol, kResourceStore); the value shows as node's docs show it.
+        self.assertEqual(self.ask_ok("Promise.resolve(3)"), "Promise { 3 }")
+        self.assertEqual(self.ask_ok("Promise.reject(5).catch((e) => console.log('caught', e))"),
+                         "caught 5\nPromise { undefined }")
+
     def test_ten_thousand_lines(self):
         text = self.ask_ok("for (let i = 0; i < 10000; i++) console.log(i); 'end'", timeout=60)
         lines = text.split("\n")
