@@ -33,7 +33,6 @@ def _setup(token):
     import sys
     import threading
     import time
-    import traceback
 
     # The wait for threads; $TUIDRIVER_REPL_WAIT_MS shortens it (tests).
     drain_s = float(os.environ.get("TUIDRIVER_REPL_WAIT_MS") or 5000) / 1000
@@ -204,7 +203,9 @@ def _setup(token):
         # Frames before the submission's own (this file, ast's compile).
         while tb is not None and tb.tb_frame.f_code.co_filename != "<tuidriver>":
             tb = tb.tb_next
-        traceback.print_exception(type(exc), exc, tb)
+        # sys.excepthook, as a script's end calls it: before 3.12 only the
+        # built-in one adds "Did you mean: 'print'?" to a NameError.
+        sys.excepthook(type(exc), exc.with_traceback(tb), tb)
 
     def run(source):
         namespace = sys.modules["__main__"].__dict__

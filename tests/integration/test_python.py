@@ -1,4 +1,6 @@
 """The python engine against the real python3 REPL."""
+import subprocess
+import sys
 import unittest
 
 from tuiclient import Daemon, run_once
@@ -43,6 +45,14 @@ class PythonEngine(unittest.TestCase):
         self.assertIn("ZeroDivisionError: division by zero", text)
         self.assertTrue(text.startswith("Traceback"), text)
         self.assertNotIn(">>>", text)
+
+    def test_errors_read_as_the_same_code_run_as_a_script(self):
+        # Compared with `python3 -c`, whose file is "<string>": its
+        # suggestions ("Did you mean: 'print'?") included.
+        for code in ("pritn(1)", "import sys\nsys.exitt(0)", "1/0", "int('x')"):
+            script = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+            expected = (script.stdout + script.stderr).replace('"<string>"', '"<tuidriver>"').rstrip("\n")
+            self.assertEqual(self.ask_ok(code), expected)
 
     def test_multiple_statements_on_lines(self):
         self.assertEqual(self.ask_ok("a = 2\nb = 3\nprint(a * b)\nprint('done')"), "6\ndone")
