@@ -145,9 +145,9 @@ const std::vector<TypeFields>& RequestTable() {
       {"send_secret", {"data"}},
       {"keys", {"keys"}},
       {"paste", {"text"}},
-      {"resize", {"cols", "rows"}},
+      {"resize", {"cols", "rows", "follow_row"}},
       {"screen", {"styles"}},
-      {"scrollback", {"lines"}},
+      {"scrollback", {"lines", "wrapped"}},
       {"expect", {"pattern", "timeout", "output_only"}},
       {"wait_idle", {"idle_ms", "timeout"}},
       {"signal", {"signal"}},
@@ -211,14 +211,15 @@ bool ReadFields(const object& obj, Request* r, std::string* err) {
   if (t == "paste") return f.String(obj, "text", true, &r->text);
   if (t == "resize") {
     int64_t cols = 0, rows = 0;
-    bool ok = f.Int(obj, "cols", true, 2, 1000, &cols) && f.Int(obj, "rows", true, 2, 1000, &rows);
+    bool ok = f.Int(obj, "cols", true, 2, 1000, &cols) && f.Int(obj, "rows", true, 2, 1000, &rows) &&
+              f.Int(obj, "follow_row", false, 0, int64_t{1} << 53, &r->follow_row);
     r->cols = static_cast<int>(cols);
     r->rows = static_cast<int>(rows);
     return ok;
   }
   if (t == "scrollback") {
     int64_t lines = r->lines;
-    bool ok = f.Int(obj, "lines", false, 0, 100000000, &lines);
+    bool ok = f.Int(obj, "lines", false, 0, 100000000, &lines) && f.Bool(obj, "wrapped", false, &r->wrapped);
     r->lines = static_cast<long>(lines);
     return ok;
   }
