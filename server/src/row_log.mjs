@@ -30,8 +30,8 @@ export class RowLog {
   /**
    * Takes the rows the program finished since the last take from a scrollback reply with
    * wrap flags (`ScrollbackRows` of the shim). `done`: the program exited, so its last
-   * line is finished too. Nothing is taken while
-   * the alternate screen shows (an editor's screen is not output).
+   * line is finished too. Nothing is taken while the alternate screen shows (an editor's
+   * screen is not output).
    */
   take(r, done) {
     const linesEnd = r.firstRow + r.lines.length;
