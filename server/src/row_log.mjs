@@ -4,9 +4,13 @@
 // rendered it, into this log, and read from here. Only finished rows are taken: those
 // before the logical line (wrapped rows joined) the cursor is on. The cursor's line and
 // any rows below it may still change (a prompt, a question, a partial line): they are
-// `pending`, shown but not yet read. Because the log's place in the daemon's rows is
+// `pending`, shown but not yet read. A taken row the program later draws over with other
+// text (`clear`) is new output, taken again. Because the log's place in the daemon's rows is
 // always the start of a logical line, the daemon can say exactly where it went after a
 // re-wrap (resize's follow_row).
+
+/** The tallest screen (docs/protocol.md: resize): only rows on it can be redrawn. */
+const MAX_SCREEN_ROWS = 1000;
 
 export class RowLog {
   /** @param {number} maxRows the most rows kept (older ones are dropped) */
@@ -20,6 +24,8 @@ export class RowLog {
     this.next = undefined;
     /** The unfinished rows at the last take. */
     this.pending = [];
+    /** The text of recently taken rows by the daemon's number: a program may redraw them. */
+    this.recent = new Map();
   }
 
   /** Our number just past the last row taken. */
@@ -51,10 +57,36 @@ export class RowLog {
       // Back to the start of the cursor's logical line: its earlier rows wrapped into it.
       while (limit > r.firstRow && r.wrapped[limit - 1 - r.firstRow]) limit--;
     }
-    for (let row = this.next; row < limit; row++) this.rows.push(r.lines[row - r.firstRow]);
+    this.next = this.redrawnFrom(r, linesEnd);
+    for (let row = this.next; row < limit; row++) {
+      this.rows.push(r.lines[row - r.firstRow]);
+      this.recent.set(row, r.lines[row - r.firstRow]);
+    }
     if (limit > this.next) this.next = limit;
     this.pending = r.lines.slice(this.next - r.firstRow);
+    for (const row of this.recent.keys()) if (row < this.next - MAX_SCREEN_ROWS || row < r.firstRow) this.recent.delete(row);
     this.trim();
+  }
+
+  /**
+   * Where to take from: `next`, or the first taken row the program has since drawn over
+   * with other text (it moved the cursor back up: `clear`, a multi-line progress display).
+   * Those rows are new output and are taken again, once finished.
+   */
+  redrawnFrom(r, linesEnd) {
+    let from = this.next;
+    for (const [row, text] of this.recent) {
+      if (row >= from || row < r.firstRow) continue;
+      const now = row < linesEnd ? r.lines[row - r.firstRow] : '';
+      if (now !== text) from = row;
+    }
+    return from;
+  }
+
+  /** The daemon renumbered its rows (a re-wrap); `next` is where our next row went. */
+  moved(next) {
+    this.next = next;
+    this.recent.clear();
   }
 
   /** `n` rows the daemon dropped before they were taken: numbered, not held. */

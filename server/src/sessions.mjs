@@ -452,7 +452,7 @@ export class SessionManager {
     return this.rowsLocked(entry, () => this.call(entry, 'resize', async (s) => {
       const log = entry.rowLog;
       const r = await s.resize(cols, rows, log.next !== undefined ? { followRow: log.next } : {});
-      if (r.followRow !== undefined) log.next = r.followRow;
+      if (r.followRow !== undefined) log.moved(r.followRow);
       return { cols: r.cols, rows: r.rows };
     }));
   }

@@ -60,6 +60,13 @@ test('read: each finished row once across reads; the prompt is pending until it 
   const again = await call('read', { session_id: id });
   assert.equal(again.output, '');
   assert.equal(again.next_cursor, pages[pages.length - 1].next_cursor);
+  // clear draws over rows already read: what it draws there is new output.
+  await type(call, id, 'seq 1 40\r');
+  await call('read', { session_id: id });
+  await type(call, id, 'clear; echo after-clear\r');
+  assert.equal((await call('read', { session_id: id })).output, 'after-clear');
+  await type(call, id, 'echo next\r');
+  assert.equal((await call('read', { session_id: id })).output, `${prompt} echo next\nnext`);
 });
 
 test('read: paging stops at the partial line, which comes once finished; past the end is an error', { timeout: 60_000 }, async (t) => {

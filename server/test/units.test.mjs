@@ -93,6 +93,14 @@ test('RowLog: finished rows once; the cursor\'s logical line pending; gaps from 
   assert.deepEqual([log.end, log.pending], [18, []]);
   assert.deepEqual(log.read(16, 4), { rows: ['c'], dropped: 0, next: 17, more: true });
   assert.deepEqual(log.read(17, 4), { rows: ['bye'], dropped: 0, next: 18, more: false });
+  // Rows drawn over with other text (clear, then new output at the top) are taken again;
+  // rows drawn over with the same text are not.
+  const redrawn = new RowLog(10);
+  redrawn.take(reply(0, ['a', 'b', 'c', '$'], 3), false);
+  redrawn.take(reply(0, ['a', 'x', 'c', '$ y'], 3), false);
+  assert.deepEqual(redrawn.read(0, 100).rows, ['a', 'b', 'c', 'x', 'c']);
+  redrawn.take(reply(0, ['a', 'x', 'c', '$ y'], 3), false);
+  assert.equal(redrawn.end, 5);
   // Over the cap the oldest rows go, counted as dropped for a reader behind them.
   const small = new RowLog(3);
   small.take(reply(0, ['1', '2', '3', '4', '5', '$'], 5), false);
