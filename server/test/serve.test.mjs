@@ -439,9 +439,10 @@ test('REST read: each finished row once, the prompt pending until finished, pagi
     await api('POST', `/sessions/${id}/input`, { data });
     await api('POST', `/sessions/${id}/wait_idle`, { idle_ms: 300 });
   };
-  const first = await read();
-  const prompt = first.pending;
+  const scr = (await api('GET', `/sessions/${id}/screen`)).json;
+  const prompt = scr.lines[scr.cursor.row];
   assert.match(prompt, /[$#]$/);
+  const first = await read();
   const rows = [];
   const drain = async () => {
     let r;
@@ -460,9 +461,9 @@ test('REST read: each finished row once, the prompt pending until finished, pagi
   await api('POST', `/sessions/${id}/resize`, { cols: 25, rows: 10 });
   await typed('echo after\r');
   const last = await drain();
-  assert.equal(last.pending, prompt);
   const row40 = (s) => [s.slice(0, 40), s.slice(40)].filter((x) => x !== '');
   assert.deepEqual(rows, [`${prompt} seq 1 30`, ...Array.from({ length: 30 }, (_, i) => String(i + 1)), ...row40(`${prompt} ${wide}`), ...row40('w'.repeat(45)), `${prompt} echo after`, 'after']);
+  assert.deepEqual([first.output, first.pending, last.pending], ['', prompt, prompt], 'the prompt waits in pending');
   const bad = await api('GET', `/sessions/${id}/read?cursor=${last.next_cursor + 1}`);
   assert.equal(bad.status, 400);
   assert.match(bad.json.error, /past the last finished row/);
