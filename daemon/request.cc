@@ -179,7 +179,8 @@ bool ReadPaste(const object& obj, Request* r, JsonFields* f, std::string*) {
 
 bool ReadResize(const object& obj, Request* r, JsonFields* f, std::string*) {
   int64_t cols = 0, rows = 0;
-  bool ok = f->Int(obj, "cols", true, 2, 1000, &cols) && f->Int(obj, "rows", true, 2, 1000, &rows);
+  bool ok = f->Int(obj, "cols", true, 2, 1000, &cols) && f->Int(obj, "rows", true, 2, 1000, &rows) &&
+            f->Int(obj, "follow_row", false, 0, int64_t{1} << 53, &r->follow_row);
   r->cols = static_cast<int>(cols);
   r->rows = static_cast<int>(rows);
   return ok;
@@ -191,7 +192,7 @@ bool ReadScreen(const object& obj, Request* r, JsonFields* f, std::string*) {
 
 bool ReadScrollback(const object& obj, Request* r, JsonFields* f, std::string*) {
   int64_t lines = r->lines;
-  bool ok = f->Int(obj, "lines", false, 0, 100000000, &lines);
+  bool ok = f->Int(obj, "lines", false, 0, 100000000, &lines) && f->Bool(obj, "wrapped", false, &r->wrapped);
   r->lines = static_cast<long>(lines);
   return ok;
 }
@@ -255,9 +256,9 @@ const std::vector<RequestSpec>& RequestTable() {
       {"send_secret", RequestType::kSendSecret, {"data"}, ReadData},
       {"keys", RequestType::kKeys, {"keys"}, ReadKeys},
       {"paste", RequestType::kPaste, {"text"}, ReadPaste},
-      {"resize", RequestType::kResize, {"cols", "rows"}, ReadResize},
+      {"resize", RequestType::kResize, {"cols", "rows", "follow_row"}, ReadResize},
       {"screen", RequestType::kScreen, {"styles"}, ReadScreen},
-      {"scrollback", RequestType::kScrollback, {"lines"}, ReadScrollback},
+      {"scrollback", RequestType::kScrollback, {"lines", "wrapped"}, ReadScrollback},
       {"expect", RequestType::kExpect, {"pattern", "timeout", "output_only"}, ReadExpect},
       {"wait_idle", RequestType::kWaitIdle, {"idle_ms", "timeout"}, ReadWaitIdle},
       {"signal", RequestType::kSignal, {"signal"}, ReadSignal},

@@ -7,6 +7,7 @@
 
 #include <simdjson.h>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -49,7 +50,9 @@ struct Request {
   std::vector<std::string> keys;     // keys
   std::string text;                  // paste, answer
   int cols = 0, rows = 0;            // resize
+  int64_t follow_row = -1;           // resize: an absolute row to map through a reflow; <0: none
   long lines = -1;                   // scrollback; <0: everything
+  bool wrapped = false;              // scrollback: add wrap flags, the cursor's row, alt_screen
   std::string pattern;               // expect
   bool output_only = false;          // expect: only the output since the request
   int idle_ms = 0;                   // wait_idle

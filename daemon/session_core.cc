@@ -372,6 +372,10 @@ void SessionCore::HandleResize(const Request& r) {
   recorder_.Resize(r.cols, r.rows);
   JsonObject fields;
   fields.Add("cols", r.cols).Add("rows", r.rows);
+  // A reader that numbers rows (a server's read cursor) learns where its row went.
+  if (r.follow_row >= 0) {
+    fields.Add("follow_row", static_cast<int64_t>(term_.RowAfterResize(static_cast<uint64_t>(r.follow_row))));
+  }
   ReplyOk(r.id, fields);
 }
 
@@ -415,13 +419,22 @@ void SessionCore::HandleScrollback(const Request& r) {
   uint64_t first = term_.first_retained_row();
   if (r.lines >= 0 && end - first > static_cast<uint64_t>(r.lines)) first = end - static_cast<uint64_t>(r.lines);
   std::vector<std::string> lines;
+  std::string flags = "[";
   for (uint64_t row = first; row < end; ++row) {
     std::string text;
     bool wrapped;
-    if (term_.LineAt(row, &text, &wrapped, true)) lines.push_back(std::move(text));
+    if (!term_.LineAt(row, &text, &wrapped, true)) continue;
+    lines.push_back(std::move(text));
+    flags += flags.size() > 1 ? (wrapped ? ",true" : ",false") : (wrapped ? "true" : "false");
   }
   JsonObject fields;
   fields.AddStringArray("lines", lines);
+  if (r.wrapped) {
+    // What a reader needs to tell finished lines from the one still being written.
+    fields.AddRaw("wrapped", flags + "]");
+    fields.Add("cursor_row", static_cast<int64_t>(term_.lines_scrolled() + static_cast<uint64_t>(term_.cursor().row)));
+    fields.Add("alt_screen", term_.alt_screen());
+  }
   // Rows counted from the session's start: a reader can ask again later and
   // know which lines are new, even after old ones left the history.
   fields.Add("first_row", static_cast<int64_t>(first));

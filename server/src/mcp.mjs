@@ -117,17 +117,18 @@ function tools(mgr) {
       name: 'read',
       title: 'Read new output',
       annotations: { ...READ_ONLY, idempotentHint: false },
-      description: 'The terminal rows printed since the last read (or from row cursor), as the screen shows them, without waiting. Pages at max_chars: has_more says to read again from next_cursor. The row the cursor is on may still change and comes again in the next read.',
+      description: 'The terminal rows the program finished since the last read (or from row cursor), as the screen showed them, each row once, without waiting. Pages at max_chars: has_more says to read again from next_cursor. The line the cursor is on (a prompt, a question, a partial line) may still change: it is in pending, not in output, and comes in output once finished. Row numbers stay valid across resizes.',
       input: {
         session_id: sessionId,
         cursor: z.number().int().min(0).optional().describe('Read from this row (next_cursor of an earlier read); default: where the last read stopped, or the oldest row kept'),
         max_chars: maxChars,
       },
-      output: { session_id: z.string(), output: z.string(), cursor: z.number(), next_cursor: z.number(), has_more: z.boolean(), dropped_rows: z.number(), state },
+      output: { session_id: z.string(), output: z.string(), cursor: z.number(), next_cursor: z.number(), has_more: z.boolean(), dropped_rows: z.number(), pending: z.string().describe('The unfinished rows (the cursor\'s line, a prompt or question), not read yet; "" when none'), state },
       handler: async (a) => {
         const e = mgr.get(a.session_id);
         const r = await mgr.read(e, { cursor: a.cursor, maxChars: orDefault(a.max_chars, MAX_CHARS) });
-        return result(`${r.output}\n[rows ${r.cursor}..${r.next_cursor}${r.has_more ? '; more: read again' : ''}${r.dropped_rows ? `; ${r.dropped_rows} rows left the history unread` : ''}; state ${r.state}]`, { session_id: e.id, ...r });
+        const pending = r.pending ? `; unfinished, not read yet: ${JSON.stringify(r.pending)}` : '';
+        return result(`${r.output}\n[rows ${r.cursor}..${r.next_cursor}${r.has_more ? '; more: read again' : ''}${r.dropped_rows ? `; ${r.dropped_rows} rows left the history unread` : ''}${pending}; state ${r.state}]`, { session_id: e.id, ...r });
       },
     },
     {
@@ -191,7 +192,7 @@ function tools(mgr) {
       output: { session_id: z.string(), cols: z.number(), rows: z.number(), state },
       handler: async (a) => {
         const e = mgr.get(a.session_id);
-        const r = await mgr.call(e, 'resize', (s) => s.resize(a.cols, a.rows));
+        const r = await mgr.resize(e, a.cols, a.rows);
         return withState(mgr, e, `resized to ${r.cols}x${r.rows}`, { cols: r.cols, rows: r.rows });
       },
     },

@@ -103,7 +103,7 @@ function sessionRoutes(mgr) {
     'POST resize': async (e, b) => {
       const cols = size(b, 'cols');
       const rows = size(b, 'rows');
-      const r = await mgr.call(e, 'resize', (s) => s.resize(cols, rows));
+      const r = await mgr.resize(e, cols, rows);
       return { ok: true, cols: r.cols, rows: r.rows };
     },
     'POST ask': async (e, b, _url, signal) => {

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { Session, TuiDriverError } from 'tuidriver';
 import { OutputLog } from './output_log.mjs';
+import { RowLog } from './row_log.mjs';
 
 /**
  * An error a client caused or can act on. `code` maps to HTTP statuses:
@@ -68,7 +69,11 @@ export class Entry extends EventEmitter {
     this.runChain = Promise.resolve();
     /** An engine run that outlived its timeout: the turn, still going. */
     this.background = null;
-    /** Where `read` goes on from: a row number (see scrollbackRows). */
+    /** The finished rows `read` hands out, numbered by the server (survives re-wraps). */
+    this.rowLog = new RowLog(ROW_LOG_ROWS);
+    /** Serialises taking rows and resizing: the log's place in the daemon's rows moves on a re-wrap. */
+    this.rowChain = Promise.resolve();
+    /** Where `read` goes on from: a row number of rowLog. */
     this.readCursor = undefined;
     /** A raw session's prompt row as the program first showed it. */
     this.promptText = undefined;
@@ -406,30 +411,50 @@ export class SessionManager {
     }
   }
 
+  /** Runs `fn` after every earlier take of rows and resize of `entry` (see RowLog). */
+  rowsLocked(entry, fn) {
+    const job = entry.rowChain.then(fn);
+    entry.rowChain = job.catch(() => undefined);
+    return job;
+  }
+
   /**
-   * The rows after the last read (or from row `cursor`), as the emulator shows them. The
-   * row the cursor is on may still change: it comes again in the next read.
+   * The finished rows after the last read (or from row `cursor`), as the emulator rendered
+   * them, each once; `pending` is the unfinished rest (the cursor's line: a prompt, a
+   * question, a partial line), not read yet: it comes in `output` once finished.
    */
   async read(entry, { cursor, maxChars = MAX_CHARS } = {}) {
-    const r = await this.call(entry, 'read', (s) => s.scrollbackRows());
-    const end = r.firstRow + r.lines.length;
-    let from = cursor ?? entry.readCursor ?? r.firstRow;
-    if (from > end) throw new ClientError('bad_request', `cursor ${from} is past the last row (${end})`);
-    const dropped = Math.max(0, r.firstRow - from);
-    from = Math.max(from, r.firstRow);
-    const rows = [];
-    let chars = 0;
-    for (let i = from - r.firstRow; i < r.lines.length; i++) {
-      const cost = r.lines[i].length + 1;
-      if (rows.length > 0 && chars + cost > maxChars) break;
-      rows.push(r.lines[i].length > maxChars ? r.lines[i].slice(-maxChars) : r.lines[i]);
-      chars += cost;
-    }
-    const more = from + rows.length < end;
-    // The last row is where the cursor is, still being written: read it again next time.
-    const next = more || rows.length === 0 ? from + rows.length : Math.max(from, end - 1);
-    entry.readCursor = next;
-    return { output: rows.join('\n'), cursor: from, next_cursor: next, has_more: more, dropped_rows: dropped, state: await this.state(entry) };
+    const log = entry.rowLog;
+    await this.rowsLocked(entry, async () => {
+      const r = await this.call(entry, 'read', (s) => s.scrollbackRows({ wrapped: true }));
+      log.take(r, entry.exit !== null);
+    });
+    const from = cursor ?? entry.readCursor ?? log.start;
+    if (from > log.end) throw new ClientError('bad_request', `cursor ${from} is past the last finished row (${log.end}): give a next_cursor of an earlier read`);
+    const p = log.read(from, maxChars);
+    entry.readCursor = p.next;
+    return {
+      output: p.rows.join('\n'),
+      cursor: p.next - p.rows.length,
+      next_cursor: p.next,
+      has_more: p.more,
+      dropped_rows: p.dropped,
+      pending: log.pending.join('\n'),
+      state: await this.state(entry),
+    };
+  }
+
+  /**
+   * Resizes the terminal. A new width re-wraps the daemon's rows and renumbers them: the
+   * daemon says where the row log's next row went, so no row is read twice or skipped.
+   */
+  resize(entry, cols, rows) {
+    return this.rowsLocked(entry, () => this.call(entry, 'resize', async (s) => {
+      const log = entry.rowLog;
+      const r = await s.resize(cols, rows, log.next !== undefined ? { followRow: log.next } : {});
+      if (r.followRow !== undefined) log.moved(r.followRow);
+      return { cols: r.cols, rows: r.rows };
+    }));
   }
 
   /**
@@ -479,6 +504,8 @@ export class SessionManager {
 
 /** The default and largest `max_chars` of a result (tail kept). */
 export const MAX_CHARS = 20_000;
+/** The most rows `read` keeps per session, as many as the daemon's default history. */
+export const ROW_LOG_ROWS = 10_000;
 /** How long `run` waits by default: within an MCP client's usual 60 s request limit. */
 export const RUN_TIMEOUT_MS = 30_000;
 

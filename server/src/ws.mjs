@@ -113,7 +113,7 @@ class Connection {
       resize: (e, m) => {
         const cols = size(m, 'cols');
         const rows = size(m, 'rows');
-        return this.mgr.call(e, 'resize', (s) => s.resize(cols, rows));
+        return this.mgr.resize(e, cols, rows);
       },
       keys: (e, m) => {
         if (!Array.isArray(m.keys) || m.keys.length === 0) throw new ClientError('bad_request', 'keys must be a non-empty array of key names');

@@ -24,6 +24,51 @@ function pack(dir, dest) {
   return path.join(dest, JSON.parse(npm(['pack', '--ignore-scripts', '--json', '--pack-destination', dest], dir))[0].filename);
 }
 
+/**
+ * A lockfile for a project that installs `tarballs` (packed from `dirs`): theirs by file,
+ * and every other package as server/package-lock.json pins it. With it npm needs only what
+ * `npm ci` in server/ cached (without one, `npm install` asks for each package's full
+ * registry metadata, which npm ci does not cache).
+ */
+function freshLock(dirs, tarballs) {
+  const lock = JSON.parse(fs.readFileSync(path.join(SERVER_DIR, 'package-lock.json'), 'utf8'));
+  const packages = { '': { name: 'fresh', version: '1.0.0', dependencies: {} } };
+  for (const [i, dir] of dirs.entries()) {
+    const { name, version, dependencies, optionalDependencies, bin, engines, os: osList, cpu, license } = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
+    const resolved = `file:${path.basename(tarballs[i])}`;
+    packages[''].dependencies[name] = resolved;
+    packages[`node_modules/${name}`] = { version, resolved, license, dependencies, optionalDependencies, bin, engines, os: osList, cpu };
+  }
+  // tuidriver's binaries for other platforms: optional, skipped here by their os and cpu.
+  for (const name of Object.keys(packages['node_modules/tuidriver'].optionalDependencies ?? {})) {
+    if (packages[`node_modules/${name}`]) continue;
+    const { version, license, os: osList, cpu } = JSON.parse(fs.readFileSync(path.join(ROOT, 'npm', name, 'package.json'), 'utf8'));
+    packages[`node_modules/${name}`] = { version, license, optional: true, os: osList, cpu };
+  }
+  for (const [key, entry] of Object.entries(lock.packages)) {
+    if (key.startsWith('node_modules/') && !entry.dev && !entry.link && !packages[key]) packages[key] = entry;
+  }
+  return { name: 'fresh', version: '1.0.0', lockfileVersion: 3, requires: true, packages };
+}
+
+/**
+ * `npm ci --offline` of `tarballs` (packed from `dirs`) into `project`: no registry at all.
+ * A package the cache lacks is an error that says so and how to fill the cache.
+ */
+function installOffline(dirs, tarballs, project) {
+  const lock = freshLock(dirs, tarballs);
+  fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ ...lock.packages[''], private: true }));
+  fs.writeFileSync(path.join(project, 'package-lock.json'), JSON.stringify(lock, null, 2));
+  try {
+    npm(['ci', '--omit=dev', '--offline', '--ignore-scripts'], project);
+  } catch (e) {
+    const out = `${e.stdout ?? ''}${e.stderr ?? ''}`;
+    if (!/ENOTCACHED/.test(out)) throw e;
+    const missing = out.match(/request to (\S+) failed: cache mode is 'only-if-cached'/)?.[1] ?? '(see npm\'s log below)';
+    throw new Error(`npm's cache lacks a package tuidriver-server needs (${missing}): run \`npm ci\` at the repository root and in server/ first (scripts/test.sh does), then run this test again.\n${out}`);
+  }
+}
+
 /** The MCP client configuration block of docs/server.md, parsed. */
 function printedConfig() {
   const doc = fs.readFileSync(path.join(ROOT, 'docs', 'server.md'), 'utf8');
@@ -41,13 +86,13 @@ test('packed and installed from tarballs in a fresh project; the docs\' MCP conf
 
   const platform = path.join(ROOT, 'npm', `tuidriver-${process.platform}-${process.arch}`);
   assert.ok(fs.existsSync(path.join(platform, 'bin', 'tuidriver')), `${platform}/bin/tuidriver is missing: run npm run build`);
-  const tarballs = [pack(ROOT, tmp), pack(platform, tmp), pack(SERVER_DIR, tmp)];
   const project = path.join(tmp, 'project');
   fs.mkdirSync(project);
-  fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'fresh', version: '1.0.0', private: true }));
+  const dirs = [ROOT, platform, SERVER_DIR];
+  const tarballs = dirs.map((dir) => pack(dir, project));
   // tuidriver and tuidriver-server come from the tarballs only (they need no registry);
-  // their third-party dependencies from npm's cache, fetched once if it lacks them.
-  npm(['install', '--no-package-lock', '--omit=dev', '--offline=false', '--prefer-offline', ...tarballs], project);
+  // their third-party dependencies from npm's cache, which `npm ci` in server/ filled.
+  installOffline(dirs, tarballs, project);
   const installed = path.join(project, 'node_modules', 'tuidriver-server');
   assert.ok(fs.existsSync(path.join(installed, 'bin', 'tuidriver-mcp.mjs')));
   assert.ok(!fs.lstatSync(path.join(project, 'node_modules', 'tuidriver')).isSymbolicLink(), 'tuidriver is installed, not linked');

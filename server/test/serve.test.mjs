@@ -430,3 +430,41 @@ test('--mcp: MCP at /mcp on the same server and sessions; Origin checked; a plai
   assert.equal(parse.status, 400);
   assert.equal((await parse.json()).error.code, -32700);
 });
+
+test('REST read: each finished row once, the prompt pending until finished, paging across it, cursors kept over a re-wrapping resize', { timeout: 60_000 }, async (t) => {
+  const { api } = await startTestServer(t);
+  const id = (await api('POST', '/sessions', { command: ['bash', '--norc', '--noprofile'], cols: 40, rows: 10 })).json.session_id;
+  const read = async (query = '') => (await api('GET', `/sessions/${id}/read${query}`)).json;
+  const typed = async (data) => {
+    await api('POST', `/sessions/${id}/input`, { data });
+    await api('POST', `/sessions/${id}/wait_idle`, { idle_ms: 300 });
+  };
+  const scr = (await api('GET', `/sessions/${id}/screen`)).json;
+  const prompt = scr.lines[scr.cursor.row];
+  assert.match(prompt, /[$#]$/);
+  const first = await read();
+  const rows = [];
+  const drain = async () => {
+    let r;
+    do {
+      r = await read('?max_chars=100');
+      if (r.output !== '') rows.push(...r.output.split('\n'));
+    } while (r.has_more);
+    return r;
+  };
+  await typed('seq 1 30\r');
+  await drain();
+  // At 40 columns this line takes two rows; after the resize to 25, three.
+  const wide = `echo ${'w'.repeat(45)}`;
+  await typed(`${wide}\r`);
+  await drain();
+  await api('POST', `/sessions/${id}/resize`, { cols: 25, rows: 10 });
+  await typed('echo after\r');
+  const last = await drain();
+  const row40 = (s) => [s.slice(0, 40), s.slice(40)].filter((x) => x !== '');
+  assert.deepEqual(rows, [`${prompt} seq 1 30`, ...Array.from({ length: 30 }, (_, i) => String(i + 1)), ...row40(`${prompt} ${wide}`), ...row40('w'.repeat(45)), `${prompt} echo after`, 'after']);
+  assert.deepEqual([first.output, first.pending, last.pending], ['', prompt, prompt], 'the prompt waits in pending');
+  const bad = await api('GET', `/sessions/${id}/read?cursor=${last.next_cursor + 1}`);
+  assert.equal(bad.status, 400);
+  assert.match(bad.json.error, /past the last finished row/);
+});

@@ -2,6 +2,7 @@
 import { strict as assert } from 'node:assert';
 import { test } from 'node:test';
 import { OutputLog } from '../src/output_log.mjs';
+import { RowLog } from '../src/row_log.mjs';
 import { capTail, dropEchoAndPrompt, screenText, stateOf } from '../src/sessions.mjs';
 
 test('OutputLog: offsets, draining from an offset, whole chunks dropped over the cap', () => {
@@ -65,4 +66,44 @@ test('stateOf: exited, needs_input by rule or by the shape of a quiet screen, fu
 test('screenText: rows without the blank ones below, then the cursor', () => {
   const scr = { lines: ['$ vim', '~', '', ''], cursor: { row: 1, col: 0, visible: true }, cols: 80, rows: 4, altScreen: true, title: 'vim' };
   assert.equal(screenText(scr), '$ vim\n~\n[cursor row 1, col 0; 80x4; alternate screen; title "vim"]');
+});
+
+/** A scrollback reply with wrap flags: `lines` from `firstRow`, the cursor on `cursorRow`. */
+const reply = (firstRow, lines, cursorRow, wrapped = lines.map(() => false), altScreen = false) => ({ firstRow, lines, wrapped, cursorRow, altScreen });
+
+test('RowLog: finished rows once; the cursor\'s logical line pending; gaps from the daemon counted as dropped; the cap', () => {
+  const log = new RowLog(10);
+  log.take(reply(10, ['$ echo a', 'a', '$'], 12), false);
+  assert.deepEqual([log.start, log.end, log.pending], [10, 12, ['$']]);
+  // The cursor's line wrapped from the row above: both rows wait.
+  log.take(reply(10, ['$ echo a', 'a', '$ printf xxxx', 'xx'], 13, [false, false, true, false]), false);
+  assert.deepEqual([log.end, log.pending], [12, ['$ printf xxxx', 'xx']]);
+  assert.deepEqual(log.read(10, 100), { rows: ['$ echo a', 'a'], dropped: 0, next: 12, more: false });
+  // An editor on the alternate screen: nothing taken, nothing pending.
+  log.take(reply(10, ['$ echo a', 'a', 'vim row'], 12, undefined, true), false);
+  assert.deepEqual([log.end, log.pending], [12, []]);
+  // The daemon dropped rows 12..14 before they were taken: numbered, not held.
+  log.take(reply(15, ['b', 'c', '$'], 17), false);
+  assert.deepEqual([log.start, log.end], [10, 17]);
+  assert.deepEqual(log.read(12, 100), { rows: ['b', 'c'], dropped: 3, next: 17, more: false });
+  // A gap after rows ends the page: its count comes with the next read.
+  assert.deepEqual(log.read(11, 100), { rows: ['a'], dropped: 0, next: 12, more: true });
+  // The program exited: its last line is finished too.
+  log.take(reply(15, ['b', 'c', 'bye'], 17), true);
+  assert.deepEqual([log.end, log.pending], [18, []]);
+  assert.deepEqual(log.read(16, 4), { rows: ['c'], dropped: 0, next: 17, more: true });
+  assert.deepEqual(log.read(17, 4), { rows: ['bye'], dropped: 0, next: 18, more: false });
+  // Rows drawn over with other text (clear, then new output at the top) are taken again;
+  // rows drawn over with the same text are not.
+  const redrawn = new RowLog(10);
+  redrawn.take(reply(0, ['a', 'b', 'c', '$'], 3), false);
+  redrawn.take(reply(0, ['a', 'x', 'c', '$ y'], 3), false);
+  assert.deepEqual(redrawn.read(0, 100).rows, ['a', 'b', 'c', 'x', 'c']);
+  redrawn.take(reply(0, ['a', 'x', 'c', '$ y'], 3), false);
+  assert.equal(redrawn.end, 5);
+  // Over the cap the oldest rows go, counted as dropped for a reader behind them.
+  const small = new RowLog(3);
+  small.take(reply(0, ['1', '2', '3', '4', '5', '$'], 5), false);
+  assert.deepEqual([small.start, small.end], [2, 5]);
+  assert.deepEqual(small.read(0, 100), { rows: ['3', '4', '5'], dropped: 2, next: 5, more: false });
 });

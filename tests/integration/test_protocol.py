@@ -268,6 +268,24 @@ class RawSession(unittest.TestCase):
             s = d.request("screen")
             self.assertEqual((s["cols"], s["rows"], len(s["lines"])), (77, 21, 21))
 
+    def test_scrollback_wrapped_and_resize_follow_row(self):
+        with Daemon("--cols", "20", "--rows", "6", "--", "sh", "-c", "printf '%s\\nend\\n' aaaaaaaaaaaaaaaaaaaaaaaaa; exec cat") as d:
+            self.assertTrue(d.request("expect", pattern="(?m)^end$", timeout=5)["ok"])
+            r = d.request("scrollback", wrapped=True)
+            self.assertEqual(r["lines"][:3], ["a" * 20, "a" * 5, "end"])
+            self.assertEqual(r["wrapped"][:3], [True, False, False])
+            self.assertEqual((r["cursor_row"], r["alt_screen"]), (r["first_row"] + 3, False))
+            self.assertNotIn("wrapped", d.request("scrollback"))  # only when asked
+            end = r["first_row"] + 2
+            # At 10 columns the 25 a's take three rows: "end" moves one down.
+            m = d.request("resize", cols=10, rows=6, follow_row=end)
+            self.assertEqual(m["follow_row"], end + 1)
+            after = d.request("scrollback")
+            self.assertEqual(after["lines"][m["follow_row"] - after["first_row"]], "end")
+            self.assertNotIn("follow_row", d.request("resize", cols=10, rows=6))
+            r = d.request("resize", cols=10, rows=6, follow_row=-1)
+            self.assertEqual(r["kind"], "protocol")
+
     def test_keys_and_signal(self):
         with Daemon("--", "python3", "-q") as d:
             d.request("expect", pattern=">>> $", timeout=10)

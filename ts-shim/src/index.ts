@@ -3,7 +3,7 @@ export { SessionPool } from './pool';
 export type { SessionPoolOptions } from './pool';
 export type {
   SpawnOptions, AskOptions, ExitInfo, ScreenState, StyledScreenState, StyleRun, SessionStatus, ExpectResult, DialogEvent,
-  OutputDroppedEvent, SessionEvents, NeedsInputEvent, StateExplanation, RuleMatch,
+  OutputDroppedEvent, SessionEvents, NeedsInputEvent, StateExplanation, RuleMatch, ScrollbackRows,
   Turn, TurnTool, TurnResult,
 } from './session';
 export { TuiDriverError } from './errors';

@@ -167,6 +167,18 @@ export interface SessionStatus {
   sessionId: string | null;
 }
 
+/** Rows of history and screen, numbered from the session's start (see `scrollbackRows`). */
+export interface ScrollbackRows {
+  lines: string[];
+  firstRow: number;
+  /** With `{ wrapped: true }`: per line, whether the terminal wrapped it onto the next. */
+  wrapped?: boolean[];
+  /** With `{ wrapped: true }`: the number of the row the cursor is on. */
+  cursorRow?: number;
+  /** With `{ wrapped: true }`: the screen rows are the alternate screen's. */
+  altScreen?: boolean;
+}
+
 export interface ExpectResult {
   match: string;
   groups: string[];
@@ -474,10 +486,15 @@ export class Session extends EventEmitter<SessionEvents> {
     return { bracketed: r.bracketed === true };
   }
 
-  /** Resizes the terminal; the program gets SIGWINCH. */
-  async resize(cols: number, rows: number): Promise<{ cols: number; rows: number }> {
-    const r = await this.call({ type: 'resize', cols, rows });
-    return { cols: Number(r.cols), rows: Number(r.rows) };
+  /**
+   * Resizes the terminal; the program gets SIGWINCH. A new width re-wraps the rows and so
+   * renumbers them: `followRow` (a row number from `scrollbackRows`) comes back as the
+   * number of the row its first character went to.
+   */
+  async resize(cols: number, rows: number, opts: { followRow?: number } = {}): Promise<{ cols: number; rows: number; followRow?: number }> {
+    const r = await this.call({ type: 'resize', cols, rows, ...(opts.followRow !== undefined ? { follow_row: opts.followRow } : {}) });
+    const size = { cols: Number(r.cols), rows: Number(r.rows) };
+    return opts.followRow !== undefined ? { ...size, followRow: Number(r.follow_row) } : size;
   }
 
   /**
@@ -508,11 +525,24 @@ export class Session extends EventEmitter<SessionEvents> {
 
   /**
    * The scrollback with `firstRow`, the number of its first line counted from the session's
-   * start: rows from N on in a later answer are the ones after row N-1 of this one.
+   * start: rows from N on in a later answer are the ones after row N-1 of this one (until a
+   * resize to another width renumbers them). `{ wrapped: true }` adds each line's wrap flag,
+   * the cursor's row and whether the alternate screen shows: enough to tell the lines a
+   * program finished from the one it is still writing.
    */
-  async scrollbackRows(opts: { lines?: number } = {}): Promise<{ lines: string[]; firstRow: number }> {
-    const r = await this.call({ type: 'scrollback', ...(opts.lines !== undefined ? { lines: opts.lines } : {}) });
-    return { lines: r.lines as string[], firstRow: Number(r.first_row ?? 0) };
+  async scrollbackRows(opts: { lines?: number; wrapped?: boolean } = {}): Promise<ScrollbackRows> {
+    const r = await this.call({
+      type: 'scrollback',
+      ...(opts.lines !== undefined ? { lines: opts.lines } : {}),
+      ...(opts.wrapped ? { wrapped: true } : {}),
+    });
+    const rows: ScrollbackRows = { lines: r.lines as string[], firstRow: Number(r.first_row ?? 0) };
+    if (opts.wrapped) {
+      rows.wrapped = r.wrapped as boolean[];
+      rows.cursorRow = Number(r.cursor_row);
+      rows.altScreen = r.alt_screen === true;
+    }
+    return rows;
   }
 
   /**

@@ -173,3 +173,26 @@ test('engineFile, mode and scrollback options reach the daemon', { timeout: 30_0
     await s.close();
   }
 });
+
+test('scrollbackRows({ wrapped: true }) tells a wrapped line and the cursor row; resize follows a row through a re-wrap', { timeout: 30_000 }, async () => {
+  const s = await Session.spawnCommand(['bash', '--norc', '--noprofile'], { cols: 40, rows: 10 });
+  try {
+    await s.send(`printf '%s\\n' ${'a'.repeat(50)} end\r`);
+    await s.expect(/^end$/m, { timeoutMs: 10_000 });
+    await s.waitIdle({ idleMs: 200 });
+    const r = await s.scrollbackRows({ wrapped: true });
+    const at = r.lines.indexOf('a'.repeat(40));
+    assert.ok(at > 0, JSON.stringify(r.lines));
+    assert.deepEqual([r.wrapped?.[at], r.wrapped?.[at + 1], r.lines[at + 1], r.lines[at + 2]], [true, false, 'a'.repeat(10), 'end']);
+    assert.equal(r.cursorRow, r.firstRow + r.lines.length - 1, 'the cursor is on the prompt, the last row');
+    assert.equal(r.altScreen, false);
+    // At 20 columns the command line and the 50 a's take more rows: "end" moves down.
+    const endRow = r.firstRow + at + 2;
+    const moved = await s.resize(20, 10, { followRow: endRow });
+    const after = await s.scrollbackRows();
+    assert.ok(moved.followRow! > endRow, `${moved.followRow} after ${endRow}`);
+    assert.equal(after.lines[moved.followRow! - after.firstRow], 'end');
+  } finally {
+    await s.close();
+  }
+});

@@ -61,12 +61,14 @@ test('the shim and kern-engines send only fields the daemon knows (tuidriver --l
     await s.paste('x');
     await s.keys('C-u');
     await s.resize(90, 30);
+    await s.resize(90, 30, { followRow: 0 });
     await s.screen();
     await s.screen({ styles: true });
     await s.record({ path: path.join(dir, 'rec.cast') });
     await s.record({ stop: true });
     await s.scrollback();
     await s.scrollback({ lines: 5 });
+    await s.scrollbackRows({ lines: 5, wrapped: true });
     await s.expect(/^one$/m, { timeoutMs: 10_000 });
     await s.expect('one', {});
     await s.waitIdle({ idleMs: 50, timeoutMs: 10_000 });
