@@ -356,6 +356,7 @@ export class SessionManager {
     const s = entry.session;
     entry.inFlight++;
     try {
+      await this.settle(entry, Math.min(timeoutMs, SETTLE_MS));
       const before = await this.call(entry, 'run', (x) => x.scrollbackRows());
       const promptRow = before.firstRow + Math.max(0, before.lines.length - 1);
       const promptText = before.lines[before.lines.length - 1] ?? '';
@@ -374,6 +375,16 @@ export class SessionManager {
       entry.inFlight--;
       entry.lastUsed = Date.now();
     }
+  }
+
+  /**
+   * A program not at its prompt may still be reacting to earlier input (bash redrawing
+   * its prompt after C-c): a line typed now would land before that prompt, or be
+   * dropped with the interrupted line. Waits for a short quiet first, at most `limitMs`.
+   */
+  async settle(entry, limitMs) {
+    if ((await this.state(entry)) === 'ready') return;
+    await this.waitIdle(entry, { idleMs: 150, timeoutMs: limitMs });
   }
 
   /**
@@ -508,6 +519,8 @@ export const MAX_CHARS = 20_000;
 export const ROW_LOG_ROWS = 10_000;
 /** How long `run` waits by default: within an MCP client's usual 60 s request limit. */
 export const RUN_TIMEOUT_MS = 30_000;
+/** The longest `run` waits for a program not at its prompt to settle before typing. */
+const SETTLE_MS = 1_000;
 
 /** `text` cut to its last `max` characters: { text, truncated }. */
 export function capTail(text, max = MAX_CHARS) {

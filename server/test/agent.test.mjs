@@ -205,7 +205,10 @@ test('keys: aliases work, misspelt names are errors naming the accepted forms; a
     assert.equal(r.isError, true);
     assert.match(r.content[0].text, new RegExp(`'${bad.replace('+', '\\+')}' is not a key name.*C-c.*send`));
   }
+  // The interrupt goes to a running sleep: sent before bash has started it, it would
+  // cut bash's own line reading, and bash drops typeahead with it (as for a person).
   await call('send', { session_id: id, data: 'sleep 30\r' });
+  await call('wait_idle', { session_id: id, idle_ms: 300 });
   await call('keys', { session_id: id, keys: ['ctrl-c'] });
   assert.equal((await call('run', { session_id: id, line: 'echo ok' })).output, 'ok');
   // Half an emoji: the SDK sends "\ud83d" as JSON; the call is answered.
