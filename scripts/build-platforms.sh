@@ -19,8 +19,10 @@
 #   those it cannot. A PLATFORM named that cannot be built is an error (CI).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# SQLite (opencode's and Kilo's session stores) added about 1.2 MB to 2.5 MB.
-max_bytes=$((4 * 1024 * 1024))
+# Issue 27: under 3 MB per Linux binary (docs/platforms.md says what keeps
+# SQLite's 0.6 MB inside it). The Mach-O builds keep 4 MB (same page).
+max_bytes=$((3 * 1024 * 1024))
+darwin_max_bytes=$((4 * 1024 * 1024))
 strict=$(( $# > 0 ))
 
 skip() {  # platform reason: fatal when the platform was asked for by name
@@ -28,11 +30,11 @@ skip() {  # platform reason: fatal when the platform was asked for by name
   [ "$strict" = 0 ] || exit 1
 }
 
-check() {  # binary readelf: fully static (no loader, no shared library), under 4 MB
+check() {  # binary readelf: fully static (no loader, no shared library), under 3 MB
   local bin=$1 readelf=$2
   local size; size=$(stat -c %s "$bin")
   echo "$bin: $size bytes"
-  [ "$size" -lt "$max_bytes" ] || { echo "$bin is over 4 MB" >&2; exit 1; }
+  [ "$size" -lt "$max_bytes" ] || { echo "$bin is 3 MB or more" >&2; exit 1; }
   if $readelf -lW "$bin" | grep -q 'INTERP'; then
     echo "$bin asks for a program interpreter (PT_INTERP): not fully static" >&2; exit 1
   fi
@@ -146,7 +148,7 @@ build_darwin() {  # platform zig-target
   $zig c++ -target $2 -s $out/obj/*.o -o $out/tuidriver
   local size; size=$(stat -c %s $out/tuidriver)
   echo "$out/tuidriver: $size bytes"
-  [ "$size" -lt "$max_bytes" ] || { echo "$out/tuidriver is over 4 MB" >&2; exit 1; }
+  [ "$size" -lt "$darwin_max_bytes" ] || { echo "$out/tuidriver is 4 MB or more" >&2; exit 1; }
   check_macho $out/tuidriver ${1#darwin-}
   to_package $1
 }
