@@ -13,7 +13,8 @@ namespace tuidriver {
 // `*`, `?` and `[...]` in any component (fnmatch(3) with FNM_PERIOD: a leading
 // `.` only matched by a `.`, so `.*` matches `.` and `..` as in glob(3)), a
 // backslash escapes. The existing paths (lstat), sorted by byte value as
-// glob(3) sorts them in the C locale; none when nothing matches.
+// glob(3) sorts them in the C locale; none when nothing matches. Unlike
+// glob(3), a trailing '/' is ignored (transcript paths name files).
 std::vector<std::string> GlobFiles(const std::string& pattern);
 
 }  // namespace tuidriver
