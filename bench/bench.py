@@ -466,7 +466,7 @@ EMULATOR_FILES = ("/daemon/vt_parser.", "/daemon/terminal.")
 def callgrind_split(cfg):
     """Instruction counts (load-independent) of the daemon rendering the 3 MB
     input under callgrind, self cost grouped into the emulator (parser and
-    screen), the rest of the daemon, utf8proc and libc. Returns (markdown,
+    screen), the rest of the daemon, the character widths and libc. Returns (markdown,
     groups, total, size) or None without valgrind."""
     if not shutil.which("valgrind") or not shutil.which("callgrind_annotate"):
         return None
@@ -484,16 +484,17 @@ def callgrind_split(cfg):
     if not total:
         return None
     groups = {"the emulator (daemon/vt_parser.cc, daemon/terminal.cc)": 0,
-              "the rest of the daemon (PTY, ppoll loop, protocol)": 0, "utf8proc (character widths)": 0,
+              "the rest of the daemon (PTY, ppoll loop, protocol)": 0,
+              "character widths (CharWidth: utf8proc's widths as a table)": 0,
               "libc (memset, memchr, malloc, syscall stubs...)": 0, "other (libstdc++, startup)": 0}
     keys = list(groups)
     for ir, path, fn, obj in rows:
         if any(f in path for f in EMULATOR_FILES) or "Terminal::" in fn or "VtParser::" in fn:
             groups[keys[0]] += ir
+        elif "CharWidth" in fn or "utf8proc" in fn or "utf8proc" in path:
+            groups[keys[2]] += ir
         elif "/daemon/" in path or "tuidriver::" in fn:
             groups[keys[1]] += ir
-        elif "utf8proc" in fn or "utf8proc" in path:
-            groups[keys[2]] += ir
         # A static binary has libc inside, without debug info: its C symbols have no file.
         elif "libc.so" in obj or path.startswith("./") or (path == "???" and "::" not in fn
                                                              and not fn.startswith("operator ")):

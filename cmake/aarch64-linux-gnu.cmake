@@ -1,5 +1,5 @@
 # Cross-build for linux-arm64 with Debian's aarch64 toolchain and the arm64
-# (multiarch) builds of libre2-dev and libutf8proc-dev. scripts/build-platforms.sh.
+# (multiarch) build of libre2-dev. scripts/build-platforms.sh.
 set(CMAKE_SYSTEM_NAME Linux)
 set(CMAKE_SYSTEM_PROCESSOR aarch64)
 set(CMAKE_C_COMPILER aarch64-linux-gnu-gcc)

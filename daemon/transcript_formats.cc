@@ -1,10 +1,10 @@
 // The table of transcript formats by name: a new CLI's format is one line
 // here and its own transcript_<name>.cc.
-#include <glob.h>
 #include <sys/stat.h>
 
 #include <climits>
 
+#include "glob_files.h"
 #include "transcript_claude.h"
 #include "transcript_cline.h"
 #include "transcript_codex.h"
@@ -50,24 +50,21 @@ std::string JsonStr(const simdjson::dom::element& e, const char* key) {
 }
 
 bool LocateSessionFile(TranscriptSession* session, const IdentifySessionFn& identify, std::string* file) {
-  glob_t g;
-  if (glob(session->path.c_str(), 0, nullptr, &g) != 0) return false;
   int64_t best = INT64_MAX;
-  for (size_t i = 0; i < g.gl_pathc; ++i) {
+  for (const std::string& match : GlobFiles(session->path)) {
     struct stat st;
     std::string id, cwd;
-    if (stat(g.gl_pathv[i], &st) != 0 || !identify(g.gl_pathv[i], &id, &cwd)) continue;
+    if (stat(match.c_str(), &st) != 0 || !identify(match, &id, &cwd)) continue;
     if (cwd.empty()) cwd = session->cwd;
     bool ours = session->session_id.empty() ? cwd == session->cwd && st.st_mtime >= session->spawned - 1
                                             : id == session->session_id;
     // A new session's file is the first one started after the spawn.
     if (ours && static_cast<int64_t>(st.st_ctime) < best) {
       best = static_cast<int64_t>(st.st_ctime);
-      *file = g.gl_pathv[i];
+      *file = match;
       if (session->session_id.empty()) session->session_id = id;
     }
   }
-  globfree(&g);
   return !file->empty();
 }
 

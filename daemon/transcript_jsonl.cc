@@ -1,6 +1,5 @@
 #include "transcript_jsonl.h"
 
-#include <glob.h>
 #include <sys/stat.h>
 
 #include <climits>

@@ -1,8 +1,8 @@
 #include "utf8.h"
 
-#include <utf8proc.h>
-
 #include <cstring>
+
+#include "char_width_table.h"
 
 namespace tuidriver {
 namespace {
@@ -204,8 +204,11 @@ std::string SanitizePrompt(const std::string& input) {
 
 int CharWidth(char32_t cp) {
   if (cp < 0x80) return cp >= 0x20 && cp != 0x7f ? 1 : 0;
-  int w = utf8proc_charwidth(static_cast<utf8proc_int32_t>(cp));
-  return w > 2 ? 2 : w;
+  // utf8proc's widths, copied into char_width_table.h (scripts/gen-char-width.cc):
+  // its full property tables would be about 330 KB of the binary.
+  if (cp >= 0x110000) return kCharWidthPastUnicode;
+  uint8_t packed = kCharWidthStage2[kCharWidthStage1[cp / kCharWidthBlock]][cp % kCharWidthBlock / 4];
+  return (packed >> (2 * (cp % 4))) & 3;
 }
 
 int StringColumns(const std::string& s) {

@@ -43,7 +43,8 @@ class Utf8Sanitizer {
 std::string SanitizePrompt(const std::string& s);
 
 // Columns a character takes on the terminal: 0 (combining), 1, or 2 (wide:
-// CJK, emoji), by utf8proc's Unicode tables, as current terminals count. The
+// CJK, emoji), by utf8proc's Unicode tables (copied into char_width_table.h),
+// as current terminals count. The
 // emulator and the reply extractor both count with this one function.
 int CharWidth(char32_t cp);
 // Columns of a UTF-8 string, the sum of CharWidth.

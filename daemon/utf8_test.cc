@@ -1,6 +1,7 @@
 #include "utf8.h"
 
 #include <gtest/gtest.h>
+#include <utf8proc.h>
 
 namespace tuidriver {
 namespace {
@@ -112,6 +113,18 @@ TEST(CharWidth, CountsAsTheTerminalDoes) {
   EXPECT_EQ(2, CharWidth(0x2705));   // ✅
   EXPECT_EQ(2, CharWidth(0x1F680));  // 🚀
   EXPECT_EQ(5, StringColumns("a\xE4\xB8\xAD\xF0\x9F\x9A\x80"));
+}
+
+// char_width_table.h is utf8proc's widths, for every code point: after a
+// utf8proc upgrade this fails until scripts/gen-char-width.cc is rerun.
+TEST(CharWidth, IsUtf8procsForEveryCodePoint) {
+  int mismatches = 0;
+  for (char32_t cp = 0x80; cp <= 0x110001; ++cp) {
+    int want = utf8proc_charwidth(static_cast<utf8proc_int32_t>(cp));
+    if (want > 2) want = 2;
+    if (CharWidth(cp) != want && ++mismatches <= 10) ADD_FAILURE() << "U+" << std::hex << cp;
+  }
+  EXPECT_EQ(0, mismatches);
 }
 
 }  // namespace

@@ -42,9 +42,9 @@ for arg in "$@"; do
       # linux-arm64 cross build (scripts/build-platforms.sh): Debian's aarch64
       # toolchain, the arm64 static libraries (dpkg multiarch) and qemu-user;
       # darwin builds: RE2's Unicode tables are generated from unicode-data,
-      # RE2's and utf8proc's sources come from `apt-get source`
+      # RE2's sources come from `apt-get source`
       # (deb-src below).
-      PACKAGES+=(g++-aarch64-linux-gnu qemu-user libre2-dev:arm64 libutf8proc-dev:arm64 unicode-data)
+      PACKAGES+=(g++-aarch64-linux-gnu qemu-user libre2-dev:arm64 unicode-data)
       platforms=1
       if ! dpkg --print-foreign-architectures | grep -qx arm64; then
         dpkg --add-architecture arm64

@@ -16,9 +16,9 @@ bash scripts/build.sh build
 echo "== unit, integration and end-to-end tests"
 ctest --test-dir build -j"$jobs" --output-on-failure --timeout 900
 
-echo "== linux-x64: build/tuidriver stripped, fully static, under 4 MB, into its npm package (docs/platforms.md)"
+echo "== linux-x64: build/tuidriver stripped, fully static, under 3 MB, into its npm package (docs/platforms.md)"
 bash scripts/build-platforms.sh linux-x64
-echo "== linux-arm64 cross build: fully static, under 4 MB, --version under qemu-user (docs/platforms.md)"
+echo "== linux-arm64 cross build: fully static, under 3 MB, --version under qemu-user (docs/platforms.md)"
 bash scripts/build-platforms.sh linux-arm64
 echo "== the integration tests against the shipped linux-arm64 binary under qemu-user"
 bash scripts/test-linux-arm64.sh
