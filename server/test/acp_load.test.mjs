@@ -14,14 +14,21 @@ const TOOLS = {
   claude: [{ tool_call: { name: 'Bash', input: { command: 'echo tool said hi', description: 'Say hi' } } }],
   codex: [{ tool_call: { name: 'exec_command', input: { cmd: "printf 'tool-ran\\n'" } } }, 'Ran it.'],
   gemini: [{ tool_call: { name: 'run_shell_command', input: { command: 'echo tool-ran' } } }, 'Ran it.'],
+  pi: [{ tool_call: { name: 'bash', input: { command: 'echo tool-ran' } } }],
+  copilot: [{ tool_call: { name: 'bash', input: { command: 'printf tool-ran', description: 'Print' } } }],
 };
 
-/** Codex names its session itself: the id in its rollout file's first record. */
-function codexSessionId(home) {
-  const files = fs.readdirSync(path.join(home, '.codex', 'sessions'), { recursive: true }).filter((f) => /rollout-.*\.jsonl$/.test(f));
+/**
+ * The id to load: Codex and pi name their session themselves (docs/acp.md, "Not
+ * done"), in their session file's first record; the others take the daemon's.
+ */
+function cliSessionId(cli, home, sid) {
+  if (cli !== 'codex' && cli !== 'pi') return sid;
+  const dir = cli === 'codex' ? path.join(home, '.codex', 'sessions') : path.join(home, '.pi', 'agent', 'sessions');
+  const files = fs.readdirSync(dir, { recursive: true }).filter((f) => f.endsWith('.jsonl'));
   assert.equal(files.length, 1, JSON.stringify(files));
-  const first = fs.readFileSync(path.join(home, '.codex', 'sessions', files[0]), 'utf8').split('\n')[0];
-  return JSON.parse(first).payload.id;
+  const first = JSON.parse(fs.readFileSync(path.join(dir, files[0]), 'utf8').split('\n')[0]);
+  return cli === 'codex' ? first.payload.id : first.id;
 }
 
 /** The updates a replay of this live turn must send: its prompt, its tool calls as the transcript gave them, its answer. */
@@ -45,7 +52,7 @@ function withoutIds(updates) {
   });
 }
 
-for (const cli of ['claude', 'codex', 'gemini']) {
+for (const cli of ['claude', 'codex', 'gemini', 'pi', 'copilot']) {
   test(`${cli}: session/load replays the conversation before it answers`, async (t) => {
     const api = await fakeApi(t);
     const h = agentHome(t, cli, api.port);
@@ -62,11 +69,12 @@ for (const cli of ['claude', 'codex', 'gemini']) {
       live.push({ prompt, updates: r.updates });
     }
     assert.equal(answer(live[2].updates), md, a.stderr());
-    assert.ok(live[1].updates.some((u) => u.sessionUpdate === 'tool_call' && u.kind === 'execute'), JSON.stringify(live[1].updates));
+    // The tool call as the transcript recorded it (not only a permission question).
+    assert.ok(live[1].updates.some((u) => u.sessionUpdate === 'tool_call' && u.toolCallId.startsWith('tool-')), JSON.stringify(live[1].updates));
     await a.close();
 
     // A new process loads the session: the replay comes before the response.
-    const id = cli === 'codex' ? codexSessionId(h.home) : sid;
+    const id = cliSessionId(cli, h.home, sid);
     const b = startAgent(t, cli, { env: h.env });
     await b.init();
     assert.deepEqual(await b.agent.request(acp.methods.agent.session.load, { sessionId: id, cwd: h.cwd, mcpServers: [] }), {});
