@@ -268,6 +268,7 @@ const std::vector<RequestSpec>& RequestTable() {
       {"close", RequestType::kClose, {}, ReadNothing},
       {"answer", RequestType::kAnswer, {"target", "option", "text"}, ReadAnswer},
       {"record", RequestType::kRecord, {"path", "stop"}, ReadRecord},
+      {"history", RequestType::kHistory, {}, ReadNothing},
   };
   return kTable;
 }

@@ -31,7 +31,7 @@ enum class RequestType {
   kAsk, kAskStream, kAnswer, kCancel,
   kSend, kSendSecret, kKeys, kPaste,
   kResize, kScreen, kScrollback, kExpect, kWaitIdle, kSignal, kStatus,
-  kSubscribe, kUnsubscribe, kRecord, kClose,
+  kSubscribe, kUnsubscribe, kRecord, kHistory, kClose,
 };
 // The type's name on the wire ("ask_stream").
 const char* RequestTypeName(RequestType type);

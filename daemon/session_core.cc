@@ -303,6 +303,7 @@ void SessionCore::Dispatch(Request& r) {
     case RequestType::kWaitIdle: HandleWaitIdle(r); return;
     case RequestType::kSignal: HandleSignal(r); return;
     case RequestType::kStatus: HandleStatus(r); return;
+    case RequestType::kHistory: HandleHistory(r); return;
     case RequestType::kSubscribe:
     case RequestType::kUnsubscribe: HandleSubscribe(r); return;
     case RequestType::kClose: BeginClose(&r.id); return;
@@ -513,6 +514,23 @@ void SessionCore::HandleStatus(const Request& r) {
   if (state_ == State::kExited) o.Merge(ExitFields());
   else o.AddNull("exit_code").AddNull("signal");
   ReplyOk(r.id, o);
+}
+
+// The resumed session's past turns, read from the transcript as it is now
+// (a client replays them: tuidriver-acp's session/load).
+void SessionCore::HandleHistory(const Request& r) {
+  if (!transcript_.enabled()) {
+    std::string what = options_.raw ? "a raw session" : "the engine " + options_.engine.name;
+    ReplyError(r.id, "history", what + " keeps no transcript, so it has no history to read");
+    return;
+  }
+  std::vector<Turn> turns;
+  std::string err;
+  if (!transcript_.ReadHistory(&turns, &err)) {
+    ReplyError(r.id, "history", err);
+    return;
+  }
+  ReplyOk(r.id, HistoryJson(turns, transcript_.session_id()));
 }
 
 void SessionCore::HandleSubscribe(const Request& r) {

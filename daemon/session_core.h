@@ -160,6 +160,7 @@ class SessionCore {
   void HandleWaitIdle(Request& request);
   void HandleSignal(const Request& request);
   void HandleStatus(const Request& request);
+  void HandleHistory(const Request& request);
   const char* IdleState() const;
   void HandleSubscribe(const Request& request);
   bool IdInUse(const RequestId& id) const;

@@ -9,21 +9,43 @@
 
 namespace tuidriver {
 
-JsonObject TurnJson(const Turn& turn, const std::string& session_id) {
+namespace {
+
+// [{name, input, output, ok}, …]: a turn's tool calls.
+std::string ToolsJson(const std::vector<ToolCall>& calls) {
   std::string tools = "[";
-  for (size_t i = 0; i < turn.tools.size(); ++i) {
-    const ToolCall& t = turn.tools[i];
+  for (size_t i = 0; i < calls.size(); ++i) {
+    const ToolCall& t = calls[i];
     JsonObject o;
     o.Add("name", t.name).AddRaw("input", t.input_json).Add("output", t.output).Add("ok", t.ok);
     if (i) tools += ",";
     tools += o.Finish();
   }
+  return tools + "]";
+}
+
+}  // namespace
+
+JsonObject TurnJson(const Turn& turn, const std::string& session_id) {
   JsonObject usage;
   usage.Add("input_tokens", turn.input_tokens).Add("output_tokens", turn.output_tokens);
   JsonObject o;
-  o.Add("session_id", session_id).AddRaw("tools", tools + "]").AddRaw("usage", usage.Finish());
+  o.Add("session_id", session_id).AddRaw("tools", ToolsJson(turn.tools)).AddRaw("usage", usage.Finish());
   if (turn.model.empty()) o.AddNull("model");
   else o.Add("model", turn.model);
+  return o;
+}
+
+JsonObject HistoryJson(const std::vector<Turn>& turns, const std::string& session_id) {
+  std::string list = "[";
+  for (size_t i = 0; i < turns.size(); ++i) {
+    JsonObject o;
+    o.Add("prompt", turns[i].prompt).Add("markdown", turns[i].markdown).AddRaw("tools", ToolsJson(turns[i].tools));
+    if (i) list += ",";
+    list += o.Finish();
+  }
+  JsonObject o;
+  o.Add("session_id", session_id).AddRaw("turns", list + "]");
   return o;
 }
 
@@ -50,6 +72,15 @@ TranscriptReader::Result TranscriptReader::ReadTurn(Turn* turn, std::string* err
     return Result::kNotYet;
   }
   return format_->ReadTurn(session_, turn, err);
+}
+
+bool TranscriptReader::ReadHistory(std::vector<Turn>* turns, std::string* err) {
+  turns->clear();
+  if (!format_->Locate(&session_)) {
+    *err = "no transcript matches " + session_.path + " for this session";
+    return false;
+  }
+  return format_->ReadHistory(session_, turns, err);
 }
 
 std::string TranscriptPath(const std::string& pattern, const std::string& home, const std::string& cwd,

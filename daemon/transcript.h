@@ -26,6 +26,7 @@ struct ToolCall {
 };
 
 struct Turn {
+  std::string prompt;    // the user's prompt, as recorded (history)
   std::string markdown;  // the last assistant message after the last tool call
   std::vector<ToolCall> tools;
   int64_t input_tokens = 0;
@@ -41,6 +42,8 @@ enum class TranscriptResult { kDone, kNotYet, kFailed };
 
 // The reply's `turn` object: session_id, tools, usage, model.
 JsonObject TurnJson(const Turn& turn, const std::string& session_id);
+// The `history` reply's fields: session_id, and turns [{prompt, markdown, tools}].
+JsonObject HistoryJson(const std::vector<Turn>& turns, const std::string& session_id);
 
 class TranscriptFormat;
 
@@ -71,6 +74,10 @@ class TranscriptReader {
   // kDone: *turn holds the finished turn. kNotYet: not written (whole) yet.
   // kFailed: *err says what was missing or unreadable.
   Result ReadTurn(Turn* turn, std::string* err);
+  // The session's turns so far, oldest first, each opened by a prompt (a
+  // resumed session's past, for `history`). False with *err when there is
+  // no transcript yet or the format cannot split it into turns.
+  bool ReadHistory(std::vector<Turn>* turns, std::string* err);
 
  private:
   std::unique_ptr<TranscriptFormat> format_;

@@ -3,6 +3,7 @@
 #include <simdjson.h>
 
 #include <set>
+#include <vector>
 
 #include "transcript_jsonl.h"
 
@@ -12,7 +13,7 @@ namespace {
 using simdjson::dom::element;
 
 // A user record: the prompt that opens a turn, or the results of tool calls.
-bool OnUser(const element& message, Turn* turn, std::string* err) {
+bool OnUser(const element& message, std::vector<Turn>* turns, std::string* err) {
   element content;
   if (message["content"].get(content)) {
     *err = "a user record without message.content";
@@ -21,8 +22,7 @@ bool OnUser(const element& message, Turn* turn, std::string* err) {
   simdjson::dom::array blocks;
   if (content.is_string() || (!content.get(blocks) && blocks.size() > 0 &&
                               JsonStr(blocks.at(0).value_unsafe(), "type") == "text")) {
-    *turn = Turn();  // a prompt: this ask's turn starts here
-    turn->prompt_seen = true;
+    OpenTurn(turns, JsonText(content));  // a prompt: a turn starts here
     return true;
   }
   if (content.get(blocks)) {
@@ -32,7 +32,7 @@ bool OnUser(const element& message, Turn* turn, std::string* err) {
   for (element b : blocks) {
     if (JsonStr(b, "type") != "tool_result") continue;
     std::string id = JsonStr(b, "tool_use_id");
-    for (ToolCall& t : turn->tools) {
+    for (ToolCall& t : CurrentTurn(turns)->tools) {
       if (t.id != id) continue;
       element c;
       if (!b["content"].get(c)) t.output = JsonText(c);
@@ -78,7 +78,8 @@ bool OnAssistant(const element& message, Turn* turn, std::set<std::string>* coun
 
 }  // namespace
 
-bool ParseClaudeTurn(const std::string& jsonl, Turn* turn, std::string* err) {
+bool ParseClaudeTurns(const std::string& jsonl, std::vector<Turn>* turns, std::string* err) {
+  turns->clear();
   std::set<std::string> counted;
   std::string last_text_id;
   return ForEachJsonlRecord(jsonl, [&](const element& record, const std::string&) {
@@ -89,8 +90,9 @@ bool ParseClaudeTurn(const std::string& jsonl, Turn* turn, std::string* err) {
       bool meta = false;
       if (!record["isMeta"].get(meta) && meta) return true;  // the CLI's own notes
       if (!has_message) return (*err = "a user record without a message object", false);
-      return OnUser(message, turn, err);
+      return OnUser(message, turns, err);
     }
+    Turn* turn = CurrentTurn(turns);
     if (type == "assistant") {
       if (!has_message) return (*err = "an assistant record without a message object", false);
       if (turn->prompt_seen && !OnAssistant(message, turn, &counted, &last_text_id, err)) return false;
@@ -104,8 +106,15 @@ bool ParseClaudeTurn(const std::string& jsonl, Turn* turn, std::string* err) {
   }, err);
 }
 
+bool ParseClaudeTurn(const std::string& jsonl, Turn* turn, std::string* err) {
+  std::vector<Turn> turns;
+  if (!ParseClaudeTurns(jsonl, &turns, err)) return false;
+  *turn = LastTurn(std::move(turns));
+  return true;
+}
+
 std::unique_ptr<TranscriptFormat> NewClaudeTranscript() {
-  return std::make_unique<JsonlTranscript>(ParseClaudeTurn, nullptr);
+  return std::make_unique<JsonlTranscript>(ParseClaudeTurn, nullptr, ParseClaudeTurns);
 }
 
 }  // namespace tuidriver

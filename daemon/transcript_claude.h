@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "transcript_format.h"
 
@@ -14,6 +15,8 @@ std::unique_ptr<TranscriptFormat> NewClaudeTranscript();
 // Parses the JSONL records a turn appended to a Claude Code transcript.
 // False with *err when a record is not what the format promises.
 bool ParseClaudeTurn(const std::string& jsonl, Turn* turn, std::string* err);
+// The same records as the turns their prompts open (history).
+bool ParseClaudeTurns(const std::string& jsonl, std::vector<Turn>* turns, std::string* err);
 
 }  // namespace tuidriver
 

@@ -90,5 +90,38 @@ TEST(ClaudeTranscript, UnknownRecordTypesAreSkippedUnknownShapesFailLoudly) {
   EXPECT_NE(std::string::npos, err.find("not JSON")) << err;
 }
 
+TEST(ClaudeTranscript, HistoryIsEveryTurnWithItsPrompt) {
+  std::vector<Turn> turns;
+  std::string err;
+  ASSERT_TRUE(ParseClaudeTurns(Sample(), &turns, &err)) << err;
+  ASSERT_EQ(2u, turns.size());
+  EXPECT_EQ("run it", turns[0].prompt);
+  EXPECT_EQ("Done.", turns[0].markdown);
+  ASSERT_EQ(1u, turns[0].tools.size());
+  EXPECT_EQ("Bash", turns[0].tools[0].name);
+  EXPECT_EQ("tool said hi", turns[0].tools[0].output);
+  EXPECT_TRUE(turns[0].finished);
+  EXPECT_EQ("second", turns[1].prompt);
+  EXPECT_EQ("## Plan\nUse **bold** and `code`.\n\n- first item\n- second item", turns[1].markdown);
+  EXPECT_TRUE(turns[1].tools.empty());
+  // A prompt in text blocks, and a tool that failed; records before any prompt open no turn.
+  std::string jsonl =
+      R"({"type":"assistant","message":{"id":"m0","content":[{"type":"text","text":"stray"}]}})" "\n"
+      R"({"type":"user","message":{"role":"user","content":[{"type":"text","text":"list"}]}})" "\n"
+      R"({"type":"assistant","message":{"id":"m1","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls"}}]}})" "\n"
+      R"({"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"no such dir","is_error":true}]}})" "\n"
+      R"({"type":"assistant","message":{"id":"m2","content":[{"type":"text","text":"It failed."}]}})" "\n";
+  ASSERT_TRUE(ParseClaudeTurns(jsonl, &turns, &err)) << err;
+  turns = PromptedTurns(turns);
+  ASSERT_EQ(1u, turns.size());
+  EXPECT_EQ("list", turns[0].prompt);
+  EXPECT_EQ("It failed.", turns[0].markdown);
+  ASSERT_EQ(1u, turns[0].tools.size());
+  EXPECT_FALSE(turns[0].tools[0].ok);
+  EXPECT_EQ("no such dir", turns[0].tools[0].output);
+  EXPECT_FALSE(ParseClaudeTurns(jsonl + R"({"type":"user","message":{"role":"user","content":7}})" "\n", &turns, &err));
+  EXPECT_NE(std::string::npos, err.find("neither text nor blocks")) << err;
+}
+
 }  // namespace
 }  // namespace tuidriver

@@ -2,6 +2,8 @@
 
 #include <simdjson.h>
 
+#include <vector>
+
 #include "transcript_jsonl.h"
 
 namespace tuidriver {
@@ -9,10 +11,25 @@ namespace {
 
 using simdjson::dom::element;
 
+// A user message: the prompt, unless it is context the CLI adds itself,
+// which it wraps in a tag (<environment_context>…</environment_context>).
+void OnCodexUserMessage(const element& item, Turn* turn) {
+  simdjson::dom::array blocks;
+  if (item["content"].get(blocks)) return;
+  std::string text;
+  for (element b : blocks) {
+    if (JsonStr(b, "type") == "input_text") text += JsonStr(b, "text");
+  }
+  bool wrapped = !text.empty() && text.front() == '<' && text.back() == '>';
+  if (!wrapped && !text.empty()) turn->prompt = text;
+}
+
 // A Codex response_item: the assistant's messages, tool calls and outputs.
 bool OnCodexItem(const element& item, Turn* turn, std::string* last_text_id, std::string* err) {
   std::string type = JsonStr(item, "type");
-  if (type == "message" && JsonStr(item, "role") == "assistant") {
+  if (type == "message" && JsonStr(item, "role") == "user") {
+    OnCodexUserMessage(item, turn);
+  } else if (type == "message" && JsonStr(item, "role") == "assistant") {
     simdjson::dom::array blocks;
     if (item["content"].get(blocks)) {
       *err = "an assistant message without a content array";
@@ -46,11 +63,11 @@ bool OnCodexItem(const element& item, Turn* turn, std::string* last_text_id, std
 }
 
 // A Codex event_msg: the turn's start and end, and token counts.
-void OnCodexEvent(const element& event, Turn* turn) {
+void OnCodexEvent(const element& event, std::vector<Turn>* turns) {
   std::string type = JsonStr(event, "type");
+  Turn* turn = CurrentTurn(turns);
   if (type == "task_started") {
-    *turn = Turn();
-    turn->prompt_seen = true;
+    OpenTurn(turns, "");  // its prompt is the user message that follows
   } else if (type == "task_complete") {
     turn->finished = turn->prompt_seen;
   } else if (type == "token_count") {
@@ -64,7 +81,8 @@ void OnCodexEvent(const element& event, Turn* turn) {
 
 }  // namespace
 
-bool ParseCodexTurn(const std::string& jsonl, Turn* turn, std::string* err) {
+bool ParseCodexTurns(const std::string& jsonl, std::vector<Turn>* turns, std::string* err) {
+  turns->clear();
   std::string last_text_id;
   return ForEachJsonlRecord(jsonl, [&](const element& record, const std::string&) {
     std::string type = JsonStr(record, "type");
@@ -73,11 +91,19 @@ bool ParseCodexTurn(const std::string& jsonl, Turn* turn, std::string* err) {
     if (record["payload"].get(payload) || !payload.is_object()) {
       return (*err = "a " + type + " record without a payload object", false);
     }
-    if (type == "event_msg") OnCodexEvent(payload, turn);
+    Turn* turn = CurrentTurn(turns);
+    if (type == "event_msg") OnCodexEvent(payload, turns);
     else if (type == "turn_context" && !JsonStr(payload, "model").empty()) turn->model = JsonStr(payload, "model");
     else if (turn->prompt_seen) return OnCodexItem(payload, turn, &last_text_id, err);
     return true;
   }, err);
+}
+
+bool ParseCodexTurn(const std::string& jsonl, Turn* turn, std::string* err) {
+  std::vector<Turn> turns;
+  if (!ParseCodexTurns(jsonl, &turns, err)) return false;
+  *turn = LastTurn(std::move(turns));
+  return true;
 }
 
 namespace {
@@ -94,7 +120,7 @@ bool IdentifyCodex(const element& first, std::string* id, std::string* cwd) {
 }  // namespace
 
 std::unique_ptr<TranscriptFormat> NewCodexTranscript() {
-  return std::make_unique<JsonlTranscript>(ParseCodexTurn, IdentifyCodex);
+  return std::make_unique<JsonlTranscript>(ParseCodexTurn, IdentifyCodex, ParseCodexTurns);
 }
 
 }  // namespace tuidriver

@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "transcript_format.h"
 
@@ -14,6 +15,8 @@ std::unique_ptr<TranscriptFormat> NewCodexTranscript();
 // Parses the records a turn appended to a Codex rollout file: response_item,
 // event_msg and turn_context records.
 bool ParseCodexTurn(const std::string& jsonl, Turn* turn, std::string* err);
+// The same records as the turns their prompts open (history).
+bool ParseCodexTurns(const std::string& jsonl, std::vector<Turn>* turns, std::string* err);
 
 }  // namespace tuidriver
 

@@ -48,5 +48,21 @@ TEST(CodexTranscript, TheLastTurnAndUnknownShapes) {
   EXPECT_NE(std::string::npos, err.find("content")) << err;
 }
 
+TEST(CodexTranscript, HistoryIsEveryTurnWithItsPrompt) {
+  std::vector<Turn> turns;
+  std::string err;
+  ASSERT_TRUE(ParseCodexTurns(CodexSample(), &turns, &err)) << err;
+  turns = PromptedTurns(turns);
+  ASSERT_EQ(2u, turns.size());
+  EXPECT_EQ("run it", turns[0].prompt);  // not the <environment_context> the CLI adds before it
+  EXPECT_EQ("## Plan\nUse **bold**.", turns[0].markdown);
+  ASSERT_EQ(1u, turns[0].tools.size());
+  EXPECT_EQ("shell", turns[0].tools[0].name);
+  EXPECT_EQ("unsupported call: shell", turns[0].tools[0].output);
+  EXPECT_EQ("second", turns[1].prompt);
+  EXPECT_EQ("OK", turns[1].markdown);
+  EXPECT_TRUE(turns[1].tools.empty());
+}
+
 }  // namespace
 }  // namespace tuidriver

@@ -64,18 +64,19 @@ void OnUsage(const element& data, Turn* turn) {
 }
 
 // One event; `answered`: the last assistant.message was an answer.
-bool OnEvent(const std::string& type, const element& data, Turn* turn, bool* answered, std::string* err) {
+bool OnEvent(const std::string& type, const element& data, std::vector<Turn>* turns, bool* answered,
+             std::string* err) {
   if (type == "user.message") {
     std::string_view content;
     if (data["content"].get(content)) {
       *err = "a user.message without data.content";
       return false;
     }
-    *turn = Turn();  // a prompt: this ask's turn starts here
-    turn->prompt_seen = true;
+    OpenTurn(turns, std::string(content));  // a prompt: a turn starts here
     *answered = false;
     return true;
   }
+  Turn* turn = CurrentTurn(turns);
   if (!turn->prompt_seen) return true;
   if (type == "assistant.message") return OnAssistantMessage(data, turn, answered, err);
   if (type == "tool.execution_complete") OnToolComplete(data, turn);
@@ -88,7 +89,8 @@ bool OnEvent(const std::string& type, const element& data, Turn* turn, bool* ans
 
 }  // namespace
 
-bool ParseCopilotTurn(const std::string& jsonl, Turn* turn, std::string* err) {
+bool ParseCopilotTurns(const std::string& jsonl, std::vector<Turn>* turns, std::string* err) {
+  turns->clear();
   simdjson::dom::parser parser;
   bool answered = false;
   std::istringstream in(jsonl);
@@ -111,7 +113,7 @@ bool ParseCopilotTurn(const std::string& jsonl, Turn* turn, std::string* err) {
       *err = "a " + type + " event without a data object (line " + std::to_string(number) + " of the turn)";
       return false;
     }
-    if (!OnEvent(type, data, turn, &answered, err)) {
+    if (!OnEvent(type, data, turns, &answered, err)) {
       *err += " (line " + std::to_string(number) + " of the turn)";
       return false;
     }
@@ -119,8 +121,15 @@ bool ParseCopilotTurn(const std::string& jsonl, Turn* turn, std::string* err) {
   return true;
 }
 
+bool ParseCopilotTurn(const std::string& jsonl, Turn* turn, std::string* err) {
+  std::vector<Turn> turns;
+  if (!ParseCopilotTurns(jsonl, &turns, err)) return false;
+  *turn = LastTurn(std::move(turns));
+  return true;
+}
+
 std::unique_ptr<TranscriptFormat> NewCopilotTranscript() {
-  return std::make_unique<JsonlTranscript>(ParseCopilotTurn, nullptr);
+  return std::make_unique<JsonlTranscript>(ParseCopilotTurn, nullptr, ParseCopilotTurns);
 }
 
 }  // namespace tuidriver

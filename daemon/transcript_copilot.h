@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "transcript_format.h"
 
@@ -17,6 +18,8 @@ std::unique_ptr<TranscriptFormat> NewCopilotTranscript();
 // False with *err when an event of a known type is not in the shape
 // Copilot 1.0.102 writes.
 bool ParseCopilotTurn(const std::string& jsonl, Turn* turn, std::string* err);
+// The same records as the turns their prompts open (history).
+bool ParseCopilotTurns(const std::string& jsonl, std::vector<Turn>* turns, std::string* err);
 
 }  // namespace tuidriver
 

@@ -70,5 +70,20 @@ TEST(CopilotTranscript, AKnownEventInAnUnknownShapeFails) {
   EXPECT_NE(std::string::npos, err.find("data")) << err;
 }
 
+TEST(CopilotTranscript, HistoryIsEveryTurnWithItsPrompt) {
+  std::vector<Turn> turns;
+  std::string err;
+  ASSERT_TRUE(ParseCopilotTurns(Sample(), &turns, &err)) << err;
+  turns = PromptedTurns(turns);
+  ASSERT_EQ(2u, turns.size());
+  EXPECT_EQ("say hello", turns[0].prompt);
+  EXPECT_EQ("Hello **there** from the fake. ", turns[0].markdown);
+  EXPECT_TRUE(turns[0].tools.empty());
+  EXPECT_EQ("run it", turns[1].prompt);
+  EXPECT_EQ("All **done**. ", turns[1].markdown);
+  ASSERT_EQ(1u, turns[1].tools.size());
+  EXPECT_EQ("bash", turns[1].tools[0].name);
+}
+
 }  // namespace
 }  // namespace tuidriver

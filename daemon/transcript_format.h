@@ -34,7 +34,23 @@ class TranscriptFormat {
   // kDone: finished. kNotYet: *err says what is not written yet. kFailed:
   // *err says what is not in the shape the pinned CLI writes.
   virtual TranscriptResult ReadTurn(const TranscriptSession& session, Turn* turn, std::string* err) = 0;
+  // Every turn the transcript holds, oldest first (after a successful
+  // Locate). A format that cannot split its transcript into turns says so.
+  virtual bool ReadHistory(const TranscriptSession& session, std::vector<Turn>* turns, std::string* err) {
+    *err = "this engine's transcript format reads single turns, not a session's history (" + session.path + ")";
+    return false;
+  }
 };
+
+// A transcript read as the turns its prompts open: records before the
+// first prompt go to a turn with prompt_seen false, which history drops.
+// CurrentTurn: the turn records go to now. OpenTurn: a prompt starts one.
+Turn* CurrentTurn(std::vector<Turn>* turns);
+Turn* OpenTurn(std::vector<Turn>* turns, std::string prompt);
+// The turn an ask reads (the last one, or an empty one), and the history
+// (those a prompt opened).
+Turn LastTurn(std::vector<Turn> turns);
+std::vector<Turn> PromptedTurns(std::vector<Turn> turns);
 
 // The format the engine file names; null for a name not in the table.
 std::unique_ptr<TranscriptFormat> NewTranscriptFormat(const std::string& name);

@@ -89,6 +89,31 @@ std::string JsonText(const simdjson::dom::element& content) {
   return out;
 }
 
+Turn* CurrentTurn(std::vector<Turn>* turns) {
+  if (turns->empty()) turns->emplace_back();
+  return &turns->back();
+}
+
+Turn* OpenTurn(std::vector<Turn>* turns, std::string prompt) {
+  if (!turns->empty() && !turns->back().prompt_seen) turns->pop_back();  // nothing of a turn before it
+  turns->emplace_back();
+  turns->back().prompt_seen = true;
+  turns->back().prompt = std::move(prompt);
+  return &turns->back();
+}
+
+Turn LastTurn(std::vector<Turn> turns) {
+  return turns.empty() ? Turn() : std::move(turns.back());
+}
+
+std::vector<Turn> PromptedTurns(std::vector<Turn> turns) {
+  std::vector<Turn> out;
+  for (Turn& t : turns) {
+    if (t.prompt_seen) out.push_back(std::move(t));
+  }
+  return out;
+}
+
 std::vector<std::string> TranscriptFormatNames() {
   std::vector<std::string> names;
   for (const FormatEntry& f : kFormats) names.push_back(f.name);

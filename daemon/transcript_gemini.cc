@@ -32,6 +32,19 @@ bool IsPrompt(const element& m) {
   return false;
 }
 
+// A prompt's text: its content string, or its parts' text joined.
+std::string PromptText(const element& m) {
+  std::string_view text;
+  if (!m["content"].get(text)) return std::string(text);
+  simdjson::dom::array parts;
+  std::string out;
+  if (m["content"].get(parts)) return out;
+  for (element p : parts) {
+    if (!p["text"].get(text)) out += text;
+  }
+  return out;
+}
+
 void OnGeminiReply(const element& m, Turn* turn) {
   simdjson::dom::array calls;
   if (!m["toolCalls"].get(calls)) {
@@ -62,29 +75,33 @@ void OnGeminiReply(const element& m, Turn* turn) {
   if (!JsonStr(m, "model").empty()) turn->model = JsonStr(m, "model");
 }
 
-}  // namespace
-
-bool ParseGeminiTurn(const std::string& jsonl, Turn* turn, std::string* err) {
-  // Merge first: a message's later records replace its earlier ones.
-  std::vector<GeminiMessage> messages;
-  bool read = ForEachJsonlRecord(jsonl, [&](const element& record, const std::string& line) {
+// Merged: a message's later records replace its earlier ones.
+bool ReadGeminiMessages(const std::string& jsonl, std::vector<GeminiMessage>* messages, std::string* err) {
+  return ForEachJsonlRecord(jsonl, [&](const element& record, const std::string& line) {
     std::string id = JsonStr(record, "id");
     if (id.empty()) return true;  // $set, metadata: nothing of the turn's messages
     if (JsonStr(record, "type").empty()) return (*err = "a message without a type", false);
-    auto it = std::find_if(messages.begin(), messages.end(), [&](const GeminiMessage& m) { return m.id == id; });
-    if (it == messages.end()) messages.push_back({id, JsonStr(record, "type"), line});
+    auto it = std::find_if(messages->begin(), messages->end(), [&](const GeminiMessage& m) { return m.id == id; });
+    if (it == messages->end()) messages->push_back({id, JsonStr(record, "type"), line});
     else it->json = line;
     return true;
   }, err);
-  if (!read) return false;
+}
+
+}  // namespace
+
+bool ParseGeminiTurns(const std::string& jsonl, std::vector<Turn>* turns, std::string* err) {
+  turns->clear();
+  std::vector<GeminiMessage> messages;
+  if (!ReadGeminiMessages(jsonl, &messages, err)) return false;
   simdjson::dom::parser reader;
   bool last_is_answer = false;
   for (const GeminiMessage& gm : messages) {
     element m;
     if (reader.parse(gm.json).get(m)) continue;
+    Turn* turn = CurrentTurn(turns);
     if (IsPrompt(m)) {
-      *turn = Turn();
-      turn->prompt_seen = true;
+      OpenTurn(turns, PromptText(m));
       last_is_answer = false;
     } else if (gm.type == "gemini" && turn->prompt_seen) {
       OnGeminiReply(m, turn);
@@ -96,7 +113,15 @@ bool ParseGeminiTurn(const std::string& jsonl, Turn* turn, std::string* err) {
   }
   // Gemini records no turn end: the screen said done, and the last message
   // is an answer with text and no tool call left to run.
-  turn->finished = turn->prompt_seen && last_is_answer;
+  Turn* last = CurrentTurn(turns);
+  last->finished = last->prompt_seen && last_is_answer;
+  return true;
+}
+
+bool ParseGeminiTurn(const std::string& jsonl, Turn* turn, std::string* err) {
+  std::vector<Turn> turns;
+  if (!ParseGeminiTurns(jsonl, &turns, err)) return false;
+  *turn = LastTurn(std::move(turns));
   return true;
 }
 
@@ -112,7 +137,7 @@ bool IdentifyGemini(const element& first, std::string* id, std::string* cwd) {
 }  // namespace
 
 std::unique_ptr<TranscriptFormat> NewGeminiTranscript() {
-  return std::make_unique<JsonlTranscript>(ParseGeminiTurn, IdentifyGemini);
+  return std::make_unique<JsonlTranscript>(ParseGeminiTurn, IdentifyGemini, ParseGeminiTurns);
 }
 
 }  // namespace tuidriver

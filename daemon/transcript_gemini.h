@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "transcript_format.h"
 
@@ -14,6 +15,8 @@ std::unique_ptr<TranscriptFormat> NewGeminiTranscript();
 // Parses the records a turn appended to a Gemini CLI chat file: message
 // records, updated by id, and `$set` records.
 bool ParseGeminiTurn(const std::string& jsonl, Turn* turn, std::string* err);
+// The same records as the turns their prompts open (history).
+bool ParseGeminiTurns(const std::string& jsonl, std::vector<Turn>* turns, std::string* err);
 
 }  // namespace tuidriver
 

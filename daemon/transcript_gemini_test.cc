@@ -38,5 +38,21 @@ TEST(GeminiTranscript, MergedByIdAndEndedByAnAnswer) {
   EXPECT_NE(std::string::npos, err.find("type")) << err;
 }
 
+TEST(GeminiTranscript, HistoryIsEveryTurnWithItsPrompt) {
+  std::vector<Turn> turns;
+  std::string err;
+  ASSERT_TRUE(ParseGeminiTurns(GeminiSample(), &turns, &err)) << err;
+  turns = PromptedTurns(turns);
+  ASSERT_EQ(2u, turns.size());
+  EXPECT_EQ("run it", turns[0].prompt);
+  EXPECT_EQ("Done.", turns[0].markdown);
+  ASSERT_EQ(1u, turns[0].tools.size());
+  EXPECT_EQ("run_shell_command", turns[0].tools[0].name);
+  EXPECT_TRUE(turns[0].tools[0].ok);
+  EXPECT_EQ("second", turns[1].prompt);
+  EXPECT_EQ("## Plan\nUse **bold**.", turns[1].markdown);
+  EXPECT_TRUE(turns[1].tools.empty());
+}
+
 }  // namespace
 }  // namespace tuidriver

@@ -75,4 +75,22 @@ TranscriptResult JsonlTranscript::ReadTurn(const TranscriptSession& session, Tur
   return TranscriptResult::kNotYet;
 }
 
+bool JsonlTranscript::ReadHistory(const TranscriptSession& session, std::vector<Turn>* turns, std::string* err) {
+  if (!history_) return TranscriptFormat::ReadHistory(session, turns, err);
+  std::ifstream in(file_, std::ios::binary);
+  if (!in) {
+    *err = "no transcript at " + file_;
+    return false;
+  }
+  std::stringstream text;
+  text << in.rdbuf();
+  std::vector<Turn> all;
+  if (!history_(text.str(), &all, err)) {
+    *err = file_ + ": " + *err;
+    return false;
+  }
+  *turns = PromptedTurns(std::move(all));
+  return true;
+}
+
 }  // namespace tuidriver

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "transcript_format.h"
 
@@ -25,15 +26,22 @@ class JsonlTranscript : public TranscriptFormat {
   // it names (an empty cwd: the format records none). False: not a session.
   using IdentifyFn = bool (*)(const simdjson::dom::element& first, std::string* id, std::string* cwd);
 
-  JsonlTranscript(ParseFn parse, IdentifyFn identify) : parse_(parse), identify_(identify) {}
+  // Splits a whole transcript into the turns its prompts open
+  // (transcript_format.h's OpenTurn); null: the format has no history.
+  using HistoryFn = bool (*)(const std::string& jsonl, std::vector<Turn>* turns, std::string* err);
+
+  JsonlTranscript(ParseFn parse, IdentifyFn identify, HistoryFn history = nullptr)
+      : parse_(parse), identify_(identify), history_(history) {}
   bool Locate(TranscriptSession* session) override;
   void StartTurn(const TranscriptSession& session) override;
   TranscriptResult ReadTurn(const TranscriptSession& session, Turn* turn, std::string* err) override;
+  bool ReadHistory(const TranscriptSession& session, std::vector<Turn>* turns, std::string* err) override;
 
  private:
   bool LocateByGlob(TranscriptSession* session);
   ParseFn parse_;
   IdentifyFn identify_;
+  HistoryFn history_;
   std::string file_;  // found
   uint64_t offset_ = 0;
 };

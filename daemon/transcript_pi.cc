@@ -2,6 +2,8 @@
 
 #include <simdjson.h>
 
+#include <vector>
+
 #include "transcript_jsonl.h"
 
 namespace tuidriver {
@@ -60,13 +62,14 @@ void OnToolResult(const element& m, Turn* turn) {
   }
 }
 
-bool OnMessage(const element& m, Turn* turn, std::string* err) {
+bool OnMessage(const element& m, std::vector<Turn>* turns, std::string* err) {
   std::string role = JsonStr(m, "role");
   if (role == "user") {
-    *turn = Turn();  // a prompt: this ask's turn starts here
-    turn->prompt_seen = true;
+    element content;
+    OpenTurn(turns, m["content"].get(content) ? "" : JsonText(content));  // a prompt: a turn starts here
     return true;
   }
+  Turn* turn = CurrentTurn(turns);
   if (!turn->prompt_seen) return true;
   if (role == "assistant") return OnAssistant(m, turn, err);
   if (role == "toolResult") OnToolResult(m, turn);
@@ -75,15 +78,23 @@ bool OnMessage(const element& m, Turn* turn, std::string* err) {
 
 }  // namespace
 
-bool ParsePiTurn(const std::string& jsonl, Turn* turn, std::string* err) {
+bool ParsePiTurns(const std::string& jsonl, std::vector<Turn>* turns, std::string* err) {
+  turns->clear();
   return ForEachJsonlRecord(jsonl, [&](const element& record, const std::string&) {
     if (JsonStr(record, "type") != "message") return true;  // model changes, labels, compactions
     element message;
     if (record["message"].get(message) || !message.is_object()) {
       return (*err = "a message record without a message object", false);
     }
-    return OnMessage(message, turn, err);
+    return OnMessage(message, turns, err);
   }, err);
+}
+
+bool ParsePiTurn(const std::string& jsonl, Turn* turn, std::string* err) {
+  std::vector<Turn> turns;
+  if (!ParsePiTurns(jsonl, &turns, err)) return false;
+  *turn = LastTurn(std::move(turns));
+  return true;
 }
 
 bool IdentifyPi(const element& first, std::string* id, std::string* cwd) {
@@ -94,7 +105,7 @@ bool IdentifyPi(const element& first, std::string* id, std::string* cwd) {
 }
 
 std::unique_ptr<TranscriptFormat> NewPiTranscript() {
-  return std::make_unique<JsonlTranscript>(ParsePiTurn, IdentifyPi);
+  return std::make_unique<JsonlTranscript>(ParsePiTurn, IdentifyPi, ParsePiTurns);
 }
 
 }  // namespace tuidriver

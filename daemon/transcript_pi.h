@@ -11,6 +11,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "transcript_format.h"
 
@@ -20,6 +21,8 @@ std::unique_ptr<TranscriptFormat> NewPiTranscript();
 // Parses the records a turn appended. False with *err when a record is not
 // what the format promises.
 bool ParsePiTurn(const std::string& jsonl, Turn* turn, std::string* err);
+// The same records as the turns their prompts open (history).
+bool ParsePiTurns(const std::string& jsonl, std::vector<Turn>* turns, std::string* err);
 // The session id and working directory the file's first record (the
 // `session` header) names; false when it is not a pi header.
 bool IdentifyPi(const simdjson::dom::element& first, std::string* id, std::string* cwd);

@@ -87,5 +87,21 @@ TEST(PiTranscript, TheHeaderNamesTheSession) {
   EXPECT_FALSE(IdentifyPi(first, &id, &cwd));
 }
 
+TEST(PiTranscript, HistoryIsEveryTurnWithItsPrompt) {
+  std::vector<Turn> turns;
+  std::string err;
+  ASSERT_TRUE(ParsePiTurns(Sample(), &turns, &err)) << err;
+  turns = PromptedTurns(turns);
+  ASSERT_EQ(2u, turns.size());
+  EXPECT_EQ("run two commands", turns[0].prompt);
+  EXPECT_EQ("Done.", turns[0].markdown);
+  ASSERT_EQ(2u, turns[0].tools.size());
+  EXPECT_TRUE(turns[0].tools[0].ok);
+  EXPECT_FALSE(turns[0].tools[1].ok);  // exited 3
+  EXPECT_EQ("make a plan", turns[1].prompt);
+  EXPECT_EQ("## Plan\nUse **bold** and `code`.\n\n- first item\n- second item", turns[1].markdown);
+  EXPECT_TRUE(turns[1].tools.empty());
+}
+
 }  // namespace
 }  // namespace tuidriver

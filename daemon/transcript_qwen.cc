@@ -2,6 +2,8 @@
 
 #include <simdjson.h>
 
+#include <vector>
+
 #include "transcript_jsonl.h"
 
 namespace tuidriver {
@@ -71,15 +73,17 @@ bool OnToolResult(const element& record, Turn* turn, std::string* err) {
   return true;
 }
 
-bool OnRecord(const element& record, Turn* turn, std::string* err) {
+bool OnRecord(const element& record, std::vector<Turn>* turns, std::string* err) {
   std::string type = JsonStr(record, "type");
   if (type == "user") {
     simdjson::dom::array parts;
     if (!PartsOf(record, "user", &parts, err)) return false;
-    *turn = Turn();  // a prompt: this ask's turn starts here
-    turn->prompt_seen = true;
+    std::string prompt;
+    for (element p : parts) prompt += JsonStr(p, "text");
+    OpenTurn(turns, prompt);  // a prompt: a turn starts here
     return true;
   }
+  Turn* turn = CurrentTurn(turns);
   if (!turn->prompt_seen) return true;
   if (type == "assistant") return OnAssistant(record, turn, err);
   if (type == "tool_result") return OnToolResult(record, turn, err);
@@ -88,10 +92,18 @@ bool OnRecord(const element& record, Turn* turn, std::string* err) {
 
 }  // namespace
 
-bool ParseQwenTurn(const std::string& jsonl, Turn* turn, std::string* err) {
+bool ParseQwenTurns(const std::string& jsonl, std::vector<Turn>* turns, std::string* err) {
+  turns->clear();
   return ForEachJsonlRecord(jsonl, [&](const element& record, const std::string&) {
-    return OnRecord(record, turn, err);
+    return OnRecord(record, turns, err);
   }, err);
+}
+
+bool ParseQwenTurn(const std::string& jsonl, Turn* turn, std::string* err) {
+  std::vector<Turn> turns;
+  if (!ParseQwenTurns(jsonl, &turns, err)) return false;
+  *turn = LastTurn(std::move(turns));
+  return true;
 }
 
 namespace {
@@ -106,7 +118,7 @@ bool IdentifyQwen(const element& first, std::string* id, std::string* cwd) {
 }  // namespace
 
 std::unique_ptr<TranscriptFormat> NewQwenTranscript() {
-  return std::make_unique<JsonlTranscript>(ParseQwenTurn, IdentifyQwen);
+  return std::make_unique<JsonlTranscript>(ParseQwenTurn, IdentifyQwen, ParseQwenTurns);
 }
 
 }  // namespace tuidriver

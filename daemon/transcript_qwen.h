@@ -10,6 +10,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "transcript_format.h"
 
@@ -20,6 +21,8 @@ std::unique_ptr<TranscriptFormat> NewQwenTranscript();
 // Parses the records a turn appended. False with *err when a record is not
 // what the format promises.
 bool ParseQwenTurn(const std::string& jsonl, Turn* turn, std::string* err);
+// The same records as the turns their prompts open (history).
+bool ParseQwenTurns(const std::string& jsonl, std::vector<Turn>* turns, std::string* err);
 
 }  // namespace tuidriver
 

@@ -73,5 +73,20 @@ TEST(QwenTranscript, AHalfWrittenLastLineIsNotYetAnError) {
   EXPECT_FALSE(turn.finished);
 }
 
+TEST(QwenTranscript, HistoryIsEveryTurnWithItsPrompt) {
+  std::vector<Turn> turns;
+  std::string err;
+  ASSERT_TRUE(ParseQwenTurns(Sample(), &turns, &err)) << err;
+  turns = PromptedTurns(turns);
+  ASSERT_EQ(2u, turns.size());
+  EXPECT_EQ("run it", turns[0].prompt);
+  EXPECT_EQ("Done.", turns[0].markdown);
+  ASSERT_EQ(1u, turns[0].tools.size());
+  EXPECT_EQ("run_shell_command", turns[0].tools[0].name);
+  EXPECT_EQ("make a plan", turns[1].prompt);
+  EXPECT_EQ("## Plan\nUse **bold** and `code`.\n\n- first item\n- second item", turns[1].markdown);
+  EXPECT_TRUE(turns[1].tools.empty());
+}
+
 }  // namespace
 }  // namespace tuidriver

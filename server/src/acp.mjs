@@ -119,6 +119,8 @@ export class AcpAgent {
 
   async newSession(params) {
     const s = await this.start(params, undefined);
+    // After the response, so that the client knows the session.
+    setTimeout(() => this.announce(s), 0);
     return { sessionId: s.id };
   }
 
@@ -130,11 +132,44 @@ export class AcpAgent {
       this.sessions.delete(params.sessionId);
       await held.session.close().catch(() => undefined);
     }
-    await this.start(params, this.cliIds.get(params.sessionId) ?? params.sessionId);
+    const s = await this.start(params, this.cliIds.get(params.sessionId) ?? params.sessionId);
+    try {
+      await this.replay(s);
+    } catch (e) {
+      this.sessions.delete(s.id);
+      await s.session.close().catch(() => undefined);
+      throw e;
+    }
+    setTimeout(() => this.announce(s), 0);
     return {};
   }
 
-  /** Starts a daemon for a new or resumed session, and announces its slash commands. */
+  /**
+   * The resumed conversation, as the CLI's transcript recorded it, sent before
+   * session/load answers: per turn its prompt, its tool calls (each completed or
+   * failed, with its output) and its markdown. An engine whose transcript format
+   * has no history resumes without a replay, and says why on stderr.
+   */
+  async replay(s) {
+    let history;
+    try {
+      history = await s.session.history();
+    } catch (e) {
+      if (!(e instanceof TuiDriverError && e.kind === 'history')) throw toRequestError(e);
+      this.log(`session ${s.id} resumed without replaying its history: ${e.message}`);
+      return;
+    }
+    for (const turn of history.turns) {
+      if (turn.prompt !== '') this.update(s, { sessionUpdate: 'user_message_chunk', content: { type: 'text', text: turn.prompt } });
+      for (const tool of turn.tools) {
+        for (const u of toolCallUpdates(`tool-${++s.seq}`, tool)) this.update(s, u);
+      }
+      this.say(s, turn.markdown);
+    }
+    await s.updates;
+  }
+
+  /** Starts a daemon for a new or resumed session. */
   async start({ cwd, mcpServers }, resume) {
     if (typeof cwd !== 'string' || !path.isAbsolute(cwd)) throw badParams('cwd must be an absolute path');
     let extra;
@@ -168,12 +203,15 @@ export class AcpAgent {
     const s = { id, session, turn: null, updates: Promise.resolve(), seq: 0 };
     this.sessions.set(id, s);
     session.on('close', () => { if (this.sessions.get(id) === s) this.sessions.delete(id); });
-    // After the response, so that the client knows the session.
-    setTimeout(() => this.update(s, {
+    return s;
+  }
+
+  /** The engine's slash commands, for the client's menu. */
+  announce(s) {
+    this.update(s, {
       sessionUpdate: 'available_commands_update',
       availableCommands: this.info.slashCommands.map((c) => ({ name: c.name, description: c.description ?? '', input: { hint: 'arguments' } })),
-    }), 0);
-    return s;
+    });
   }
 
   held(sessionId) {

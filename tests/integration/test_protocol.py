@@ -120,7 +120,13 @@ class BadRequests(unittest.TestCase):
         fields = json.loads(p.stdout)
         self.assertEqual(fields["ask"], ["id", "type", "prompt", "timeout", "on_input"])
         self.assertEqual(fields["status"], ["id", "type"])
-        self.assertEqual(len(fields), 19)
+        self.assertEqual(fields["history"], ["id", "type"])
+        self.assertEqual(len(fields), 20)
+
+    def test_history_of_a_session_without_a_transcript(self):
+        r = self.d.request("history")
+        self.assertEqual((r["ok"], r["kind"]), (False, "history"))
+        self.assertIn("raw session", r["error"])
 
     def test_wrong_field_types(self):
         r = self.raw_reply(b'{"id":2,"type":"resize","cols":"80","rows":24}')

@@ -7,6 +7,7 @@
  * - `protocol`: the daemon refused a request or sent something unreadable;
  * - `engine`: an unknown engine or an invalid engine file;
  * - `needs_input`: the program asks a question no dialog rule answers (`question` holds it);
+ * - `history`: `history` found no past turns to read (no transcript, or none written yet);
  * - `busy`, `error`, `unknown_type`, `bad_request`: passed through from the daemon.
  */
 export type TuiDriverErrorKind =
@@ -20,6 +21,7 @@ export type TuiDriverErrorKind =
   | 'busy'
   | 'unknown_type'
   | 'bad_request'
+  | 'history'
   | 'error';
 
 export interface TuiDriverErrorDetails {
@@ -35,7 +37,7 @@ export interface TuiDriverErrorDetails {
 }
 
 const KINDS: ReadonlySet<string> = new Set([
-  'spawn', 'timeout', 'cancelled', 'exited', 'protocol', 'engine', 'needs_input', 'busy', 'unknown_type', 'bad_request', 'error',
+  'spawn', 'timeout', 'cancelled', 'exited', 'protocol', 'engine', 'needs_input', 'busy', 'unknown_type', 'bad_request', 'history', 'error',
 ]);
 
 /** The one error class the package throws. Switch on `kind`. */

@@ -4,7 +4,7 @@ export type { SessionPoolOptions } from './pool';
 export type {
   SpawnOptions, AskOptions, ExitInfo, ScreenState, StyledScreenState, StyleRun, SessionStatus, ExpectResult, DialogEvent,
   OutputDroppedEvent, SessionEvents, NeedsInputEvent, StateExplanation, RuleMatch, ScrollbackRows,
-  Turn, TurnTool, TurnResult,
+  Turn, TurnTool, TurnResult, HistoryTurn,
 } from './session';
 export { TuiDriverError } from './errors';
 export type { TuiDriverErrorKind, TuiDriverErrorDetails } from './errors';

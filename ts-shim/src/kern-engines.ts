@@ -60,6 +60,7 @@ const SEED_KIND: Readonly<Record<TuiDriverErrorKind, PtySessionErrorKind>> = {
   cancelled: 'engine',
   busy: 'engine',
   needs_input: 'engine',
+  history: 'engine',
   error: 'engine',
 };
 

@@ -93,6 +93,15 @@ export interface Turn {
   model: string | null;
 }
 
+/** One past turn of a resumed session, as the CLI's transcript recorded it (`history`). */
+export interface HistoryTurn {
+  /** The user's prompt. */
+  prompt: string;
+  /** The model's final answer of the turn, byte-exact markdown. */
+  markdown: string;
+  tools: TurnTool[];
+}
+
 /** `askTurn`'s result: the screen's text, and the model's own answer when the transcript had it. */
 export interface TurnResult {
   /** The reply as the screen shows it (what `ask` resolves with). */
@@ -595,6 +604,22 @@ export class Session extends EventEmitter<SessionEvents> {
       explain: r.explain as StateExplanation,
       sessionId: (r.session_id as string | null) ?? null,
     };
+  }
+
+  /**
+   * The session's past turns, oldest first, read from the agent CLI's transcript: what a
+   * session resumed with `resume` said before (a client replays them). Rejects with kind
+   * `history` for an engine without a transcript, none written yet, or a format that cannot
+   * split it into turns.
+   */
+  async history(): Promise<{ sessionId: string; turns: HistoryTurn[] }> {
+    const r = await this.call({ type: 'history' });
+    const turns = (r.turns as Record<string, unknown>[]).map((t) => ({
+      prompt: String(t.prompt),
+      markdown: String(t.markdown),
+      tools: t.tools as TurnTool[],
+    }));
+    return { sessionId: String(r.session_id), turns };
   }
 
   /** Answers the question an ask reported (the `needsInput` event): a choice's index, or free text. */

@@ -75,6 +75,7 @@ test('the shim and kern-engines send only fields the daemon knows (tuidriver --l
     await s.waitIdle();
     await s.signal('SIGWINCH');
     await s.status();
+    await assert.rejects(s.history(), (e: Error & { kind?: string }) => e.kind === 'history');  // bash keeps no transcript
     await s.subscribe();
   } finally {
     await s.close();
