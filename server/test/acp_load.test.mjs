@@ -53,7 +53,7 @@ function withoutIds(updates) {
 }
 
 for (const cli of ['claude', 'codex', 'gemini', 'pi', 'copilot']) {
-  test(`${cli}: session/load replays the conversation before it answers`, async (t) => {
+  test(`${cli}: session/load replays the conversation before it answers`, { timeout: 180_000 }, async (t) => {
     const api = await fakeApi(t);
     const h = agentHome(t, cli, api.port);
     const a = startAgent(t, cli, { env: h.env });
