@@ -345,7 +345,11 @@ void AskQueue::ReleaseHeldReply(TimePoint now, bool final) {
   }
   JsonObject extra;
   if (got == TranscriptReader::Result::kDone) {
-    if (held_->result().rows_missing) held_->ReplaceText(MarkdownText(turn.markdown));
+    // Rows the screen never showed, or showed only in part before the TUI said
+    // it was done: the words come from the transcript's markdown instead.
+    if (held_->result().rows_missing || !ShowsLastWordOf(held_->result().text, turn.markdown)) {
+      held_->ReplaceText(MarkdownText(turn.markdown));
+    }
     extra.Add("markdown", turn.markdown).AddRaw("turn", TurnJson(turn, transcript_->session_id()).Finish());
   } else {
     // Never a silent wrong answer: the screen's text, and why there is no more.

@@ -99,4 +99,28 @@ std::string MarkdownText(const std::string& markdown) {
   return out;
 }
 
+namespace {
+
+// Letters and digits (any byte of a multi-byte UTF-8 character counts as one).
+bool IsWordByte(char c) { return std::isalnum(static_cast<unsigned char>(c)) || (c & 0x80); }
+
+}  // namespace
+
+bool ShowsLastWordOf(const std::string& text, const std::string& markdown) {
+  std::string plain = MarkdownText(markdown);
+  size_t end = plain.size();
+  while (end > 0 && !IsWordByte(plain[end - 1])) --end;
+  size_t start = end;
+  while (start > 0 && IsWordByte(plain[start - 1])) --start;
+  if (start == end) return true;  // no words: nothing to show
+  std::string last = plain.substr(start, end - start);
+  // A whole word of the text: "nu" of a cut-off row is not "numbers".
+  for (size_t at = text.find(last); at != std::string::npos; at = text.find(last, at + 1)) {
+    bool starts = at == 0 || !IsWordByte(text[at - 1]);
+    bool ends = at + last.size() == text.size() || !IsWordByte(text[at + last.size()]);
+    if (starts && ends) return true;
+  }
+  return false;
+}
+
 }  // namespace tuidriver

@@ -14,6 +14,12 @@ namespace tuidriver {
 // label; a table's rule row is dropped and its cells are joined by two spaces.
 std::string MarkdownText(const std::string& markdown);
 
+// Whether `text` (a reply as the screen showed it) holds the last word of
+// `markdown` as a whole word: a TUI that drew its last rows after it said it
+// was done leaves text cut short ("It adds two nu"), and then the reply's
+// text is built from the markdown instead. True when markdown has no words.
+bool ShowsLastWordOf(const std::string& text, const std::string& markdown);
+
 }  // namespace tuidriver
 
 #endif  // TUIDRIVER_MARKDOWN_TEXT_H_

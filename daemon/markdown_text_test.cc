@@ -19,5 +19,16 @@ TEST(MarkdownText, CodeIsKeptAndTablesAreCells) {
   EXPECT_EQ("a    b\n1    2", MarkdownText("| a | b |\n|---|---|\n| 1 | 2 |"));
 }
 
+TEST(MarkdownText, ShowsLastWordOfTellsACutOffReply) {
+  const std::string md = "Here is the function:\n\n```python\ndef add(a, b):\n    return a + b\n```\n\nIt adds two numbers.";
+  EXPECT_TRUE(ShowsLastWordOf("Here is the function:\n\ndef add(a, b):\n    return a + b\n\nIt adds two numbers.", md));
+  EXPECT_FALSE(ShowsLastWordOf("Here is the function:\n\ndef add(a, b):\n    return a + b\n\nIt adds two nu", md));
+  EXPECT_FALSE(ShowsLastWordOf("", md));
+  // Decoration around it and a link's target shown by the TUI do not matter.
+  EXPECT_TRUE(ShowsLastWordOf("See docs (https://example.com).", "See [docs](https://example.com)."));
+  EXPECT_TRUE(ShowsLastWordOf("Café crème", "Café **crème**"));
+  EXPECT_TRUE(ShowsLastWordOf("", "```\n```"));
+}
+
 }  // namespace
 }  // namespace tuidriver
