@@ -123,7 +123,7 @@ struct TranscriptConfig {
   std::vector<std::string> resume_args;   // --resume ID
   // How long a finished turn's reply waits for the CLI to write the turn:
   // Qwen Code queues its writes behind its own work, up to a second or two.
-  int wait_ms = 200;
+  int wait_ms = 3000;
 };
 
 struct Timeouts {

@@ -112,7 +112,7 @@ TEST(EngineConfig, TranscriptWaitDefaultsTo200Ms) {
   std::string err;
   ASSERT_TRUE(Parse(R"({"command": ["a"], "prompt": "x", "transcript": {"format": "pi", "path": "p"}})", &c, &err))
       << err;
-  EXPECT_EQ(200, c.transcript.wait_ms);
+  EXPECT_EQ(3000, c.transcript.wait_ms);
   ASSERT_TRUE(Parse(R"({"command": ["a"], "prompt": "x",
                         "transcript": {"format": "qwen", "path": "p", "wait_ms": 15000}})",
                     &c, &err))
