@@ -347,7 +347,7 @@ void AskQueue::ReleaseHeldReply(TimePoint now, bool final) {
   if (got == TranscriptReader::Result::kDone) {
     // Rows the screen never showed, or showed only in part before the TUI said
     // it was done: the words come from the transcript's markdown instead.
-    if (held_->result().rows_missing || !ShowsLastWordOf(held_->result().text, turn.markdown)) {
+    if (held_->result().rows_missing || !ShowsAllWordsOf(held_->result().text, turn.markdown)) {
       held_->ReplaceText(MarkdownText(turn.markdown));
     }
     extra.Add("markdown", turn.markdown).AddRaw("turn", TurnJson(turn, transcript_->session_id()).Finish());

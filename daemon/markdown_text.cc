@@ -104,23 +104,40 @@ namespace {
 // Letters and digits (any byte of a multi-byte UTF-8 character counts as one).
 bool IsWordByte(char c) { return std::isalnum(static_cast<unsigned char>(c)) || (c & 0x80); }
 
+// The words of `text` in order, URLs left out: a TUI may show a link's
+// target beside its label, or only the label.
+std::vector<std::string> ShownWords(const std::string& text) {
+  std::vector<std::string> words;
+  size_t i = 0;
+  while (i < text.size()) {
+    if (text.compare(i, 7, "http://") == 0 || text.compare(i, 8, "https://") == 0) {
+      while (i < text.size() && !std::isspace(static_cast<unsigned char>(text[i])) && text[i] != ')' &&
+             text[i] != '>' && text[i] != ']') {
+        ++i;
+      }
+      continue;
+    }
+    if (!IsWordByte(text[i])) {
+      ++i;
+      continue;
+    }
+    size_t start = i;
+    while (i < text.size() && IsWordByte(text[i])) ++i;
+    words.push_back(text.substr(start, i - start));
+  }
+  return words;
+}
+
 }  // namespace
 
-bool ShowsLastWordOf(const std::string& text, const std::string& markdown) {
-  std::string plain = MarkdownText(markdown);
-  size_t end = plain.size();
-  while (end > 0 && !IsWordByte(plain[end - 1])) --end;
-  size_t start = end;
-  while (start > 0 && IsWordByte(plain[start - 1])) --start;
-  if (start == end) return true;  // no words: nothing to show
-  std::string last = plain.substr(start, end - start);
-  // A whole word of the text: "nu" of a cut-off row is not "numbers".
-  for (size_t at = text.find(last); at != std::string::npos; at = text.find(last, at + 1)) {
-    bool starts = at == 0 || !IsWordByte(text[at - 1]);
-    bool ends = at + last.size() == text.size() || !IsWordByte(text[at + last.size()]);
-    if (starts && ends) return true;
+bool ShowsAllWordsOf(const std::string& text, const std::string& markdown) {
+  std::vector<std::string> want = ShownWords(MarkdownText(markdown));
+  std::vector<std::string> shown = ShownWords(text);
+  size_t next = 0;  // the words must come in order; the TUI may add its own between them
+  for (const std::string& word : shown) {
+    if (next < want.size() && word == want[next]) ++next;
   }
-  return false;
+  return next == want.size();
 }
 
 }  // namespace tuidriver

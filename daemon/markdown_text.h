@@ -14,11 +14,13 @@ namespace tuidriver {
 // label; a table's rule row is dropped and its cells are joined by two spaces.
 std::string MarkdownText(const std::string& markdown);
 
-// Whether `text` (a reply as the screen showed it) holds the last word of
-// `markdown` as a whole word: a TUI that drew its last rows after it said it
-// was done leaves text cut short ("It adds two nu"), and then the reply's
-// text is built from the markdown instead. True when markdown has no words.
-bool ShowsLastWordOf(const std::string& text, const std::string& markdown);
+// Whether `text` (a reply as the screen showed it) holds every word of
+// `markdown`'s rendering, in order (URLs aside; the TUI may add words of its
+// own between them). A TUI that draws rows after it says it is done leaves
+// text cut short ("It adds two nu") or with blank rows (opencode's code
+// blocks, highlighted later): then the reply's text is built from the
+// markdown instead.
+bool ShowsAllWordsOf(const std::string& text, const std::string& markdown);
 
 }  // namespace tuidriver
 

@@ -19,15 +19,20 @@ TEST(MarkdownText, CodeIsKeptAndTablesAreCells) {
   EXPECT_EQ("a    b\n1    2", MarkdownText("| a | b |\n|---|---|\n| 1 | 2 |"));
 }
 
-TEST(MarkdownText, ShowsLastWordOfTellsACutOffReply) {
+TEST(MarkdownText, ShowsAllWordsOfTellsAnIncompleteReply) {
   const std::string md = "Here is the function:\n\n```python\ndef add(a, b):\n    return a + b\n```\n\nIt adds two numbers.";
-  EXPECT_TRUE(ShowsLastWordOf("Here is the function:\n\ndef add(a, b):\n    return a + b\n\nIt adds two numbers.", md));
-  EXPECT_FALSE(ShowsLastWordOf("Here is the function:\n\ndef add(a, b):\n    return a + b\n\nIt adds two nu", md));
-  EXPECT_FALSE(ShowsLastWordOf("", md));
-  // Decoration around it and a link's target shown by the TUI do not matter.
-  EXPECT_TRUE(ShowsLastWordOf("See docs (https://example.com).", "See [docs](https://example.com)."));
-  EXPECT_TRUE(ShowsLastWordOf("Café crème", "Café **crème**"));
-  EXPECT_TRUE(ShowsLastWordOf("", "```\n```"));
+  EXPECT_TRUE(ShowsAllWordsOf("Here is the function:\n\ndef add(a, b):\n    return a + b\n\nIt adds two numbers.", md));
+  // Cut off, or a code block's rows still blank.
+  EXPECT_FALSE(ShowsAllWordsOf("Here is the function:\n\ndef add(a, b):\n    return a + b\n\nIt adds two nu", md));
+  EXPECT_FALSE(ShowsAllWordsOf("Here is the function:\n\n\n\nIt adds two numbers.", md));
+  EXPECT_FALSE(ShowsAllWordsOf("", md));
+  // The TUI's own words between them, decoration, and a link's target do not matter.
+  EXPECT_TRUE(ShowsAllWordsOf("● Here is the function:\n  python\n  def add(a, b): return a + b\nIt adds two numbers.", md));
+  EXPECT_TRUE(ShowsAllWordsOf("See docs (https://example.com/a_b).", "See [docs](https://example.com/a_b)."));
+  EXPECT_TRUE(ShowsAllWordsOf("Café crème", "Café **crème**"));
+  EXPECT_TRUE(ShowsAllWordsOf("", "```\n```"));
+  // Out of order is not the same answer.
+  EXPECT_FALSE(ShowsAllWordsOf("two one", "one two"));
 }
 
 }  // namespace
