@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
 import { Session, TuiDriverError } from 'tuidriver';
+import { SessionIds } from './acp_ids.mjs';
 import { engineRegExp, escapeRegExp, mcpArgs, mcpCapabilities, permissionOptions, promptText, questionContext, slashOutput, toolCallUpdates } from './acp_map.mjs';
 
 const VERSION = '0.1.0';
@@ -83,8 +84,8 @@ export class AcpAgent {
     this.stderr = opts.stderr ?? process.stderr;
     /** ACP session id → { id, session, turn, updates, seq }. */
     this.sessions = new Map();
-    /** ACP session id → the CLI's own id, where the CLI named it only later (Codex). */
-    this.cliIds = new Map();
+    /** ACP session id → the CLI's own id, where the CLI named it only later (Codex, pi). */
+    this.cliIds = new SessionIds(opts.env ?? process.env, (msg) => this.log(msg));
     this.client = null;
   }
 
@@ -118,7 +119,7 @@ export class AcpAgent {
   }
 
   async newSession(params) {
-    const s = await this.start(params, undefined);
+    const s = await this.start(params);
     // After the response, so that the client knows the session.
     setTimeout(() => this.announce(s), 0);
     return { sessionId: s.id };
@@ -132,7 +133,7 @@ export class AcpAgent {
       this.sessions.delete(params.sessionId);
       await held.session.close().catch(() => undefined);
     }
-    const s = await this.start(params, this.cliIds.get(params.sessionId) ?? params.sessionId);
+    const s = await this.start(params, { resume: this.cliIds.cliId(params.sessionId) ?? params.sessionId, id: params.sessionId });
     try {
       await this.replay(s);
     } catch (e) {
@@ -169,8 +170,8 @@ export class AcpAgent {
     await s.updates;
   }
 
-  /** Starts a daemon for a new or resumed session. */
-  async start({ cwd, mcpServers }, resume) {
+  /** Starts a daemon for a new session, or to resume the CLI's session `resume` as ACP session `id`. */
+  async start({ cwd, mcpServers }, { resume, id: loadedId } = {}) {
     if (typeof cwd !== 'string' || !path.isAbsolute(cwd)) throw badParams('cwd must be an absolute path');
     let extra;
     try {
@@ -199,7 +200,7 @@ export class AcpAgent {
     // Nothing lost: the daemon's diagnostics go to this agent's stderr.
     if (session.stderrTail) this.stderr.write(session.stderrTail);
     session.on('stderr', (chunk) => this.stderr.write(chunk));
-    const id = resume ? [...this.cliIds].find(([, v]) => v === resume)?.[0] ?? resume : session.sessionId ?? randomUUID();
+    const id = loadedId ?? session.sessionId ?? randomUUID();
     const s = { id, session, turn: null, updates: Promise.resolve(), seq: 0 };
     this.sessions.set(id, s);
     session.on('close', () => { if (this.sessions.get(id) === s) this.sessions.delete(id); });
@@ -273,7 +274,7 @@ export class AcpAgent {
       if (r.text.startsWith(streamed)) this.say(s, r.text.slice(streamed.length));
       return;
     }
-    if (r.turn && !this.cliIds.has(s.id) && r.turn.sessionId !== s.id) this.cliIds.set(s.id, r.turn.sessionId);
+    if (r.turn && r.turn.sessionId !== s.id && this.cliIds.cliId(s.id) !== r.turn.sessionId) this.cliIds.remember(s.id, r.turn.sessionId);
     for (const tool of r.turn?.tools ?? []) {
       for (const u of toolCallUpdates(`tool-${++s.seq}`, tool)) this.update(s, u);
     }

@@ -4,8 +4,6 @@
 // Claude Code, Codex and Gemini CLI, tests/e2e's pinned CLIs on the loopback
 // fake API.
 import { strict as assert } from 'node:assert';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { test } from 'node:test';
 import * as acp from '@agentclientprotocol/sdk';
 import { agentHome, answer, fakeApi, startAgent } from './acp_helpers.mjs';
@@ -17,19 +15,6 @@ const TOOLS = {
   pi: [{ tool_call: { name: 'bash', input: { command: 'echo tool-ran' } } }],
   copilot: [{ tool_call: { name: 'bash', input: { command: 'printf tool-ran', description: 'Print' } } }],
 };
-
-/**
- * The id to load: Codex and pi name their session themselves (docs/acp.md, "Not
- * done"), in their session file's first record; the others take the daemon's.
- */
-function cliSessionId(cli, home, sid) {
-  if (cli !== 'codex' && cli !== 'pi') return sid;
-  const dir = cli === 'codex' ? path.join(home, '.codex', 'sessions') : path.join(home, '.pi', 'agent', 'sessions');
-  const files = fs.readdirSync(dir, { recursive: true }).filter((f) => f.endsWith('.jsonl'));
-  assert.equal(files.length, 1, JSON.stringify(files));
-  const first = JSON.parse(fs.readFileSync(path.join(dir, files[0]), 'utf8').split('\n')[0]);
-  return cli === 'codex' ? first.payload.id : first.id;
-}
 
 /** The updates a replay of this live turn must send: its prompt, its tool calls as the transcript gave them, its answer. */
 function expectedReplay(prompt, updates) {
@@ -74,7 +59,9 @@ for (const cli of ['claude', 'codex', 'gemini', 'pi', 'copilot']) {
     await a.close();
 
     // A new process loads the session: the replay comes before the response.
-    const id = cliSessionId(cli, h.home, sid);
+    // The id session/new gave, also for Codex and pi, which name their session only in
+    // its first turn: the new process finds the CLI's id where the first one kept it.
+    const id = sid;
     const b = startAgent(t, cli, { env: h.env });
     await b.init();
     assert.deepEqual(await b.agent.request(acp.methods.agent.session.load, { sessionId: id, cwd: h.cwd, mcpServers: [] }), {});

@@ -1,6 +1,10 @@
-// The pure mappings of tuidriver-acp: permission labels, MCP arguments, prompts.
+// The pure mappings of tuidriver-acp: permission labels, MCP arguments, prompts; the session ids it keeps.
 import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { test } from 'node:test';
+import { SessionIds } from '../src/acp_ids.mjs';
 import { mcpArgs, optionKind, promptText, questionContext, slashOutput, toolTitle } from '../src/acp_map.mjs';
 
 test('permission labels of the three CLIs map to ACP option kinds', () => {
@@ -54,4 +58,27 @@ test('a question\'s context starts at the rule above it; titles name the tool', 
   assert.equal(toolTitle('Bash', { command: 'ls', description: 'List' }), 'Bash: List');
   assert.equal(toolTitle('exec_command', { cmd: ['bash', '-lc', 'ls'] }), 'exec_command: bash -lc ls');
   assert.equal(toolTitle('Other', {}), 'Other');
+});
+
+test('SessionIds: pairs kept on disk for a later process, the newest 1,000, an unreadable file read as none', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tuidriver-acp-ids-'));
+  try {
+    const logs = [];
+    const ids = new SessionIds({ XDG_STATE_HOME: dir }, (m) => logs.push(m));
+    assert.equal(ids.cliId('a'), undefined);
+    ids.remember('a', 'codex-1');
+    assert.equal(new SessionIds({ XDG_STATE_HOME: dir }, () => {}).cliId('a'), 'codex-1');
+    ids.remember('a', 'codex-2');
+    assert.equal(ids.cliId('a'), 'codex-2');
+    for (let i = 0; i < 1000; i++) ids.remember(`s${i}`, `c${i}`);
+    assert.equal(ids.cliId('a'), undefined, 'the oldest pair went');
+    assert.equal(ids.cliId('s999'), 'c999');
+    fs.writeFileSync(ids.file, '{not json');
+    assert.equal(ids.cliId('s999'), undefined);
+    ids.remember('b', 'c');
+    assert.equal(ids.cliId('b'), 'c');
+    assert.deepEqual(logs, []);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
