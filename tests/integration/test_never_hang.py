@@ -50,17 +50,22 @@ class NeverHang(unittest.TestCase):
 
     def test_cancel_ends_a_waiting_expect_and_wait_idle(self):
         with raw_bash() as d:
+            # At its prompt first: an interrupt before bash set up its handlers ends it.
+            d.request("expect", pattern=r"\$ $", timeout=10)
             for req in ({"type": "expect", "pattern": "never-printed", "timeout": 600},
                         {"type": "wait_idle", "idle_ms": 1000, "timeout": 600}):
-                d.send({"id": 100, **req})
                 if req["type"] == "wait_idle":
+                    # Output flows before the wait begins, so it never sees 1 s of quiet
+                    # (a loaded machine may take that long to start the loop).
                     d.request("send", data="while :; do echo busy; sleep 0.1; done\r")
+                    d.request("expect", pattern="busy", output_only=True, timeout=30)
+                d.send({"id": 100, **req})
                 cancel = d.request("cancel", target=100, wait=5)
                 self.assertTrue(cancel["ok"], cancel)
                 reply = d.wait_for(lambda m: m.get("id") == 100, 5)
                 self.assertEqual(reply["kind"], "cancelled")
                 self.assertIn("lines", reply)
-                d.request("keys", keys=["C-c"])
+            d.request("keys", keys=["C-c"])
             self.assertEqual(d.request("cancel", target=100)["kind"], "error")
 
     def test_output_only_expect_ignores_the_screen_before(self):
