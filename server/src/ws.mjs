@@ -117,7 +117,8 @@ class Connection {
       },
       keys: (e, m) => {
         if (!Array.isArray(m.keys) || m.keys.length === 0) throw new ClientError('bad_request', 'keys must be a non-empty array of key names');
-        return this.mgr.call(e, 'keys', (s) => s.keys(m.keys));
+        // After a resize sent before it (it waits for the rows' lock), as the client sent them.
+        return this.mgr.rowsLocked(e, () => this.mgr.call(e, 'keys', (s) => s.keys(m.keys)));
       },
       // The ask's chunks, questions and reply reach every attached client as events.
       ask: (e, m) => {
@@ -170,6 +171,9 @@ class Connection {
     const c = this.channels.get(buf[0]);
     if (!c) throw new ClientError('not_found', `channel ${buf[0]} is not attached`);
     const data = c.decoder.write(buf.subarray(1));
-    if (data !== '') this.mgr.call(c.entry, 'input', (s) => s.send(data)).catch((e) => this.error(e, { session_id: c.entry.id }));
+    if (data !== '') {
+      this.mgr.rowsLocked(c.entry, () => this.mgr.call(c.entry, 'input', (s) => s.send(data)))
+        .catch((e) => this.error(e, { session_id: c.entry.id }));
+    }
   }
 }
