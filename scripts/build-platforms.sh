@@ -143,7 +143,12 @@ build_darwin() {  # platform zig-target
     jobs+=("$cxx -DTUIDRIVER_VERSION='\"$version\"' -Idaemon -Ideps/simdjson -I$src/re2 -Ideps/sqlite -c $f -o $out/obj/$(basename "$f" .cc).o")
   done
   jobs+=("$cxx -Ideps/simdjson -c deps/simdjson/simdjson.cpp -o $out/obj/simdjson.o")
-  jobs+=("$zig cc -target $2 -O2 -DSQLITE_OMIT_LOAD_EXTENSION -DSQLITE_THREADSAFE=0 -c deps/sqlite/sqlite3.c -o $out/obj/sqlite3.o")
+  # The Linux build's SQLite options (CMakeLists.txt: -Os and sqlite.org's recommended
+  # options) keep the Mach-O under its limit too.
+  local sqlite_defs="-DSQLITE_OMIT_LOAD_EXTENSION -DSQLITE_THREADSAFE=0 -DSQLITE_DEFAULT_MEMSTATUS=0 -DSQLITE_OMIT_DEPRECATED"
+  sqlite_defs+=" -DSQLITE_OMIT_SHARED_CACHE -DSQLITE_DQS=0 -DSQLITE_OMIT_PROGRESS_CALLBACK -DSQLITE_OMIT_DECLTYPE"
+  sqlite_defs+=" -DSQLITE_LIKE_DOESNT_MATCH_BLOBS -DSQLITE_MAX_EXPR_DEPTH=0 -DSQLITE_USE_ALLOCA"
+  jobs+=("$zig cc -target $2 -Os -w $sqlite_defs -c deps/sqlite/sqlite3.c -o $out/obj/sqlite3.o")
   printf '%s\n' "${jobs[@]}" | xargs -d '\n' -P2 -I{} sh -c '{}'
   $zig c++ -target $2 -s $out/obj/*.o -o $out/tuidriver
   local size; size=$(stat -c %s $out/tuidriver)
