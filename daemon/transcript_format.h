@@ -70,10 +70,16 @@ ToolCall ToolUseCall(const simdjson::dom::element& block);
 // A file's session id and working directory (an empty cwd: the format
 // records none); false when the file is not a session's.
 using IdentifySessionFn = std::function<bool(const std::string& path, std::string* id, std::string* cwd)>;
+// True when a file records at least one prompt.
+using HoldsPromptFn = std::function<bool(const std::string& path)>;
 // This session's file among session->path's glob matches: the one naming
 // its id when known (--resume, or chosen by the daemon), else the first of
 // its working directory started after the spawn. Learns the session id.
-bool LocateSessionFile(TranscriptSession* session, const IdentifySessionFn& identify, std::string* file);
+// When several files name a known id, one that `holds_prompt` (if given)
+// wins: a resumed Gemini starts a new file for the id (a header, no
+// prompt) and goes on writing the old one.
+bool LocateSessionFile(TranscriptSession* session, const IdentifySessionFn& identify, std::string* file,
+                       const HoldsPromptFn& holds_prompt = nullptr);
 
 }  // namespace tuidriver
 

@@ -49,22 +49,28 @@ std::string JsonStr(const simdjson::dom::element& e, const char* key) {
   return std::string(s);
 }
 
-bool LocateSessionFile(TranscriptSession* session, const IdentifySessionFn& identify, std::string* file) {
-  int64_t best = INT64_MAX;
+bool LocateSessionFile(TranscriptSession* session, const IdentifySessionFn& identify, std::string* file,
+                       const HoldsPromptFn& holds_prompt) {
+  const bool known = !session->session_id.empty();
+  // Ranked by (no prompt recorded, ctime): a new session's file is the
+  // first one started after the spawn.
+  std::pair<bool, int64_t> best{true, INT64_MAX};
+  std::string best_id;
   for (const std::string& match : GlobFiles(session->path)) {
     struct stat st;
     std::string id, cwd;
     if (stat(match.c_str(), &st) != 0 || !identify(match, &id, &cwd)) continue;
     if (cwd.empty()) cwd = session->cwd;
-    bool ours = session->session_id.empty() ? cwd == session->cwd && st.st_mtime >= session->spawned - 1
-                                            : id == session->session_id;
-    // A new session's file is the first one started after the spawn.
-    if (ours && static_cast<int64_t>(st.st_ctime) < best) {
-      best = static_cast<int64_t>(st.st_ctime);
+    bool ours = known ? id == session->session_id : cwd == session->cwd && st.st_mtime >= session->spawned - 1;
+    if (!ours) continue;
+    std::pair<bool, int64_t> rank{known && holds_prompt && !holds_prompt(match), static_cast<int64_t>(st.st_ctime)};
+    if (best_id.empty() || rank < best) {
+      best = rank;
+      best_id = id;
       *file = match;
-      if (session->session_id.empty()) session->session_id = id;
     }
   }
+  if (!known && !file->empty()) session->session_id = best_id;
   return !file->empty();
 }
 

@@ -19,21 +19,10 @@ struct GeminiMessage {
   std::string json;  // the record, to read once the file is merged
 };
 
-// True for a user message with text: a prompt (not a tool's response).
-bool IsPrompt(const element& m) {
-  if (JsonStr(m, "type") != "user") return false;
-  if (m["content"].is_string()) return true;
-  simdjson::dom::array parts;
-  if (m["content"].get(parts)) return false;
-  for (element p : parts) {
-    std::string_view text;
-    if (!p["text"].get(text)) return true;
-  }
-  return false;
-}
-
-// A prompt's text: its content string, or its parts' text joined.
-std::string PromptText(const element& m) {
+// A message's text: its content string, or its parts' text joined (Gemini
+// writes a reply's content as a string, and as parts when it rewrites its
+// message list).
+std::string ContentText(const element& m) {
   std::string_view text;
   if (!m["content"].get(text)) return std::string(text);
   simdjson::dom::array parts;
@@ -43,6 +32,17 @@ std::string PromptText(const element& m) {
     if (!p["text"].get(text)) out += text;
   }
   return out;
+}
+
+// True for a user message with text that Gemini sends as a prompt: not a
+// tool's response, nor the context it adds itself (as its own resume does).
+bool IsPrompt(const element& m) {
+  if (JsonStr(m, "type") != "user") return false;
+  std::string text = ContentText(m);
+  size_t start = text.find_first_not_of(" \t\r\n");
+  if (start == std::string::npos) return false;
+  std::string_view head = std::string_view(text).substr(start);
+  return head.rfind("<session_context>", 0) != 0 && head.rfind("<hook_context>", 0) != 0;
 }
 
 void OnGeminiReply(const element& m, Turn* turn) {
@@ -64,7 +64,7 @@ void OnGeminiReply(const element& m, Turn* turn) {
     }
     turn->markdown.clear();
   }
-  std::string content = JsonStr(m, "content");
+  std::string content = ContentText(m);
   if (!content.empty()) turn->markdown = content;
   element tokens;
   int64_t n = 0;
@@ -75,16 +75,38 @@ void OnGeminiReply(const element& m, Turn* turn) {
   if (!JsonStr(m, "model").empty()) turn->model = JsonStr(m, "model");
 }
 
-// Merged: a message's later records replace its earlier ones.
+// A message record: a later record of the same id replaces the earlier one.
+bool KeepMessage(const element& record, std::string json, std::vector<GeminiMessage>* messages, std::string* err) {
+  std::string id = JsonStr(record, "id");
+  if (JsonStr(record, "type").empty()) return (*err = "a message without a type", false);
+  auto it = std::find_if(messages->begin(), messages->end(), [&](const GeminiMessage& m) { return m.id == id; });
+  if (it == messages->end()) messages->push_back({id, JsonStr(record, "type"), std::move(json)});
+  else it->json = std::move(json);
+  return true;
+}
+
+// The messages as Gemini itself reads its file back: records merged by id;
+// {"$set":{"messages":[...]}} replaces the whole list (Gemini writes it on
+// resume and after a compression); {"$rewindTo": id} drops that message and
+// every later one (all of them when the id is unknown, as Gemini does).
 bool ReadGeminiMessages(const std::string& jsonl, std::vector<GeminiMessage>* messages, std::string* err) {
   return ForEachJsonlRecord(jsonl, [&](const element& record, const std::string& line) {
-    std::string id = JsonStr(record, "id");
-    if (id.empty()) return true;  // $set, metadata: nothing of the turn's messages
-    if (JsonStr(record, "type").empty()) return (*err = "a message without a type", false);
-    auto it = std::find_if(messages->begin(), messages->end(), [&](const GeminiMessage& m) { return m.id == id; });
-    if (it == messages->end()) messages->push_back({id, JsonStr(record, "type"), line});
-    else it->json = line;
-    return true;
+    simdjson::dom::array list;
+    if (!record["$set"]["messages"].get(list)) {
+      messages->clear();
+      for (element m : list) {
+        if (!JsonStr(m, "id").empty() && !KeepMessage(m, simdjson::minify(m), messages, err)) return false;
+      }
+      return true;
+    }
+    std::string_view rewind;
+    if (!record["$rewindTo"].get(rewind)) {
+      auto it = std::find_if(messages->begin(), messages->end(), [&](const GeminiMessage& m) { return m.id == rewind; });
+      messages->erase(it == messages->end() ? messages->begin() : it, messages->end());
+      return true;
+    }
+    if (JsonStr(record, "id").empty()) return true;  // metadata: nothing of the turn's messages
+    return KeepMessage(record, line, messages, err);
   }, err);
 }
 
@@ -101,12 +123,12 @@ bool ParseGeminiTurns(const std::string& jsonl, std::vector<Turn>* turns, std::s
     if (reader.parse(gm.json).get(m)) continue;
     Turn* turn = CurrentTurn(turns);
     if (IsPrompt(m)) {
-      OpenTurn(turns, PromptText(m));
+      OpenTurn(turns, ContentText(m));
       last_is_answer = false;
     } else if (gm.type == "gemini" && turn->prompt_seen) {
       OnGeminiReply(m, turn);
       simdjson::dom::array calls;
-      last_is_answer = m["toolCalls"].get(calls) && !JsonStr(m, "content").empty();
+      last_is_answer = m["toolCalls"].get(calls) && !ContentText(m).empty();
     } else if (gm.type == "user") {
       last_is_answer = false;  // a tool's response: the model answers next
     }

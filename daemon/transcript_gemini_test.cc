@@ -1,7 +1,12 @@
 #include "transcript_gemini.h"
 
 #include <gtest/gtest.h>
+#include <stdlib.h>
+#include <unistd.h>
 
+#include <fstream>
+
+#include "transcript_format.h"
 #include "transcript_test_util.h"
 
 namespace tuidriver {
@@ -52,6 +57,70 @@ TEST(GeminiTranscript, HistoryIsEveryTurnWithItsPrompt) {
   EXPECT_EQ("second", turns[1].prompt);
   EXPECT_EQ("## Plan\nUse **bold**.", turns[1].markdown);
   EXPECT_TRUE(turns[1].tools.empty());
+}
+
+
+// Recorded from Gemini CLI 0.61.0 resumed (--resume) in a later minute than
+// the session began: it writes a new file for the id (a header and its
+// session context, no prompt) and goes on in the old one, where it first
+// rewrites its message list ($set) and then appends the resumed turns.
+TEST(GeminiTranscript, AResumedFileReadsAsGeminiReadsIt) {
+  std::vector<Turn> turns;
+  std::string err;
+  ASSERT_TRUE(ParseGeminiTurns(RecordedTranscript("gemini-0.61.0-resumed.jsonl"), &turns, &err)) << err;
+  turns = PromptedTurns(turns);
+  ASSERT_EQ(2u, turns.size());
+  EXPECT_EQ("remember the word kiwi", turns[0].prompt);
+  EXPECT_EQ("remembered", turns[0].markdown);  // from the rewritten list, content as parts
+  EXPECT_EQ("which word?", turns[1].prompt);
+  EXPECT_EQ("kiwi", turns[1].markdown);
+  ASSERT_TRUE(ParseGeminiTurns(RecordedTranscript("gemini-0.61.0-resume-stub.jsonl"), &turns, &err)) << err;
+  EXPECT_TRUE(PromptedTurns(turns).empty());  // its session context is no prompt
+}
+
+TEST(GeminiTranscript, SetMessagesReplacesTheListAndRewindDropsTheTail) {
+  const std::string before = R"({"id":"1","type":"user","content":[{"text":"a"}]})" "\n"
+                             R"({"id":"2","type":"gemini","content":"x"})" "\n";
+  const std::string set = R"({"$set":{"messages":[{"id":"3","type":"user","content":[{"text":"b"}]},)"
+                          R"({"id":"4","type":"gemini","content":[{"text":"y"}]}]}})" "\n";
+  std::vector<Turn> turns;
+  std::string err;
+  ASSERT_TRUE(ParseGeminiTurns(before + set, &turns, &err)) << err;
+  turns = PromptedTurns(turns);
+  ASSERT_EQ(1u, turns.size());
+  EXPECT_EQ("b", turns[0].prompt);
+  EXPECT_EQ("y", turns[0].markdown);
+  EXPECT_TRUE(turns[0].finished);
+  ASSERT_TRUE(ParseGeminiTurns(before + R"({"$rewindTo":"2"})" "\n", &turns, &err)) << err;
+  turns = PromptedTurns(turns);
+  ASSERT_EQ(1u, turns.size());
+  EXPECT_EQ("", turns[0].markdown);
+  EXPECT_FALSE(turns[0].finished);
+  ASSERT_TRUE(ParseGeminiTurns(before + R"({"$rewindTo":"gone"})" "\n", &turns, &err)) << err;
+  EXPECT_TRUE(PromptedTurns(turns).empty());
+}
+
+// Of two files naming the resumed id, the one holding its conversation is
+// read, even when the other sorts first and was changed no later.
+TEST(GeminiTranscript, AResumedSessionIsReadFromTheFileHoldingItsPrompts) {
+  char dir[] = "/tmp/tuidriver-gemini-XXXXXX";
+  ASSERT_NE(nullptr, mkdtemp(dir));
+  const std::string stub = std::string(dir) + "/session-a.jsonl", old = std::string(dir) + "/session-b.jsonl";
+  std::ofstream(stub) << RecordedTranscript("gemini-0.61.0-resume-stub.jsonl");
+  std::ofstream(old) << RecordedTranscript("gemini-0.61.0-resumed.jsonl");
+  TranscriptSession session{std::string(dir) + "/session-*.jsonl", "/p", "031b54e6-51ba-4b77-ae47-68403c692de5", 0};
+  auto format = NewTranscriptFormat("gemini");
+  ASSERT_TRUE(format->Locate(&session));
+  format->StartTurn(session);
+  std::ofstream(old, std::ios::app) << R"({"id":"q","type":"user","content":[{"text":"next"}]})" "\n"
+                                    << R"({"id":"r","type":"gemini","content":"done"})" "\n";
+  Turn turn;
+  std::string err;
+  EXPECT_EQ(TranscriptResult::kDone, format->ReadTurn(session, &turn, &err)) << err;
+  EXPECT_EQ("done", turn.markdown);
+  unlink(stub.c_str());
+  unlink(old.c_str());
+  rmdir(dir);
 }
 
 }  // namespace

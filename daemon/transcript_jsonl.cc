@@ -7,6 +7,20 @@
 #include <sstream>
 
 namespace tuidriver {
+namespace {
+
+// A file's bytes from `offset` on; false when it cannot be opened.
+bool ReadFileFrom(const std::string& path, uint64_t offset, std::string* text) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  in.seekg(static_cast<std::streamoff>(offset));
+  std::stringstream s;
+  s << in.rdbuf();
+  *text = s.str();
+  return true;
+}
+
+}  // namespace
 
 bool ForEachJsonlRecord(const std::string& jsonl, const JsonlRecordFn& record, std::string* err) {
   simdjson::dom::parser parser;
@@ -48,7 +62,13 @@ bool JsonlTranscript::LocateByGlob(TranscriptSession* session) {
     simdjson::dom::element record;
     return std::getline(in, first) && !parser.parse(first).get(record) && identify_(record, id, cwd);
   };
-  return LocateSessionFile(session, by_first_record, &file_);
+  HoldsPromptFn holds_prompt = [this](const std::string& path) {
+    std::vector<Turn> turns;
+    std::string text, err;
+    return history_ && ReadFileFrom(path, 0, &text) && history_(text, &turns, &err) &&
+           !PromptedTurns(std::move(turns)).empty();
+  };
+  return LocateSessionFile(session, by_first_record, &file_, holds_prompt);
 }
 
 void JsonlTranscript::StartTurn(const TranscriptSession& session) {
@@ -57,15 +77,12 @@ void JsonlTranscript::StartTurn(const TranscriptSession& session) {
 }
 
 TranscriptResult JsonlTranscript::ReadTurn(const TranscriptSession& session, Turn* turn, std::string* err) {
-  std::ifstream in(file_, std::ios::binary);
-  if (!in) {
+  std::string text;
+  if (!ReadFileFrom(file_, offset_, &text)) {
     *err = "no transcript at " + file_;
     return TranscriptResult::kNotYet;
   }
-  in.seekg(static_cast<std::streamoff>(offset_));
-  std::stringstream text;
-  text << in.rdbuf();
-  if (!parse_(text.str(), turn, err)) {
+  if (!parse_(text, turn, err)) {
     *err = file_ + ": " + *err;
     return TranscriptResult::kFailed;
   }
@@ -77,15 +94,13 @@ TranscriptResult JsonlTranscript::ReadTurn(const TranscriptSession& session, Tur
 
 bool JsonlTranscript::ReadHistory(const TranscriptSession& session, std::vector<Turn>* turns, std::string* err) {
   if (!history_) return TranscriptFormat::ReadHistory(session, turns, err);
-  std::ifstream in(file_, std::ios::binary);
-  if (!in) {
+  std::string text;
+  if (!ReadFileFrom(file_, 0, &text)) {
     *err = "no transcript at " + file_;
     return false;
   }
-  std::stringstream text;
-  text << in.rdbuf();
   std::vector<Turn> all;
-  if (!history_(text.str(), &all, err)) {
+  if (!history_(text, &all, err)) {
     *err = file_ + ": " + *err;
     return false;
   }

@@ -1,9 +1,11 @@
 """Gemini CLI, the genuine CLI, driven through tuidriver against the fake
 Gemini API. Each numbered section of the agent-engines issue has a test."""
+import glob
 import json
 import os
 import shutil
 import textwrap
+import time
 import unittest
 
 import homes
@@ -144,6 +146,35 @@ class GeminiResume(AgentLifecycle, TallResume, unittest.TestCase):
                 self.assertEqual((r["markdown"], r.get("turn", {}).get("session_id")), ("kiwi", sid), r)
                 self.assertIn("remember the word kiwi", json.dumps(self.api.turns()[-1]))
                 d.close()
+        finally:
+            shutil.rmtree(s.tmp, ignore_errors=True)
+
+
+    # Resumed in a later minute, Gemini writes a second file for the id (a
+    # header, no prompt) and goes on in the old one: the turn and the
+    # history come from the old one.
+    def test_resume_in_a_later_minute(self):
+        s = AgentSession(CLI, self.api)
+        try:
+            sid = s.daemon.ready["session_id"]
+            self.api.script("remembered")
+            self.assertEqual(s.ask("remember the word fig", timeout=60)["markdown"], "remembered")
+            s.daemon.close(timeout=20)
+            s.daemon.__exit__()
+            chats = glob.glob(os.path.join(s.home, ".gemini", "tmp", "*", "chats", "session-*.jsonl"))
+            time.sleep(61 - time.time() % 60)
+            env = homes.make_env(CLI, s.home, s.cwd, self.api.port)
+            with Daemon(CLI, "--cwd", s.cwd, "--resume", sid, env=env, timeout=60) as d:
+                self.api.script("fig")
+                r = d.ask("which word?", timeout=60)
+                self.assertEqual((r["markdown"], r.get("turn", {}).get("session_id")), ("fig", sid), r)
+                files = glob.glob(os.path.join(s.home, ".gemini", "tmp", "*", "chats", "session-*.jsonl"))
+                self.assertEqual(2, len(files), files)  # the case this test is about
+                h = d.request("history")
+                self.assertEqual([(t["prompt"], t["markdown"]) for t in h["turns"]],
+                                 [("remember the word fig", "remembered"), ("which word?", "fig")], h)
+                d.close()
+            self.assertEqual(1, len(chats), chats)
         finally:
             shutil.rmtree(s.tmp, ignore_errors=True)
 
