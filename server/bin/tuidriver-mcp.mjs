@@ -2,9 +2,10 @@
 // tuidriver-mcp: terminal sessions as MCP tools, over stdio or streamable HTTP.
 import { SessionManager } from '../src/sessions.mjs';
 import { serveStdio, serveHttp } from '../src/mcp.mjs';
-import { parseCli, intOption, fail } from '../src/cli.mjs';
+import { parseCli, intOption, warmOption, fail } from '../src/cli.mjs';
 
 const USAGE = `usage: tuidriver-mcp [--http PORT [--host ADDR] [--token TOKEN]] [--max-sessions N] [--idle-timeout SECONDS]
+                     [--warm ENGINE=N ...]
 
 An MCP server whose tools drive terminal sessions (docs/server.md).
   --http PORT            serve streamable HTTP at http://HOST:PORT/mcp instead of stdio
@@ -13,6 +14,8 @@ An MCP server whose tools drive terminal sessions (docs/server.md).
   --token TOKEN          with --http, require Authorization: Bearer TOKEN (also: $TUIDRIVER_TOKEN)
   --max-sessions N       most sessions open at once (default 16)
   --idle-timeout SECONDS close a session nobody used for this long (default 1800; 0: never)
+  --warm ENGINE=N        keep N sessions of ENGINE started (1-16; repeat for more engines), so that
+                         session_start with no cols, rows, cwd or env is ready at once
 The daemon is found as the tuidriver package finds it (TUIDRIVER_BIN, the bundled binary, PATH).`;
 
 const o = parseCli(process.argv.slice(2), {
@@ -21,6 +24,7 @@ const o = parseCli(process.argv.slice(2), {
   token: { type: 'string' },
   'max-sessions': { type: 'string' },
   'idle-timeout': { type: 'string' },
+  warm: { type: 'string', multiple: true },
 }, USAGE);
 
 // stdout is the MCP channel over stdio: every log line goes to stderr.
@@ -28,6 +32,7 @@ const log = (msg) => process.stderr.write(`tuidriver-mcp: ${msg}\n`);
 const mgr = new SessionManager({
   maxSessions: intOption('max-sessions', o['max-sessions'], 1, 10000) ?? 16,
   idleTimeoutMs: (intOption('idle-timeout', o['idle-timeout'], 0, 31_536_000) ?? 1800) * 1000,
+  warm: warmOption(o.warm),
   log,
 });
 

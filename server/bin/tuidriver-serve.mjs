@@ -3,10 +3,11 @@
 import { randomBytes } from 'node:crypto';
 import { SessionManager } from '../src/sessions.mjs';
 import { startServe } from '../src/serve.mjs';
-import { parseCli, intOption, fail } from '../src/cli.mjs';
+import { parseCli, intOption, warmOption, fail } from '../src/cli.mjs';
 
 const USAGE = `usage: tuidriver-serve [--port PORT] [--host ADDR] [--token TOKEN] [--mcp] [--max-sessions N]
                        [--idle-timeout SECONDS] [--max-body BYTES] [--replay-chars N]
+                       [--warm ENGINE=N ...]
 
 Serves terminal sessions over HTTP (docs/server.md): REST under /sessions, SSE at
 /sessions/ID/events, a WebSocket at /ws, and the live page at /.
@@ -19,7 +20,9 @@ Serves terminal sessions over HTTP (docs/server.md): REST under /sessions, SSE a
   --max-sessions N       most sessions at once (default 16; more: 429)
   --idle-timeout SECONDS close a session nobody used or watched for this long (default 0: never)
   --max-body BYTES       largest request body or WebSocket message (default 1048576)
-  --replay-chars N       output kept per session for replay and /output (default 1048576)`;
+  --replay-chars N       output kept per session for replay and /output (default 1048576)
+  --warm ENGINE=N        keep N sessions of ENGINE started (1-16; repeat for more engines), so that
+                         starting one with no cols, rows, cwd or env is ready at once`;
 
 const o = parseCli(process.argv.slice(2), {
   port: { type: 'string' },
@@ -28,6 +31,7 @@ const o = parseCli(process.argv.slice(2), {
   mcp: { type: 'boolean' },
   'max-sessions': { type: 'string' },
   'idle-timeout': { type: 'string' },
+  warm: { type: 'string', multiple: true },
   'max-body': { type: 'string' },
   'replay-chars': { type: 'string' },
 }, USAGE);
@@ -39,6 +43,7 @@ const mgr = new SessionManager({
   maxSessions: intOption('max-sessions', o['max-sessions'], 1, 10000) ?? 16,
   idleTimeoutMs: (intOption('idle-timeout', o['idle-timeout'], 0, 31_536_000) ?? 0) * 1000,
   logChars: intOption('replay-chars', o['replay-chars'], 1024, 1 << 30) ?? 1 << 20,
+  warm: warmOption(o.warm),
   log,
 });
 let srv;

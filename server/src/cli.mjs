@@ -27,6 +27,21 @@ export function intOption(name, value, min, max) {
   return n;
 }
 
+/**
+ * `--warm ENGINE=N` values as [engine, n] pairs (n from 1 to 16), or exit 2
+ * naming the bad one. An engine named twice is refused too.
+ */
+export function warmOption(values = []) {
+  const pairs = new Map();
+  for (const v of values) {
+    const m = /^([A-Za-z0-9_.-]{1,64})=(\d{1,2})$/.exec(v);
+    if (!m || Number(m[2]) < 1 || Number(m[2]) > 16) fail(`--warm takes ENGINE=N with N from 1 to 16 (e.g. --warm claude=2), not "${v}"`);
+    if (pairs.has(m[1])) fail(`--warm names ${m[1]} twice`);
+    pairs.set(m[1], Number(m[2]));
+  }
+  return [...pairs];
+}
+
 export function fail(msg) {
   process.stderr.write(`${msg}\n`);
   process.exit(2);

@@ -4,7 +4,7 @@
 // the REST routes and the WebSocket share one behaviour and one set of errors.
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { Session, TuiDriverError } from 'tuidriver';
+import { Session, SessionPool, TuiDriverError } from 'tuidriver';
 import { OutputLog } from './output_log.mjs';
 import { RowLog } from './row_log.mjs';
 
@@ -103,7 +103,8 @@ export class Entry extends EventEmitter {
 export class SessionManager {
   /**
    * @param {{maxSessions?: number, idleTimeoutMs?: number, logChars?: number,
-   *   binaryPath?: string, baseEnv?: NodeJS.ProcessEnv, log?: (msg: string) => void}} opts
+   *   binaryPath?: string, baseEnv?: NodeJS.ProcessEnv, log?: (msg: string) => void,
+   *   warm?: [string, number][]}} opts
    */
   constructor(opts = {}) {
     this.maxSessions = opts.maxSessions ?? 16;
@@ -115,6 +116,12 @@ export class SessionManager {
     /** @type {Map<string, Entry>} */
     this.entries = new Map();
     this.starting = 0;
+    /** --warm: engine -> a SessionPool that keeps sessions started for session_start. */
+    this.pools = new Map();
+    for (const [engine, size] of opts.warm ?? []) {
+      const onStartError = (e) => this.logLine(`--warm ${engine}: a session failed to start: ${e instanceof Error ? e.message : String(e)}`);
+      this.pools.set(engine, new SessionPool(engine, { size, onStartError, env: this.baseEnv, ...(this.binaryPath ? { binaryPath: this.binaryPath } : {}) }));
+    }
     this.sweeper = null;
     if (this.idleTimeoutMs > 0) {
       this.sweeper = setInterval(() => this.sweepIdle(), Math.max(50, Math.min(this.idleTimeoutMs / 4, 30_000)));
@@ -157,7 +164,9 @@ export class SessionManager {
         ...(this.binaryPath ? { binaryPath: this.binaryPath } : {}),
         env: env ? { ...this.baseEnv, ...env } : this.baseEnv,
       };
-      session = engine !== undefined ? await Session.spawn(engine, opts) : await Session.spawnCommand(command, opts);
+      const pool = cols === undefined && rows === undefined && cwd === undefined && env === undefined ? this.pools.get(engine) : undefined;
+      session = pool ? await this.takeWarm(pool) : null;
+      session ??= engine !== undefined ? await Session.spawn(engine, opts) : await Session.spawnCommand(command, opts);
     } catch (e) {
       throw fromShim(e, 'session_start');
     } finally {
@@ -178,6 +187,16 @@ export class SessionManager {
       if (scr) entry.promptText = scr.lines[scr.cursor.row] ?? '';
     }
     return entry;
+  }
+
+  /** A warm session of the pool, or null (the caller starts one cold) when the pool could not give one. */
+  async takeWarm(pool) {
+    try {
+      return await pool.acquire();
+    } catch (e) {
+      this.logLine(`--warm ${pool.engine}: no warm session (${e instanceof Error ? e.message : String(e)}); starting one`);
+      return null;
+    }
   }
 
   /**
@@ -263,6 +282,7 @@ export class SessionManager {
 
   async closeAll() {
     if (this.sweeper) clearInterval(this.sweeper);
+    await Promise.all([...this.pools.values()].map((p) => p.close()));
     await Promise.all([...this.entries.keys()].map((id) => this.terminate(id).catch(() => undefined)));
   }
 

@@ -1,7 +1,7 @@
 // tuidriver-mcp driven by the MCP SDK's own client, over stdio and over streamable
 // HTTP, against real python, bash and vim sessions.
 import { strict as assert } from 'node:assert';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import * as http from 'node:http';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { BIN_MCP, waitForLine } from './helpers.mjs';
+import { BIN_MCP, BIN_SERVE, waitForLine } from './helpers.mjs';
 
 const TOOLS = ['session_start', 'run', 'read', 'send', 'keys', 'send_secret', 'signal', 'resize', 'wait_idle', 'screen', 'scrollback', 'expect', 'ask', 'record', 'status', 'list', 'terminate'];
 const ARGS = {
@@ -312,4 +312,68 @@ test('stdio: a call that outlasts the idle timeout keeps its session', { timeout
   assert.equal(r.structuredContent.output, 'slept');
   const l = await client.callTool({ name: 'list', arguments: {} });
   assert.deepEqual(l.structuredContent.sessions.map((s) => s.session_id), [id]);
+});
+
+/** The pids of the processes whose parent is `pid` (Linux /proc). */
+function childPids(pid) {
+  const out = [];
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const ppid = fs.readFileSync(`/proc/${name}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ')[1];
+      if (Number(ppid) === pid) out.push(Number(name));
+    } catch {
+      /* gone meanwhile */
+    }
+  }
+  return out;
+}
+
+async function until(what, pred, ms = 60_000) {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = pred();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((res) => setTimeout(res, 50));
+  }
+}
+
+test('stdio: --warm python=1 hands out a session started before session_start, and starts its replacement', { timeout: 120_000 }, async (t) => {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN_MCP, '--warm', 'python=1', '--warm', 'nonsuch=1'], stderr: 'pipe' });
+  let stderr = '';
+  transport.stderr.on('data', (d) => { stderr += d; });
+  const client = new Client({ name: 'test', version: '1' });
+  await client.connect(transport);
+  t.after(() => client.close());
+  const server = transport.pid;
+  // The warm python: a daemon of the server, and its python child, there before anyone asked.
+  const warmPython = await until('the warm python', () => childPids(server).flatMap(childPids).find((p) => /python/.test(fs.readFileSync(`/proc/${p}/cmdline`, 'utf8'))));
+  const r = await client.callTool({ name: 'session_start', arguments: { engine: 'python' } });
+  assert.equal(r.isError, undefined, r.content?.[0]?.text);
+  assert.equal(r.structuredContent.pid, warmPython, 'session_start gave the warm session');
+  assert.equal(r.structuredContent.state, 'ready');
+  const id = r.structuredContent.session_id;
+  const run = await client.callTool({ name: 'run', arguments: { session_id: id, line: '6*7' } });
+  assert.match(run.content[0].text, /42/);
+  // Its replacement starts at once; a session with its own size starts cold.
+  await until('a replacement warm daemon', () => childPids(server).length >= 2);
+  const sized = await client.callTool({ name: 'session_start', arguments: { engine: 'python', cols: 60 } });
+  assert.notEqual(sized.structuredContent.pid, warmPython);
+  assert.equal(sized.structuredContent.cols, 60);
+  // An engine that cannot start is said on stderr at once, and session_start reports it.
+  await until('the --warm failure on stderr', () => /--warm nonsuch: a session failed to start: .*nonsuch/.test(stderr));
+  const bad = await client.callTool({ name: 'session_start', arguments: { engine: 'nonsuch' } });
+  assert.equal(bad.isError, true);
+  assert.match(bad.content[0].text, /nonsuch/);
+});
+
+test('--warm refuses what is not ENGINE=N, in both servers', () => {
+  for (const bin of [BIN_MCP, BIN_SERVE]) {
+    for (const [args, re] of [[['python'], /ENGINE=N/], [['python=0'], /from 1 to 16/], [['python=17'], /from 1 to 16/], [['python=1', '--warm', 'python=2'], /twice/]]) {
+      const r = spawnSync(process.execPath, [bin, '--warm', ...args], { encoding: 'utf8', timeout: 20_000 });
+      assert.equal(r.status, 2, `${bin} ${args}`);
+      assert.match(r.stderr, re);
+    }
+  }
 });

@@ -4,6 +4,12 @@ import { Session, type SpawnOptions } from './session';
 export interface SessionPoolOptions extends SpawnOptions {
   /** How many sessions to keep started and ready (default 1). */
   size?: number;
+  /**
+   * Called when a session the pool started in the background failed to
+   * start (an unknown engine, a ready timeout), as soon as it fails: the
+   * `acquire()` that reaches it reports it too.
+   */
+  onStartError?: (error: unknown) => void;
 }
 
 /**
@@ -24,19 +30,21 @@ export class SessionPool {
   readonly engine: string;
   readonly size: number;
   private readonly spawnOptions: SpawnOptions;
+  private readonly onStartError: (error: unknown) => void;
   // Oldest first. Each start's promise has a no-op catch attached so that a
   // failure nobody has asked for yet is not an unhandled rejection.
   private readonly warm: Promise<Session>[] = [];
   private closed = false;
 
   constructor(engine: string, opts: SessionPoolOptions = {}) {
-    const { size = 1, ...spawnOptions } = opts;
+    const { size = 1, onStartError = () => undefined, ...spawnOptions } = opts;
     if (!Number.isInteger(size) || size < 1) {
       throw new TuiDriverError('error', `SessionPool: size must be a whole number of at least 1, got ${String(size)}`);
     }
     this.engine = engine;
     this.size = size;
     this.spawnOptions = spawnOptions;
+    this.onStartError = onStartError;
     for (let i = 0; i < size; i++) this.startOne();
   }
 
@@ -93,7 +101,9 @@ export class SessionPool {
   private startOne(): void {
     if (this.closed) return;
     const started = Session.spawn(this.engine, this.spawnOptions);
-    started.catch(() => undefined);
+    started.catch((e) => {
+      if (!this.closed) this.onStartError(e);
+    });
     this.warm.push(started);
   }
 

@@ -76,7 +76,10 @@ test('pool: a program that always dies at start: acquire fails after a bounded n
 });
 
 test('pool: a start that fails is reported by acquire, and not retried in a loop', { timeout: 60_000 }, async () => {
-  const pool = new SessionPool('no-such-engine', { size: 2 });
+  const early: unknown[] = [];
+  const pool = new SessionPool('no-such-engine', { size: 2, onStartError: (err) => early.push(err) });
+  await until(() => early.length === 2, 'onStartError for each warm start, before any acquire');
+  assert.ok(early.every((err) => err instanceof TuiDriverError && err.kind === 'engine' && /no-such-engine/.test(err.message)));
   const e = await rejectsWith(pool.acquire(), 'engine');
   assert.match(e.message, /no-such-engine/);
   await pool.close();
