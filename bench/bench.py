@@ -24,6 +24,7 @@ import tempfile
 import time
 
 import agent
+import lifetime
 import pool
 import chart
 
@@ -591,7 +592,7 @@ def main():
                     help="rewrite results.md and chart.svg from the last run's measurements (cache/last-run.json)")
     ap.add_argument("--compare", help="an older tuidriver binary to run beside it in the throughput rounds")
     ap.add_argument("--compare-label", default="(older build)", help="its name in the tables")
-    ap.add_argument("--only", default="binary,startup,memory,latency,agent,pool,throughput",
+    ap.add_argument("--only", default="binary,startup,memory,latency,agent,pool,lifetime,throughput",
                     help="comma-separated measures to run (the others are left out of results.md)")
     ap.add_argument("--agents", default="claude,codex,gemini,opencode,kilo,pi,copilot", help="comma-separated CLIs for the agent measure")
     cfg = ap.parse_args()
@@ -610,6 +611,8 @@ def main():
     cfg.agent_asks = 10 if cfg.quick else 20
     cfg.agent_idle = 2 if cfg.quick else 4
     cfg.pool_rounds = 3 if cfg.quick else 5
+    cfg.life_asks = 100 if cfg.quick else 300
+    cfg.life_turns = 300 if cfg.quick else 1000
     only = set(cfg.only.split(","))
     cfg.tp_file = gen(cfg, f"text-{mb}mb.txt", ["--mb", str(mb)])
     cfg.mem_file = gen(cfg, "lines-100k.txt", ["--lines", "100000"])
@@ -634,6 +637,7 @@ def main():
              ("memory", lambda: measure_memory(cfg)), ("latency", lambda: measure_latency(cfg)),
              ("agent", lambda: agent.measure(cfg, Daemon, log)),
              ("pool", lambda: pool.measure(cfg, log)),
+             ("lifetime", lambda: lifetime.measure(cfg, Daemon, log)),
              ("throughput", lambda: measure_throughput(cfg))]
     for name, fn in steps:
         if name in only:

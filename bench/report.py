@@ -57,7 +57,7 @@ def render(cfg, r, mach, ver):
     out += section_summary(r, missed)
     for key, section in (("throughput", lambda: section_throughput(cfg, r)),
                          ("latency", lambda: section_latency(cfg, r)), ("agent", lambda: section_agent(r)),
-                         ("pool", lambda: section_pool(r)),
+                         ("pool", lambda: section_pool(r)), ("lifetime", lambda: section_lifetime(r)),
                          ("startup", lambda: section_startup(cfg, r)), ("memory", lambda: section_memory(r)),
                          ("binary", lambda: section_binary(r))):
         if key in r:
@@ -118,6 +118,9 @@ def section_summary(r, missed):
         td_mem = [v for k, v in mem.items() if k.startswith("tuidriver")]
         rows.append(("5. Peak RSS", " / ".join(f"{v / 1024:.1f} MB" for v in td_mem), "< 8 MB both",
                      all(0 < v < TARGET_RSS_KB for v in td_mem)))
+    if "lifetime" in r:
+        text, ok = lifetime_summary(r["lifetime"])
+        rows.append(("7. Cost over a session's life", text, "flat: p50 within 10%, RSS bounded by scrollback", ok))
     if "binary" in r:
         b = r["binary"]
         rows.append(("6. Binary", f"{b['stripped'] / 2**20:.2f} MB, {linking(b)}",
@@ -336,6 +339,43 @@ def section_pool(r):
         out.append(f"| {engine} | {ms(c)} ({ms(min(x['cold']))}–{ms(max(x['cold']))}) | "
                    f"{ms(p)} ({ms(min(x['pool']))}–{ms(max(x['pool']))}) | {c / p:.1f}× |")
     return out + [""]
+
+
+def lifetime_numbers(life):
+    h, t, m = life["history"], life["turns"], life["memory"]
+    return {"history": med(h["history"]) / med(h["fresh"]),
+            "turns": med(t["ms"][-100:]) / med(t["ms"][:100]),
+            "turns_rss": t["late_kb"] / t["early_kb"],
+            "memory": m["after_kb"][-1] / m["after_kb"][1]}
+
+
+def lifetime_summary(life):
+    n = lifetime_numbers(life)
+    ok = n["history"] <= 1.10 and n["turns"] <= 1.10 and n["memory"] <= 1.10 and n["turns_rss"] <= 1.10
+    return (f"100k lines {n['history']:.2f}× fresh p50; turn 1,000 vs 100: p50 {n['turns']:.2f}×, "
+            f"RSS {n['turns_rss']:.2f}×; RSS at 1M lines {n['memory']:.2f}× at 200k", ok)
+
+
+def section_lifetime(r):
+    life = r["lifetime"]
+    h, t, m = life["history"], life["turns"], life["memory"]
+    n = lifetime_numbers(life)
+    return ["## 7. Cost over a session's life", "",
+            "bench/lifetime.py. *History:* `ask(\"i*7\")` on a python session holding 100,000 lines of "
+            f"history (scrollback 100,000; its history starts at row {h['history_rows']}) and on a fresh one "
+            f"with the same scrollback, asked in turn, {len(h['fresh'])} + {len(h['history'])} asks "
+            f"({h['bad']} wrong). *Turns:* one python session, {len(t['ms'])} asks of a new expression each "
+            f"({t['bad']} wrong). *Memory:* the daemon's VmRSS on a python session with scrollback 10,000 "
+            "printing 100,000 lines per ask; the first two asks raise it (a reply's text is built whole, and "
+            "the history fills), so the later ones are compared with the second.", "",
+            "| question | early / fresh | late / with history | ratio |", "|---|---|---|---|",
+            f"| ask p50, fresh vs 100k lines of history | {ms(med(h['fresh']))} ms | {ms(med(h['history']))} ms | {n['history']:.2f}× |",
+            f"| ask p50, turns 1–100 vs the last 100 | {ms(med(t['ms'][:100]))} ms | {ms(med(t['ms'][-100:]))} ms | {n['turns']:.2f}× |",
+            f"| daemon VmRSS at turn 100 vs turn {t['turns']:,} | {t['early_kb'] / 1024:.1f} MB | {t['late_kb'] / 1024:.1f} MB | {n['turns_rss']:.2f}× |",
+            f"| daemon VmRSS after 200k vs 1M printed lines (ready {m['ready_kb'] / 1024:.1f} MB; after "
+            f"100k {m['after_kb'][0] / 1024:.1f} MB) | {m['after_kb'][1] / 1024:.1f} MB | "
+            f"{m['after_kb'][-1] / 1024:.1f} MB | {n['memory']:.2f}× |", "",
+            "Target: every ratio at most 1.10 (flat).", ""]
 
 
 def section_startup(cfg, r):

@@ -1,0 +1,111 @@
+"""Measure: cost over a session's life (issue 28, point 5).
+
+Three questions, each answered by runs in one process, interleaved where two
+things are compared:
+- history: an ask on a python session holding 100,000 lines of history
+  (scrollback 100,000) against the same ask on a fresh session with the same
+  scrollback, asked in turn;
+- memory: the daemon's resident memory (VmRSS) as a python session with
+  scrollback 10,000 prints 100,000 lines per ask, ten times: bounded by the
+  scrollback and the largest reply, not by what was printed in all;
+- turns: a 1,000-turn python session, each turn a different expression: the
+  ask latency and the daemon's VmRSS early in the session against late.
+"""
+import json
+import os
+import statistics
+import time
+
+HISTORY_LINES = 100_000
+
+
+def vm_rss_kb(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+def timed_ask(d, rid, prompt, expect):
+    """One ask, from writing the request to reading its reply, in ms; None when the reply is wrong."""
+    req = (json.dumps({"id": rid, "type": "ask", "prompt": prompt}) + "\n").encode()
+    t0 = time.perf_counter_ns()
+    os.write(d.proc.stdin.fileno(), req)
+    r = d.wait_for(lambda m: m.get("id") == rid)
+    ms = (time.perf_counter_ns() - t0) / 1e6
+    return ms if r.get("ok") and r.get("text") == expect else None
+
+
+def print_lines(d, rid, n):
+    """Has python print n numbered lines; waits for the ask to finish."""
+    r = d.request({"id": rid, "type": "ask", "prompt": f"for i in range({n}): print(i)",
+                   "timeout": 600}, timeout=660)
+    if not r.get("ok"):
+        raise RuntimeError("printing %d lines failed: %s" % (n, r))
+
+
+def measure_history(cfg, Daemon, log):
+    fresh = Daemon([cfg.td, "--scrollback", str(HISTORY_LINES), "python"])
+    full = Daemon([cfg.td, "--scrollback", str(HISTORY_LINES), "python"])
+    try:
+        for d in (fresh, full):
+            d.wait_for(lambda m: m.get("type") == "ready")
+        print_lines(full, 0, HISTORY_LINES)
+        held = full.request({"id": 1, "type": "scrollback", "lines": 1})
+        res = {"fresh": [], "history": [], "bad": 0, "history_rows": held.get("first_row")}
+        for i in range(cfg.life_asks):
+            for name, d in (("fresh", fresh), ("history", full)) if i % 2 else (("history", full), ("fresh", fresh)):
+                ms = timed_ask(d, 10 + i, f"{i}*7", str(i * 7))
+                if ms is None:
+                    res["bad"] += 1
+                else:
+                    res[name].append(ms)
+        log("lifetime history: fresh p50 %.3f ms, 100k lines p50 %.3f ms" %
+            (statistics.median(res["fresh"]), statistics.median(res["history"])))
+        return res
+    finally:
+        fresh.close()
+        full.close()
+
+
+def measure_memory(cfg, Daemon, log):
+    d = Daemon([cfg.td, "--scrollback", "10000", "python"])
+    try:
+        d.wait_for(lambda m: m.get("type") == "ready")
+        res = {"ready_kb": vm_rss_kb(d.proc.pid)}
+        res["after_kb"] = []  # after each ask of 100,000 lines
+        for rid in range(10):
+            print_lines(d, rid, 100_000)
+            res["after_kb"].append(vm_rss_kb(d.proc.pid))
+        log("lifetime memory: %s" % res)
+        return res
+    finally:
+        d.close()
+
+
+def measure_turns(cfg, Daemon, log):
+    d = Daemon([cfg.td, "python"])
+    try:
+        d.wait_for(lambda m: m.get("type") == "ready")
+        ms, rss, bad = [], {}, 0
+        for i in range(1, cfg.life_turns + 1):
+            t = timed_ask(d, i, f"{i}*7", str(i * 7))
+            if t is None:
+                bad += 1
+            else:
+                ms.append(t)
+            if i == 100:
+                rss["early_kb"] = vm_rss_kb(d.proc.pid)
+        rss["late_kb"] = vm_rss_kb(d.proc.pid)
+        res = {"ms": ms, "bad": bad, "turns": cfg.life_turns, **rss}
+        log("lifetime turns: first 100 p50 %.3f ms, last 100 p50 %.3f ms, VmRSS at 100 %d kB, at the end %d kB" %
+            (statistics.median(ms[:100]), statistics.median(ms[-100:]), rss["early_kb"], rss["late_kb"]))
+        return res
+    finally:
+        d.close()
+
+
+def measure(cfg, Daemon, log):
+    return {"history": measure_history(cfg, Daemon, log), "memory": measure_memory(cfg, Daemon, log),
+            "turns": measure_turns(cfg, Daemon, log)}
