@@ -26,6 +26,7 @@ import time
 import agent
 import lifetime
 import pool
+import ready
 import chart
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -592,7 +593,7 @@ def main():
                     help="rewrite results.md and chart.svg from the last run's measurements (cache/last-run.json)")
     ap.add_argument("--compare", help="an older tuidriver binary to run beside it in the throughput rounds")
     ap.add_argument("--compare-label", default="(older build)", help="its name in the tables")
-    ap.add_argument("--only", default="binary,startup,memory,latency,agent,pool,lifetime,throughput",
+    ap.add_argument("--only", default="binary,startup,memory,latency,agent,pool,lifetime,ready,throughput",
                     help="comma-separated measures to run (the others are left out of results.md)")
     ap.add_argument("--agents", default="claude,codex,gemini,opencode,kilo,pi,copilot", help="comma-separated CLIs for the agent measure")
     cfg = ap.parse_args()
@@ -611,6 +612,8 @@ def main():
     cfg.agent_asks = 10 if cfg.quick else 20
     cfg.agent_idle = 2 if cfg.quick else 4
     cfg.pool_rounds = 3 if cfg.quick else 5
+    cfg.ready_rounds = 3 if cfg.quick else 7
+    cfg.ready_clis = [c for c in cfg.agent_clis if c in ("claude", "codex", "gemini")]
     cfg.life_asks = 100 if cfg.quick else 300
     cfg.life_turns = 300 if cfg.quick else 1000
     only = set(cfg.only.split(","))
@@ -638,6 +641,7 @@ def main():
              ("agent", lambda: agent.measure(cfg, Daemon, log)),
              ("pool", lambda: pool.measure(cfg, log)),
              ("lifetime", lambda: lifetime.measure(cfg, Daemon, log)),
+             ("ready", lambda: ready.measure(cfg, Daemon, log)),
              ("throughput", lambda: measure_throughput(cfg))]
     for name, fn in steps:
         if name in only:

@@ -57,7 +57,8 @@ def render(cfg, r, mach, ver):
     out += section_summary(r, missed)
     for key, section in (("throughput", lambda: section_throughput(cfg, r)),
                          ("latency", lambda: section_latency(cfg, r)), ("agent", lambda: section_agent(r)),
-                         ("pool", lambda: section_pool(r)), ("lifetime", lambda: section_lifetime(r)),
+                         ("pool", lambda: section_pool(r)), ("ready", lambda: section_ready(r)),
+                         ("lifetime", lambda: section_lifetime(r)),
                          ("startup", lambda: section_startup(cfg, r)), ("memory", lambda: section_memory(r)),
                          ("binary", lambda: section_binary(r))):
         if key in r:
@@ -118,6 +119,11 @@ def section_summary(r, missed):
         td_mem = [v for k, v in mem.items() if k.startswith("tuidriver")]
         rows.append(("5. Peak RSS", " / ".join(f"{v / 1024:.1f} MB" for v in td_mem), "< 8 MB both",
                      all(0 < v < TARGET_RSS_KB for v in td_mem)))
+    if "ready" in r:
+        shares = {cli: ready_share(x) for cli, x in r["ready"].items() if "skipped" not in x}
+        rows.append(("8. Start to ready, the daemon's share of the CLI's own start (vs tmux, settled)",
+                     ", ".join(f"{cli} {v:+.1%}" for cli, v in shares.items()) or "skipped", "< 5% each",
+                     all(v < 0.05 for v in shares.values()) if shares else None))
     if "lifetime" in r:
         text, ok = lifetime_summary(r["lifetime"])
         rows.append(("7. Cost over a session's life", text, "flat: p50 within 10%, RSS bounded by scrollback", ok))
@@ -338,6 +344,33 @@ def section_pool(r):
         c, p = med(x["cold"]), med(x["pool"])
         out.append(f"| {engine} | {ms(c)} ({ms(min(x['cold']))}–{ms(max(x['cold']))}) | "
                    f"{ms(p)} ({ms(min(x['pool']))}–{ms(max(x['pool']))}) | {c / p:.1f}× |")
+    return out + [""]
+
+
+def ready_share(x):
+    settled = med(x["tmux_settled"])
+    return (med(x["tuidriver"]) - settled) / settled
+
+
+def section_ready(r):
+    out = ["## 8. Start to ready: tuidriver against the same CLI in tmux", "",
+           "bench/ready.py. *tuidriver:* from `Popen` to the `ready` line. *tmux:* the argv, environment "
+           "and directory of that CLI as the daemon started it, run by `tmux new-session` on a running tmux "
+           "server and polled every 10 ms until the engine's prompt shows (*prompt*), and until the screen "
+           "has then stayed unchanged for the engine's `settle_ms` (*settled*: the rule `ready` follows, "
+           "since a TUI may draw a dialog right after its prompt). Same home, after one start that filled "
+           "the CLI's caches; rounds interleaved. The share is (tuidriver − tmux settled) / tmux settled. "
+           "Codex draws its input box before it has loaded (docs/engines.md, `busy_until_osc`): `ready` "
+           "waits for its first OSC 7501, which tmux's screen cannot show, so its share holds Codex's own "
+           "loading after the box.", "",
+           "| CLI | tuidriver median ms | tmux prompt ms | tmux settled ms (settle_ms) | share |",
+           "|---|---|---|---|---|"]
+    for cli, x in r["ready"].items():
+        if "skipped" in x:
+            out.append(f"| {cli} | skipped: {x['skipped']} | | | |")
+            continue
+        out.append(f"| {cli} | {ms(med(x['tuidriver']))} | {ms(med(x['tmux']))} | "
+                   f"{ms(med(x['tmux_settled']))} ({x['settle_ms']}) | {ready_share(x):+.1%} |")
     return out + [""]
 
 

@@ -4,7 +4,7 @@
 #   bench/run.sh --quick    about a minute: smaller inputs, fewer rounds
 # TUIDRIVER=/path/to/tuidriver skips the build and measures that binary instead of
 # a fresh static build in build-bench/. Extra flags go to bench.py: --no-profile,
-# --only MEASURE,... (binary,startup,memory,latency,agent,pool,lifetime,throughput), --compare OLD_BINARY.
+# --only MEASURE,... (binary,startup,memory,latency,agent,pool,lifetime,ready,throughput), --compare OLD_BINARY.
 # The agent measure needs the CLIs: (cd tests/e2e && npm ci --ignore-scripts).
 set -euo pipefail
 bench=$(cd "$(dirname "$0")" && pwd)
