@@ -349,6 +349,8 @@ void AskQueue::ReleaseHeldReply(TimePoint now, bool final) {
     // it was done: the words come from the transcript's markdown instead.
     if (held_->result().rows_missing || !ShowsAllWordsOf(held_->result().text, turn.markdown)) {
       held_->ReplaceText(MarkdownText(turn.markdown));
+    } else {
+      held_->ReplaceText(FromAnswerStart(held_->result().text, turn.markdown));
     }
     extra.Add("markdown", turn.markdown).AddRaw("turn", TurnJson(turn, transcript_->session_id()).Finish());
   } else {

@@ -104,10 +104,16 @@ namespace {
 // Letters and digits (any byte of a multi-byte UTF-8 character counts as one).
 bool IsWordByte(char c) { return std::isalnum(static_cast<unsigned char>(c)) || (c & 0x80); }
 
+// A word of a text and where it starts.
+struct Word {
+  std::string text;
+  size_t at;
+};
+
 // The words of `text` in order, URLs left out: a TUI may show a link's
 // target beside its label, or only the label.
-std::vector<std::string> ShownWords(const std::string& text) {
-  std::vector<std::string> words;
+std::vector<Word> ShownWords(const std::string& text) {
+  std::vector<Word> words;
   size_t i = 0;
   while (i < text.size()) {
     if (text.compare(i, 7, "http://") == 0 || text.compare(i, 8, "https://") == 0) {
@@ -123,21 +129,36 @@ std::vector<std::string> ShownWords(const std::string& text) {
     }
     size_t start = i;
     while (i < text.size() && IsWordByte(text[i])) ++i;
-    words.push_back(text.substr(start, i - start));
+    words.push_back({text.substr(start, i - start), start});
   }
   return words;
+}
+
+// Where in `text` the last showing of `markdown`'s words, in order, begins
+// (the TUI may add words of its own between them); npos when `text` does not
+// show them all, 0 for a markdown without words.
+size_t AnswerStart(const std::string& text, const std::string& markdown) {
+  std::vector<Word> want = ShownWords(MarkdownText(markdown));
+  std::vector<Word> shown = ShownWords(text);
+  if (want.empty()) return 0;
+  size_t next = want.size();  // matched from the end: the latest start that still shows every word
+  for (size_t i = shown.size(); i-- > 0;) {
+    if (shown[i].text == want[next - 1].text && --next == 0) return shown[i].at;
+  }
+  return std::string::npos;
 }
 
 }  // namespace
 
 bool ShowsAllWordsOf(const std::string& text, const std::string& markdown) {
-  std::vector<std::string> want = ShownWords(MarkdownText(markdown));
-  std::vector<std::string> shown = ShownWords(text);
-  size_t next = 0;  // the words must come in order; the TUI may add its own between them
-  for (const std::string& word : shown) {
-    if (next < want.size() && word == want[next]) ++next;
-  }
-  return next == want.size();
+  return AnswerStart(text, markdown) != std::string::npos;
+}
+
+std::string FromAnswerStart(const std::string& text, const std::string& markdown) {
+  size_t at = AnswerStart(text, markdown);
+  if (at == std::string::npos || at == 0) return text;
+  size_t line = text.rfind('\n', at);
+  return line == std::string::npos ? text : text.substr(line + 1);
 }
 
 }  // namespace tuidriver

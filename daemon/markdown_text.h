@@ -22,6 +22,12 @@ std::string MarkdownText(const std::string& markdown);
 // markdown instead.
 bool ShowsAllWordsOf(const std::string& text, const std::string& markdown);
 
+// `text` from the line where the last showing of `markdown`'s words (in
+// order) begins: what the TUI drew above the answer in the reply's area (a
+// tool's report of its command and output, as pi draws it) is not the
+// answer. `text` as it is when it does not show every word.
+std::string FromAnswerStart(const std::string& text, const std::string& markdown);
+
 }  // namespace tuidriver
 
 #endif  // TUIDRIVER_MARKDOWN_TEXT_H_

@@ -35,5 +35,21 @@ TEST(MarkdownText, ShowsAllWordsOfTellsAnIncompleteReply) {
   EXPECT_FALSE(ShowsAllWordsOf("two one", "one two"));
 }
 
+// pi draws its report of a command (the command, its output, the time) in
+// the reply's area, above the answer, marked only by its layout.
+TEST(MarkdownText, FromAnswerStartLeavesOutWhatCameBeforeTheAnswer) {
+  const std::string pi = "$ echo tool said hi\n\ntool said hi\n\nTook 0.1s\n\n\nAll done.";
+  EXPECT_EQ("All done.", FromAnswerStart(pi, "All **done**."));
+  // The answer's first word earlier too: the last showing of every word counts.
+  EXPECT_EQ("All done, all of it.\nNext.",
+            FromAnswerStart("$ echo All\nAll\nAll done, all of it.\nNext.", "All done, all of it.\n\nNext."));
+  // Lines are kept whole, the TUI's own words inside the answer too.
+  EXPECT_EQ("1. First\n2. Second", FromAnswerStart("Ran ls\n1. First\n2. Second", "1. First\n2. Second"));
+  // Nothing before the answer, a text that lacks a word, or no words: unchanged.
+  EXPECT_EQ("All done.", FromAnswerStart("All done.", "All done."));
+  EXPECT_EQ("$ ls\nAll", FromAnswerStart("$ ls\nAll", "All done."));
+  EXPECT_EQ("$ ls\nx", FromAnswerStart("$ ls\nx", "```\n```"));
+}
+
 }  // namespace
 }  // namespace tuidriver

@@ -40,12 +40,9 @@ class PiExact(ExactTurns, unittest.TestCase):
         os.symlink("/dev/null", files[0])
         return sid
 
-    # A KNOWN DEFECT, left open in issue 25: pi marks its report of a command
-    # (command, output, time taken) only by an indent, so `text` still holds
-    # the report before the answer, and the shared check that text agrees
-    # with markdown fails. Expected to fail until the extractor tells the
-    # report from the answer; an unexpected pass fails the run.
-    @unittest.expectedFailure
+    # pi draws its report of a command (command, output, time taken) in the
+    # reply's area above the answer, marked only by its layout: `text` starts
+    # where the answer's words do (FromAnswerStart, markdown_text.h).
     def test_a_tool_call_and_the_answer_after_it(self):
         self.start(mode="agent")
         self.api.script(self.shell_call("echo tool said hi"), "All **done**.")
