@@ -494,8 +494,9 @@ function commonArgs(opts: SpawnOptions): string[] {
   return args;
 }
 
+/** The wire's time limit is whole milliseconds: a fraction is rounded up, never cut short. */
 function timeoutField(ms: number | undefined): Json {
-  return ms === undefined ? {} : { timeout: ms / 1000 };
+  return ms === undefined ? {} : { timeout_ms: Math.ceil(ms) };
 }
 
 function toQuestion(msg: Json): NeedsInputEvent {
