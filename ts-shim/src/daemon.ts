@@ -135,6 +135,8 @@ export class Daemon {
     clearTimeout(kill);
   }
 
+  // --- called by Startup, which reads the daemon's pipes ---
+
   /** One stdout line after `ready`. */
   handleLine(msg: Json): void {
     if (msg.id === undefined || msg.id === null) {
@@ -186,7 +188,7 @@ export class Daemon {
   }
 
   /** Used by Startup once the `ready` line came. */
-  static attachTo(child: ChildProcessWithoutNullStreams, stderrTail: string): Daemon {
+  static afterReady(child: ChildProcessWithoutNullStreams, stderrTail: string): Daemon {
     return new Daemon(child, stderrTail);
   }
 }
@@ -254,7 +256,7 @@ class Startup {
     if (this.daemon) {
       this.daemon.handleLine(msg);
     } else if (msg.type === 'ready') {
-      this.daemon = Daemon.attachTo(this.child, this.stderr);
+      this.daemon = Daemon.afterReady(this.child, this.stderr);
       this.settled = true;
       if (this.timer) clearTimeout(this.timer);
       this.resolve({ daemon: this.daemon, ready: msg });
