@@ -49,8 +49,7 @@ Ask::Ask(const Request& request, const EngineConfig& config,
       streaming_(request.type == RequestType::kAskStream),
       prompt_(SanitizePrompt(request.prompt)),
       wait_input_(request.on_input == "wait") {
-  long timeout_ms = request.timeout_s > 0 ? static_cast<long>(request.timeout_s * 1000)
-                                          : config.timeouts.ask_ms;
+  long timeout_ms = request.timeout_ms > 0 ? request.timeout_ms : config.timeouts.ask_ms;
   timeout_ms_ = timeout_ms;
   deadline_ = now + Ms(timeout_ms);
 }

@@ -41,13 +41,13 @@ EngineConfig Repl() {
   return c;
 }
 
-Request AskFor(const std::string& id, const std::string& prompt, double timeout_s = 5) {
+Request AskFor(const std::string& id, const std::string& prompt, long timeout_ms = 5000) {
   Request r;
   r.type = RequestType::kAsk;
   r.id.kind = RequestId::Kind::kNumber;
   r.id.json = id;
   r.prompt = prompt;
-  r.timeout_s = timeout_s;
+  r.timeout_ms = timeout_ms;
   return r;
 }
 
@@ -77,7 +77,7 @@ class AskQueueTest : public ::testing::Test {
   // Starts ask 1 ("sleep") at t0 and lets it time out after 500 ms: the
   // program never answers.
   void TimedOutAsk() {
-    ASSERT_TRUE(asks_.Add(AskFor("1", "sleep", 0.5), At(0)));
+    ASSERT_TRUE(asks_.Add(AskFor("1", "sleep", 500), At(0)));
     asks_.OnReady(At(0));
     Update(0);
     Output("sleep\r\n", 1);
@@ -171,7 +171,7 @@ TEST_F(AskQueueTest, TheNextAskWaitsForTheReactionAndItsQuiet) {
 // is interrupted again, then gets an empty line; then the next ask goes on.
 TEST_F(AskQueueTest, NoReactionAndNoPromptGetsTheInterruptAgainThenAnEnter) {
   TimedOutAsk();
-  ASSERT_TRUE(asks_.Add(AskFor("2", "1+1", 10), At(600)));
+  ASSERT_TRUE(asks_.Add(AskFor("2", "1+1", 10000), At(600)));
   Update(600);
   EXPECT_EQ("", input_.written);
   Update(500 + AskQueue::kReactMs);
@@ -192,7 +192,7 @@ TEST_F(AskQueueTest, NoReactionAndNoPromptGetsTheInterruptAgainThenAnEnter) {
 // nudged as if it had not reacted.
 TEST_F(AskQueueTest, AReactionWithNoPromptIsNudgedOnceQuiet) {
   TimedOutAsk();
-  ASSERT_TRUE(asks_.Add(AskFor("2", "1+1", 10), At(600)));
+  ASSERT_TRUE(asks_.Add(AskFor("2", "1+1", 10000), At(600)));
   Output("^C", 700);
   Update(700);
   Update(700 + AskQueue::kQuietMs);  // the reaction has settled
@@ -207,7 +207,7 @@ TEST_F(AskQueueTest, AReactionWithNoPromptIsNudgedOnceQuiet) {
 // The ask's line was never echoed: the prompt it was typed at is still
 // there and nothing shows the interrupt took effect.
 TEST_F(AskQueueTest, NoReactionGetsOneNudgeThenTheNextAskGoesOn) {
-  ASSERT_TRUE(asks_.Add(AskFor("1", "sleep", 0.5), At(0)));
+  ASSERT_TRUE(asks_.Add(AskFor("1", "sleep", 500), At(0)));
   asks_.OnReady(At(0));
   Update(0);
   EXPECT_EQ("sleep\r", input_.Take());
@@ -313,7 +313,7 @@ TEST_F(AskQueueTest, InputSentByTheClientEndsTheAtPromptState) {
   asks_.OnInput(t0_);
   EXPECT_EQ(AskQueue::Resync::kUnknown, asks_.resync());
   Output("tick\r\n", 0);
-  ASSERT_TRUE(asks_.Add(AskFor("1", "1+1", 1), At(0)));
+  ASSERT_TRUE(asks_.Add(AskFor("1", "1+1", 1000), At(0)));
   asks_.OnReady(At(0));
   Update(1000 + AskQueue::kBackgroundQuietMs);
   EXPECT_EQ("", input_.written);  // what the program does with the input is unknown: no Enter
@@ -322,7 +322,7 @@ TEST_F(AskQueueTest, InputSentByTheClientEndsTheAtPromptState) {
 TEST_F(AskQueueTest, AQueuedAskThatNeverGetsReadyTimesOut) {
   asks_.OnInput(t0_);  // (else an Enter would try to bring the prompt back)
   Output("busy\r\n", 0);  // no prompt
-  ASSERT_TRUE(asks_.Add(AskFor("1", "1+1", 1), At(0)));
+  ASSERT_TRUE(asks_.Add(AskFor("1", "1+1", 1000), At(0)));
   asks_.OnReady(At(0));
   Update(0);
   EXPECT_EQ(At(1000), asks_.next_wakeup());
@@ -336,8 +336,8 @@ TEST_F(AskQueueTest, AQueuedAskThatNeverGetsReadyTimesOut) {
 // A queued ask's own deadline is no wake-up while another ask runs (it
 // cannot start then; its clock restarts when it reaches the head).
 TEST_F(AskQueueTest, AQueuedAsksDeadlineIsNoWakeUpWhileAnotherRuns) {
-  ASSERT_TRUE(asks_.Add(AskFor("1", "sleep", 10), At(0)));
-  ASSERT_TRUE(asks_.Add(AskFor("2", "1+1", 1), At(0)));
+  ASSERT_TRUE(asks_.Add(AskFor("1", "sleep", 10000), At(0)));
+  ASSERT_TRUE(asks_.Add(AskFor("2", "1+1", 1000), At(0)));
   asks_.OnReady(At(0));
   Update(0);
   Output("sleep\r\n", 5);

@@ -202,7 +202,7 @@ TEST_F(PasteAsk, QuestionInsideTheTurnIsReportedAndAnswered) {
   ScreenMatcher m(c);
   Request r = AskFor("go");
   r.on_input = "wait";
-  r.timeout_s = 5;
+  r.timeout_ms = 5000;
   Ask ask(r, c, m, t0_);
   ask.Start(term_, &input_, t0_);
   Feed(&term_, "go\r\nProceed?\r\n❯ 1. Yes\r\n  2. No");

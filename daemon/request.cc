@@ -59,7 +59,7 @@ bool ReadStringOrNumber(const object& obj, const char* name, JsonFields* f, std:
   return f->Wrong(name, "a string or a number", e);
 }
 
-constexpr double kMaxTimeoutS = 7 * 24 * 3600.0;
+constexpr int64_t kMaxTimeoutMs = int64_t{7} * 24 * 3600 * 1000;
 
 // The code unit of a `\uXXXX` escape at line[i] (the backslash), or -1.
 long EscapedUnit(const std::string& line, size_t i) {
@@ -133,9 +133,22 @@ void RecoverId(const std::string& line, RequestId* id) {
 // One reader per request shape: each reads the fields its table row lists.
 using FieldReader = bool (*)(const object& obj, Request* r, JsonFields* f, std::string* err);
 
+// The time limit: `timeout_ms`, or `timeout` in seconds (the older spelling,
+// fractions allowed). CheckFieldNames has refused a request with both.
+bool ReadTimeout(const object& obj, Request* r, JsonFields* f) {
+  double seconds = -1;
+  int64_t ms = -1;
+  if (!f->Number(obj, "timeout", false, 0.001, kMaxTimeoutMs / 1000.0, &seconds) ||
+      !f->Int(obj, "timeout_ms", false, 1, kMaxTimeoutMs, &ms)) {
+    return false;
+  }
+  r->timeout_ms = seconds > 0 ? static_cast<long>(seconds * 1000) : static_cast<long>(ms);
+  return true;
+}
+
 bool ReadAsk(const object& obj, Request* r, JsonFields* f, std::string* err) {
   if (!f->String(obj, "prompt", true, &r->prompt) ||
-      !f->Number(obj, "timeout", false, 0.001, kMaxTimeoutS, &r->timeout_s) ||
+      !ReadTimeout(obj, r, f) ||
       !f->String(obj, "on_input", false, &r->on_input)) {
     return false;
   }
@@ -199,14 +212,14 @@ bool ReadScrollback(const object& obj, Request* r, JsonFields* f, std::string*) 
 
 bool ReadExpect(const object& obj, Request* r, JsonFields* f, std::string*) {
   return f->String(obj, "pattern", true, &r->pattern) &&
-         f->Number(obj, "timeout", false, 0.001, kMaxTimeoutS, &r->timeout_s) &&
+         ReadTimeout(obj, r, f) &&
          f->Bool(obj, "output_only", false, &r->output_only);
 }
 
 bool ReadWaitIdle(const object& obj, Request* r, JsonFields* f, std::string*) {
   int64_t idle = 500;
   bool ok = f->Int(obj, "idle_ms", false, 1, 3600000, &idle) &&
-            f->Number(obj, "timeout", false, 0.001, kMaxTimeoutS, &r->timeout_s);
+            ReadTimeout(obj, r, f);
   r->idle_ms = static_cast<int>(idle);
   return ok;
 }
@@ -249,8 +262,8 @@ struct RequestSpec {
 
 const std::vector<RequestSpec>& RequestTable() {
   static const std::vector<RequestSpec> kTable = {
-      {"ask", RequestType::kAsk, {"prompt", "timeout", "on_input"}, ReadAsk},
-      {"ask_stream", RequestType::kAskStream, {"prompt", "timeout", "on_input"}, ReadAsk},
+      {"ask", RequestType::kAsk, {"prompt", "timeout_ms", "timeout", "on_input"}, ReadAsk},
+      {"ask_stream", RequestType::kAskStream, {"prompt", "timeout_ms", "timeout", "on_input"}, ReadAsk},
       {"cancel", RequestType::kCancel, {"target"}, ReadCancel},
       {"send", RequestType::kSend, {"data"}, ReadData},
       {"send_secret", RequestType::kSendSecret, {"data"}, ReadData},
@@ -259,8 +272,8 @@ const std::vector<RequestSpec>& RequestTable() {
       {"resize", RequestType::kResize, {"cols", "rows", "follow_row"}, ReadResize},
       {"screen", RequestType::kScreen, {"styles"}, ReadScreen},
       {"scrollback", RequestType::kScrollback, {"lines", "wrapped"}, ReadScrollback},
-      {"expect", RequestType::kExpect, {"pattern", "timeout", "output_only"}, ReadExpect},
-      {"wait_idle", RequestType::kWaitIdle, {"idle_ms", "timeout"}, ReadWaitIdle},
+      {"expect", RequestType::kExpect, {"pattern", "timeout_ms", "timeout", "output_only"}, ReadExpect},
+      {"wait_idle", RequestType::kWaitIdle, {"idle_ms", "timeout_ms", "timeout"}, ReadWaitIdle},
       {"signal", RequestType::kSignal, {"signal"}, ReadSignal},
       {"status", RequestType::kStatus, {}, ReadNothing},
       {"subscribe", RequestType::kSubscribe, {"events"}, ReadEvents},
@@ -281,8 +294,14 @@ const RequestSpec* FindRequestSpec(std::string_view name) {
 }
 
 // A field the type does not have is refused, naming what it has: a typo
-// ("timeout_ms") must not silently fall back to a default.
+// ("timeout_sec") must not silently fall back to a default. So are both
+// spellings of the time limit at once: which one was meant is unclear.
 bool CheckFieldNames(const object& obj, const RequestSpec& spec, std::string* err) {
+  if (obj["timeout"].error() == simdjson::SUCCESS && obj["timeout_ms"].error() == simdjson::SUCCESS) {
+    *err = "a '" + std::string(spec.name) +
+           "' request gives both 'timeout_ms' and 'timeout' (seconds, the older spelling): send one";
+    return false;
+  }
   for (auto field : obj) {
     std::string key(field.key);
     if (key == "id" || key == "type" || std::find(spec.fields.begin(), spec.fields.end(), key) != spec.fields.end()) {

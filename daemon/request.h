@@ -42,7 +42,7 @@ struct Request {
 
   // Fields, set according to the type (see docs/protocol.md).
   std::string prompt;                // ask, ask_stream
-  double timeout_s = -1;             // ask*, expect, wait_idle; <0: default
+  long timeout_ms = -1;              // ask*, expect, wait_idle (timeout_ms, or timeout in s); <0: default
   std::string on_input;              // ask*: "wait" or "fail" (default)
   RequestId target;                  // cancel, answer
   long option = 0;                   // answer: the choice's number; 0: text

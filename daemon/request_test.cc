@@ -27,7 +27,45 @@ TEST(Request, ParsesAnAsk) {
   EXPECT_EQ(RequestType::kAsk, r.request.type);
   EXPECT_EQ("1", r.request.id.json);
   EXPECT_EQ("6*7", r.request.prompt);
-  EXPECT_DOUBLE_EQ(60, r.request.timeout_s);
+  EXPECT_EQ(60000, r.request.timeout_ms);
+}
+
+// Issue 29, point 5: every duration on the wire is in ms; `timeout` (seconds)
+// stays accepted as the older spelling, and both at once are refused.
+TEST(Request, TimeoutMsAndTheOlderSecondsSpelling) {
+  RequestParser p;
+  for (const char* type : {"ask", "ask_stream"}) {
+    Parsed r = Parse(&p, std::string(R"({"id":1,"type":")") + type + R"(","prompt":"x","timeout_ms":1500})");
+    ASSERT_TRUE(r.ok) << r.err;
+    EXPECT_EQ(1500, r.request.timeout_ms) << type;
+  }
+  Parsed r = Parse(&p, R"({"type":"expect","pattern":"x","timeout_ms":250})");
+  ASSERT_TRUE(r.ok) << r.err;
+  EXPECT_EQ(250, r.request.timeout_ms);
+  r = Parse(&p, R"({"type":"wait_idle","idle_ms":5,"timeout_ms":7000})");
+  ASSERT_TRUE(r.ok) << r.err;
+  EXPECT_EQ(7000, r.request.timeout_ms);
+  r = Parse(&p, R"({"type":"wait_idle","timeout":2.5})");
+  ASSERT_TRUE(r.ok) << r.err;
+  EXPECT_EQ(2500, r.request.timeout_ms);
+  r = Parse(&p, R"({"type":"expect","pattern":"x"})");
+  ASSERT_TRUE(r.ok) << r.err;
+  EXPECT_GT(0, r.request.timeout_ms) << "absent: the default";
+
+  r = Parse(&p, R"({"id":4,"type":"ask","prompt":"x","timeout_ms":400,"timeout":1})");
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(RequestError::kBadRequest, r.kind);
+  EXPECT_EQ("4", r.request.id.json);
+  EXPECT_EQ("a 'ask' request gives both 'timeout_ms' and 'timeout' (seconds, the older spelling): send one", r.err);
+
+  // Whole milliseconds, at least 1, at most a week.
+  EXPECT_FALSE(Parse(&p, R"({"type":"ask","prompt":"x","timeout_ms":0})").ok);
+  EXPECT_FALSE(Parse(&p, R"({"type":"ask","prompt":"x","timeout_ms":1.5})").ok);
+  EXPECT_FALSE(Parse(&p, R"({"type":"ask","prompt":"x","timeout_ms":"5"})").ok);
+  EXPECT_FALSE(Parse(&p, R"({"type":"ask","prompt":"x","timeout_ms":604800001})").ok);
+  EXPECT_TRUE(Parse(&p, R"({"type":"ask","prompt":"x","timeout_ms":604800000})").ok);
+  r = Parse(&p, R"({"type":"expect","pattern":"x","timeout_ms":-3})");
+  EXPECT_NE(std::string::npos, r.err.find("timeout_ms")) << r.err;
 }
 
 // Each type has one row in the table, and each name parses back to its type.
@@ -142,12 +180,12 @@ TEST(Request, UnknownTypeHasItsOwnKind) {
 // it and the type's fields, not silently ignored (the default timeout used).
 TEST(Request, UnknownFieldsAreBadRequests) {
   RequestParser p;
-  Parsed r = Parse(&p, R"({"id":3,"type":"ask","prompt":"hi","timeout_ms":400})");
+  Parsed r = Parse(&p, R"({"id":3,"type":"ask","prompt":"hi","timeout_sec":400})");
   EXPECT_FALSE(r.ok);
   EXPECT_EQ(RequestError::kBadRequest, r.kind);
   EXPECT_STREQ("bad_request", RequestErrorKind(r.kind));
   EXPECT_EQ("3", r.request.id.json);
-  EXPECT_EQ("unknown field 'timeout_ms' in a 'ask' request (known: id, type, prompt, timeout, on_input)", r.err);
+  EXPECT_EQ("unknown field 'timeout_sec' in a 'ask' request (known: id, type, prompt, timeout_ms, timeout, on_input)", r.err);
   r = Parse(&p, R"({"type":"status","verbose":true})");
   EXPECT_EQ("unknown field 'verbose' in a 'status' request (known: id, type)", r.err);
   // A field of another type is unknown here too.
@@ -160,6 +198,9 @@ TEST(Request, EveryKnownFieldIsRead) {
   RequestParser p;
   const char* lines[] = {
       R"({"id":1,"type":"ask","prompt":"p","timeout":1,"on_input":"wait"})",
+      R"({"id":1,"type":"ask_stream","prompt":"p","timeout_ms":1,"on_input":"wait"})",
+      R"({"id":1,"type":"expect","pattern":"x","timeout_ms":1,"output_only":true})",
+      R"({"id":1,"type":"wait_idle","idle_ms":5,"timeout_ms":1})",
       R"({"id":1,"type":"expect","pattern":"x","timeout":1})",
       R"({"id":1,"type":"wait_idle","idle_ms":5,"timeout":1})",
       R"({"id":1,"type":"resize","cols":80,"rows":24})",

@@ -252,7 +252,7 @@ void SessionCore::UpdateWaiters(TimePoint now) {
   };
   for (Waiters::Outcome& o : waiters_.Update(screen, now)) {
     if (o.met) ReplyOk(o.id, o.fields);
-    else ReplyError(o.id, "timeout", "condition not met before the timeout", ScreenFields());
+    else ReplyError(o.id, "timeout", "condition not met within " + std::to_string(o.timeout_ms) + " ms", ScreenFields());
   }
 }
 

@@ -12,9 +12,8 @@ constexpr long kDefaultTimeoutMs = 30000;
 
 }  // namespace
 
-WaitTime Waiters::Deadline(const Request& r, WaitTime now) {
-  long ms = r.timeout_s > 0 ? static_cast<long>(r.timeout_s * 1000) : kDefaultTimeoutMs;
-  return now + std::chrono::milliseconds(ms);
+long Waiters::TimeoutMs(const Request& r) {
+  return r.timeout_ms > 0 ? r.timeout_ms : kDefaultTimeoutMs;
 }
 
 bool Waiters::AddExpect(const Request& r, WaitTime now, std::string* err) {
@@ -24,7 +23,8 @@ bool Waiters::AddExpect(const Request& r, WaitTime now, std::string* err) {
   w.id = r.id;
   w.output_only = r.output_only;
   w.received = now;
-  w.deadline = Deadline(r, now);
+  w.timeout_ms = TimeoutMs(r);
+  w.deadline = now + std::chrono::milliseconds(w.timeout_ms);
   waiters_.push_back(std::move(w));
   return true;
 }
@@ -34,7 +34,8 @@ void Waiters::AddWaitIdle(const Request& r, WaitTime now) {
   w.id = r.id;
   w.idle_ms = r.idle_ms;
   w.received = now;
-  w.deadline = Deadline(r, now);
+  w.timeout_ms = TimeoutMs(r);
+  w.deadline = now + std::chrono::milliseconds(w.timeout_ms);
   waiters_.push_back(std::move(w));
 }
 
@@ -76,6 +77,7 @@ std::vector<Waiters::Outcome> Waiters::Update(const std::function<std::string()>
     Waiter& w = waiters_[i];
     Outcome o;
     o.id = w.id;
+    o.timeout_ms = w.timeout_ms;
     if (w.pattern) {
       if (!have_text) text = screen();
       have_text = true;

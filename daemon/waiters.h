@@ -28,6 +28,7 @@ class Waiters {
     RequestId id;
     bool met = false;   // false: the deadline passed first
     JsonObject fields;  // met: expect's match and groups, or wait_idle's idle_ms
+    long timeout_ms = 0;  // not met: the time limit that passed, for the error text
   };
 
   // False, with *err, when the pattern is not a valid regular expression.
@@ -57,10 +58,11 @@ class Waiters {
     std::string seen;              // expect: output since the request
     bool output_only = false;      // expect: match `seen` only, not the screen
     long idle_ms = 0;              // wait_idle
+    long timeout_ms = 0;
     WaitTime received;
     WaitTime deadline;
   };
-  static WaitTime Deadline(const Request& r, WaitTime now);
+  static long TimeoutMs(const Request& r);
   bool Match(const Waiter& w, const std::string& screen, JsonObject* fields) const;
   // wait_idle: quiet since the later of the last output and the request.
   WaitTime IdleDue(const Waiter& w) const;

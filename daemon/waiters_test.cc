@@ -7,21 +7,21 @@ namespace {
 
 using std::chrono::milliseconds;
 
-Request Expect(const std::string& id, const std::string& pattern, double timeout_s = 5) {
+Request Expect(const std::string& id, const std::string& pattern, long timeout_ms = 5000) {
   Request r;
   r.type = RequestType::kExpect;
   r.id.json = id;
   r.pattern = pattern;
-  r.timeout_s = timeout_s;
+  r.timeout_ms = timeout_ms;
   return r;
 }
 
-Request WaitIdle(const std::string& id, int idle_ms, double timeout_s = 5) {
+Request WaitIdle(const std::string& id, int idle_ms, long timeout_ms = 5000) {
   Request r;
   r.type = RequestType::kWaitIdle;
   r.id.json = id;
   r.idle_ms = idle_ms;
-  r.timeout_s = timeout_s;
+  r.timeout_ms = timeout_ms;
   return r;
 }
 
@@ -70,17 +70,19 @@ TEST(Waiters, WaitIdleCountsFromTheRequest) {
 TEST(Waiters, DeadlinesEndWaitersThatNeverMeetTheirCondition) {
   Waiters w;
   std::string err;
-  ASSERT_TRUE(w.AddExpect(Expect("1", "never", 2), kT0, &err));
-  w.AddWaitIdle(WaitIdle("2", 10000, 1), kT0);
+  ASSERT_TRUE(w.AddExpect(Expect("1", "never", 2000), kT0, &err));
+  w.AddWaitIdle(WaitIdle("2", 10000, 1000), kT0);
   EXPECT_EQ(kT0 + milliseconds(1000), w.next_wakeup());
   auto out = w.Update(Screen(""), kT0 + milliseconds(1000));
   ASSERT_EQ(1u, out.size());
   EXPECT_EQ("2", out[0].id.json);
   EXPECT_FALSE(out[0].met);
+  EXPECT_EQ(1000, out[0].timeout_ms);  // for the error text, in ms as on the wire
   EXPECT_EQ(kT0 + milliseconds(2000), w.next_wakeup());
   out = w.Update(Screen(""), kT0 + milliseconds(2000));
   ASSERT_EQ(1u, out.size());
   EXPECT_FALSE(out[0].met);
+  EXPECT_EQ(2000, out[0].timeout_ms);
   // Nothing left: no wake-up at all, so an idle daemon sleeps.
   EXPECT_EQ(WaitTime::max(), w.next_wakeup());
 }

@@ -1,7 +1,7 @@
 // A VS Code extension that drives a Python REPL through tuidriver: the command shows
 // the live REPL in a terminal panel (toPseudoterminal) and asks it a question.
 const vscode = require('vscode');
-const { Session, TuiDriverError } = require('tuidriver');
+const { Session, TuiDriverError, toPseudoterminal } = require('tuidriver');
 
 /** @type {import('tuidriver').Session | undefined} */
 let session;
@@ -19,7 +19,7 @@ async function askPython() {
     if (!session || session.exited) {
       const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
       session = await Session.spawn('python', { cwd, cols: 100, rows: 30 });
-      const terminal = vscode.window.createTerminal({ name: 'tuidriver: python', pty: session.toPseudoterminal() });
+      const terminal = vscode.window.createTerminal({ name: 'tuidriver: python', pty: toPseudoterminal(session) });
       terminal.show(true);
     }
     const prompt = await vscode.window.showInputBox({ prompt: 'A Python expression', value: '6*7' });

@@ -8,6 +8,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { CallToolRequestSchema, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 import { makeAuth, sameOrigin } from './auth.mjs';
+import { noOAuth, readJson, unauthorized } from './http.mjs';
 import { ClientError, MAX_CHARS, RUN_TIMEOUT_MS, capTail, screenText } from './sessions.mjs';
 
 const VERSION = '0.1.0';
@@ -571,63 +572,10 @@ export function serveHttp(mgr, { port, host = '127.0.0.1', maxBody = 1 << 20, to
   });
 }
 
-/**
- * OAuth discovery (/.well-known/oauth-*) finds nothing here, so a client without the
- * token reports the 401 instead of starting a login. True when it answered.
- */
-export function noOAuth(req, res, url) {
-  if (!url.pathname.startsWith('/.well-known/')) return false;
-  res.writeHead(404, { 'content-type': 'application/json' })
-    .end(JSON.stringify({ error: 'no OAuth here: send the token as Authorization: Bearer TOKEN' }));
-  return true;
-}
-
-/**
- * A plain 401: `WWW-Authenticate: Bearer` without a resource_metadata link, so a client
- * asks its user for the token instead of starting OAuth discovery.
- */
-export function unauthorized(res) {
-  res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer' })
-    .end(JSON.stringify({ error: 'missing or wrong token: send Authorization: Bearer TOKEN' }));
-}
-
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 
 /** The name part of a Host header (`127.0.0.1:8808` -> `127.0.0.1`, `[::1]:80` -> `[::1]`). */
 function hostName(h) {
   if (typeof h !== 'string') return '';
   return h.startsWith('[') ? h.slice(0, h.indexOf(']') + 1) : h.split(':')[0];
-}
-
-/** Reads a JSON request body of at most `max` bytes; errors carry an HTTP `status`. */
-export function readJson(req, max) {
-  return new Promise((resolve, reject) => {
-    const parts = [];
-    let size = 0;
-    let failed = false;
-    req.on('data', (c) => {
-      if (failed) return;
-      size += c.length;
-      if (size > max) {
-        failed = true;
-        reject(Object.assign(new Error(`request body over ${max} bytes`), { status: 413 }));
-        req.resume();
-        return;
-      }
-      parts.push(c);
-    });
-    req.on('end', () => {
-      if (failed) return;
-      const text = Buffer.concat(parts).toString('utf8');
-      if (text.trim() === '') return resolve(undefined);
-      try {
-        resolve(JSON.parse(text));
-      } catch {
-        reject(Object.assign(new Error('the request body is not valid JSON'), { status: 400 }));
-      }
-    });
-    req.on('error', (e) => {
-      if (!failed) reject(Object.assign(e, { status: 400 }));
-    });
-  });
 }

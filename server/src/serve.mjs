@@ -8,7 +8,8 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ClientError, size } from './sessions.mjs';
 import { COOKIE, makeAuth } from './auth.mjs';
-import { mcpHandler, noOAuth, readJson, unauthorized } from './mcp.mjs';
+import { noOAuth, readJson, unauthorized } from './http.mjs';
+import { mcpHandler } from './mcp.mjs';
 import { attachWebSocket } from './ws.mjs';
 
 const STATUS = { bad_request: 400, not_found: 404, conflict: 409, cap: 429, failed: 422 };

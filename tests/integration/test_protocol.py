@@ -106,10 +106,10 @@ class BadRequests(unittest.TestCase):
     # Issue 22, item 3: a misspelt field is refused, naming it and the
     # type's fields; it never runs with a default in its place.
     def test_unknown_fields_are_bad_requests(self):
-        r = self.raw_reply(b'{"id":"t","type":"ask","prompt":"1","timeout_ms":400}')
+        r = self.raw_reply(b'{"id":"t","type":"ask","prompt":"1","timeout_sec":400}')
         self.assertEqual((r["id"], r["ok"], r["kind"]), ("t", False, "bad_request"))
-        self.assertEqual(r["error"], "unknown field 'timeout_ms' in a 'ask' request "
-                                     "(known: id, type, prompt, timeout, on_input)")
+        self.assertEqual(r["error"], "unknown field 'timeout_sec' in a 'ask' request "
+                                     "(known: id, type, prompt, timeout_ms, timeout, on_input)")
         r = self.raw_reply(b'{"id":5,"type":"screen","style":true}')
         self.assertEqual((r["kind"], r["error"]), ("bad_request", "unknown field 'style' in a 'screen' "
                                                                   "request (known: id, type, styles)"))
@@ -118,7 +118,9 @@ class BadRequests(unittest.TestCase):
     def test_list_fields(self):
         p = subprocess.run([BIN, "--list-fields"], capture_output=True, timeout=10, check=True)
         fields = json.loads(p.stdout)
-        self.assertEqual(fields["ask"], ["id", "type", "prompt", "timeout", "on_input"])
+        self.assertEqual(fields["ask"], ["id", "type", "prompt", "timeout_ms", "timeout", "on_input"])
+        self.assertEqual(fields["expect"], ["id", "type", "pattern", "timeout_ms", "timeout", "output_only"])
+        self.assertEqual(fields["wait_idle"], ["id", "type", "idle_ms", "timeout_ms", "timeout"])
         self.assertEqual(fields["status"], ["id", "type"])
         self.assertEqual(fields["history"], ["id", "type"])
         self.assertEqual(len(fields), 20)
@@ -140,6 +142,8 @@ class BadRequests(unittest.TestCase):
                             (b'{"id":6,"type":"send","data":null}', "data"),
                             (b'{"id":6,"type":"expect","pattern":"x","timeout":"5"}', "timeout"),
                             (b'{"id":6,"type":"wait_idle","idle_ms":1.5}', "idle_ms"),
+                            (b'{"id":6,"type":"wait_idle","timeout_ms":2.5}', "timeout_ms"),
+                            (b'{"id":6,"type":"expect","pattern":"x","timeout_ms":0}', "timeout_ms"),
                             (b'{"id":6,"type":"cancel","target":[1]}', "target"),
                             (b'{"id":6,"type":"signal","signal":true}', "signal"),
                             (b'{"id":6,"type":"scrollback","lines":-1}', "lines"),
@@ -258,6 +262,36 @@ class RawSession(unittest.TestCase):
             r = d.request("expect", pattern="never-appears", timeout=0.2)
             self.assertEqual(r["kind"], "timeout")
             self.assertIn("lines", r)
+
+    # Issue 29, point 5: every duration on the wire is in ms. `timeout_ms` is
+    # accepted wherever `timeout` (seconds, the older spelling) is, and the
+    # error texts speak ms; both at once are refused.
+    def test_timeout_ms(self):
+        with Daemon("--", "cat") as d:
+            r = d.request("expect", pattern="never-appears", timeout_ms=300)
+            self.assertEqual((r["ok"], r["kind"], r["error"]), (False, "timeout", "condition not met within 300 ms"))
+            self.assertIn("lines", r)
+            r = d.request("wait_idle", idle_ms=60000, timeout_ms=200)
+            self.assertEqual((r["kind"], r["error"]), ("timeout", "condition not met within 200 ms"))
+            r = d.request("expect", pattern="never-appears", timeout=0.25)
+            self.assertEqual((r["kind"], r["error"]), ("timeout", "condition not met within 250 ms"))
+            r = d.request("wait_idle", idle_ms=50, timeout_ms=5000)
+            self.assertEqual((r["ok"], r["idle_ms"]), (True, 50))
+            for t in ("expect", "wait_idle"):
+                fields = {"pattern": "x"} if t == "expect" else {}
+                r = d.request(t, timeout_ms=100, timeout=1, **fields)
+                self.assertEqual((r["ok"], r["kind"]), (False, "bad_request"), r)
+                self.assertEqual(r["error"], f"a '{t}' request gives both 'timeout_ms' and 'timeout' "
+                                             "(seconds, the older spelling): send one")
+        with Daemon("python") as d:
+            r = d.request("ask", prompt="import time; time.sleep(30)", timeout_ms=500, wait=20)
+            self.assertEqual((r["ok"], r["kind"], r["error"]), (False, "timeout", "no reply within 500 ms"))
+            r = d.request("ask", prompt="6*7", timeout_ms=100, timeout=1)
+            self.assertEqual(r["kind"], "bad_request")
+            r = d.request("ask_stream", prompt="6*7", timeout=20)
+            self.assertEqual((r["ok"], r["text"]), (True, "42"), r)
+            r = d.request("ask", prompt="6*7", timeout_ms=20000)
+            self.assertEqual((r["ok"], r["text"]), (True, "42"), r)
 
     def test_bad_regex(self):
         with Daemon("--", "cat") as d:

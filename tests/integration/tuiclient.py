@@ -105,10 +105,11 @@ class Daemon:
             s = self.request("screen")
             if pred(s) or time.monotonic() > deadline:
                 return s
-            self.request("wait_idle", idle_ms=20, timeout=1)
+            self.request("wait_idle", idle_ms=20, timeout_ms=1000)
 
     def ask(self, prompt, timeout=30, **fields):
-        return self.request("ask", wait=timeout + 5, prompt=prompt, timeout=timeout, **fields)
+        """`timeout` in seconds here; the wire's `timeout_ms` in whole milliseconds."""
+        return self.request("ask", wait=timeout + 5, prompt=prompt, timeout_ms=round(timeout * 1000), **fields)
 
     def close(self, timeout=15):
         reply = self.request("close", wait=timeout)

@@ -4,7 +4,8 @@
  * tuidriver, so that a kern-engines user changes one import and nothing else. Written from
  * that interface alone; docs/kern-engines.md says what maps to what, and where it differs.
  */
-import { Session, type SpawnOptions as SessionSpawnOptions } from './session';
+import { Session } from './session';
+import type { SpawnOptions as SessionSpawnOptions } from './types';
 import { TuiDriverError, type TuiDriverErrorKind } from './errors';
 
 /** The four kinds kern-engines' client knows. tuidriver's own kind is on `tuidriverKind`. */

@@ -1,5 +1,6 @@
 import { TuiDriverError } from './errors';
-import { Session, type SpawnOptions } from './session';
+import { Session } from './session';
+import type { SpawnOptions } from './types';
 
 export interface SessionPoolOptions extends SpawnOptions {
   /** How many sessions to keep started and ready (default 1). */

@@ -1,9 +1,5 @@
-import type { Session, ScreenState } from './session';
-
-/** VS Code's `Disposable` shape. */
-export interface Disposable {
-  dispose(): void;
-}
+import type { Session } from './session';
+import type { Disposable, ScreenState } from './types';
 
 /** VS Code's `Event<T>` shape: subscribe with a listener, get a Disposable back. */
 export type Event<T> = (listener: (e: T) => unknown, thisArgs?: unknown, disposables?: Disposable[]) => Disposable;
@@ -99,6 +95,15 @@ export class SessionPseudoterminal {
     const rows = Math.max(2, Math.min(1000, Math.floor(dimensions.rows)));
     this.session.resize(cols, rows).catch(() => undefined);
   }
+}
+
+/**
+ * An object with the shape of VS Code's `Pseudoterminal`: pass it as `pty` to
+ * `vscode.window.createTerminal` to show the live program in a terminal panel while
+ * you keep calling `ask`. Closing the panel closes the session unless `closeSession` is false.
+ */
+export function toPseudoterminal(session: Session, opts: PseudoterminalOptions = {}): SessionPseudoterminal {
+  return new SessionPseudoterminal(session, opts);
 }
 
 /** Escape codes that redraw `screen` (text only, no colours) on a fresh terminal. */

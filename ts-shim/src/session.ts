@@ -1,241 +1,14 @@
-import { spawn as spawnProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
+// The API: the Session class, one program on a pseudo-terminal. Each method is one request
+// of docs/protocol.md; daemon.ts carries it, types.ts holds what goes in and out.
 import { EventEmitter } from 'node:events';
-import { StringDecoder } from 'node:string_decoder';
-import { daemonEnv, findBinary } from './binary';
-import { TuiDriverError, toKind, type TuiDriverErrorKind } from './errors';
-import { SessionPseudoterminal, type PseudoterminalOptions, type Disposable } from './pseudoterminal';
-
-export interface SpawnOptions {
-  /** Working directory of the program (default: this process's). */
-  cwd?: string;
-  /** Environment of the daemon and the program, as in `child_process.spawn` (default: `process.env`). */
-  env?: NodeJS.ProcessEnv;
-  /** Terminal size (default 120x40). */
-  cols?: number;
-  rows?: number;
-  /** `agent` appends the engine's agent arguments and answers its first-run dialogs. */
-  mode?: 'exec' | 'agent';
-  /** Appended to the program's arguments. */
-  extraArgs?: string[];
-  /** Use this binary instead of looking for one (see `findBinary`). */
-  binaryPath?: string;
-  /** Give up (kind `timeout`) when the program has not shown its prompt in time. Default: the engine's own limit. */
-  readyTimeoutMs?: number;
-  /** Load the engine from this file instead of `engines/NAME.json`. */
-  engineFile?: string;
-  /** Lines of history to keep (daemon default: 10000). */
-  scrollback?: number;
-  /** Records the session from its start to this file, asciicast v2 (see `record()`). */
-  record?: string;
-  /** Continue an earlier conversation by its session id (`sessionId`; engines with a transcript, e.g. `claude`). */
-  resume?: string;
-}
-
-export interface AskOptions {
-  /** Fail with kind `timeout` after this long (default: the engine's `timeouts.ask_ms`). */
-  timeoutMs?: number;
-  /** Aborting cancels the ask through the protocol's `cancel`; it then rejects with kind `cancelled`. */
-  signal?: AbortSignal;
-  /**
-   * Answers questions the program asks inside the turn (a tool's permission dialog): the ask is
-   * sent with `on_input: "wait"`, and each question is passed here; return a choice's `index`
-   * (a number) or free text (a string). A rejection cancels the ask. Without it, a question
-   * ends the ask with kind `needs_input`.
-   */
-  onInput?: (question: NeedsInputEvent) => number | string | Promise<number | string>;
-  /**
-   * `askTurn` only: called with each delta of the reply as it grows (the ask is sent as
-   * `ask_stream`); the deltas, concatenated, equal the result's `text`.
-   */
-  onChunk?: (delta: string) => void;
-}
-
-/** A question inside a turn (asks with `onInput`): the `needsInput` event, and `onInput`'s argument. */
-export interface NeedsInputEvent {
-  /** The ask's request id, for `answer`. */
-  askId: number;
-  question: string;
-  /** The choices, as the dialog numbers them; empty for a free-text question. */
-  options: { index: number; label: string }[];
-}
-
-/** status.explain: which engine rule decides the screen's state (see docs/protocol.md). */
-export interface StateExplanation {
-  verdict: 'dialog' | 'needs_input' | 'busy' | 'ready' | 'unknown';
-  rule: RuleMatch | null;
-  note: string;
-  also: RuleMatch[];
-}
-
-export interface RuleMatch {
-  rule: string;
-  index?: number;
-  name?: string;
-  pattern: string;
-  row: number | null;
-  text: string;
-}
-
-/** One tool call of an agent's turn, as the CLI recorded it. */
-export interface TurnTool {
-  name: string;
-  /** The tool's input, as the model sent it. */
-  input: unknown;
-  output: string;
-  ok: boolean;
-}
-
-/** An agent turn as the CLI recorded it in its transcript. */
-export interface Turn {
-  sessionId: string;
-  tools: TurnTool[];
-  usage: { inputTokens: number; outputTokens: number };
-  model: string | null;
-}
-
-/** One past turn of a resumed session, as the CLI's transcript recorded it (`history`). */
-export interface HistoryTurn {
-  /** The user's prompt. */
-  prompt: string;
-  /** The model's final answer of the turn, byte-exact markdown. */
-  markdown: string;
-  tools: TurnTool[];
-}
-
-/** `askTurn`'s result: the screen's text, and the model's own answer when the transcript had it. */
-export interface TurnResult {
-  /** The reply as the screen shows it (what `ask` resolves with). */
-  text: string;
-  /** The model's final answer of the turn, byte-exact markdown; null when the transcript could not be read. */
-  markdown: string | null;
-  /** Tool calls, usage, model and session id; null without a transcript. */
-  turn: Turn | null;
-  /** Why `markdown` is null, when the engine has a transcript. */
-  transcriptError?: string;
-}
-
-export interface ExitInfo {
-  /** The program's exit code, or null when a signal ended it. */
-  exitCode: number | null;
-  /** The signal that ended it (`SIGKILL`, ...), or null. */
-  signal: string | null;
-}
-
-export interface ScreenState {
-  lines: string[];
-  cursor: { row: number; col: number; visible: boolean };
-  cols: number;
-  rows: number;
-  altScreen: boolean;
-  title: string;
-}
-
-/**
- * Cells of one row with the same attributes (`screen({ styles: true })`); cells with none set
- * are in no run. Colours are a palette index 0–255 or `'#rrggbb'`; only set attributes appear.
- */
-export interface StyleRun {
-  col: number;
-  /** Columns (a wide character counts two). */
-  len: number;
-  fg?: number | string;
-  bg?: number | string;
-  bold?: true;
-  dim?: true;
-  italic?: true;
-  underline?: true;
-  blink?: true;
-  reverse?: true;
-  invisible?: true;
-  strike?: true;
-}
-
-/** The screen with its styles: `styles[i]` holds the runs of `lines[i]`, left to right. */
-export interface StyledScreenState extends ScreenState {
-  styles: StyleRun[][];
-}
-
-export interface SessionStatus {
-  /** `needs_input`: engines that decide questions from the process (bash, python), between asks. */
-  state: 'starting' | 'ready' | 'busy' | 'needs_input' | 'exited';
-  pid: number | null;
-  foregroundPid: number | null;
-  /** The foreground process waits reading the terminal; null when that cannot be observed. */
-  readsTerminal: boolean | null;
-  cwd: string | null;
-  cols: number;
-  rows: number;
-  engine: string | null;
-  mode: string;
-  queued: number;
-  exitCode: number | null;
-  signal: string | null;
-  /** Which engine rule decides what the screen shows now: the first thing to read when busy or done is judged wrong. */
-  explain: StateExplanation;
-  /** The agent CLI's session id (engines with a transcript), for `resume`. */
-  sessionId: string | null;
-}
-
-/** Rows of history and screen, numbered from the session's start (see `scrollbackRows`). */
-export interface ScrollbackRows {
-  lines: string[];
-  firstRow: number;
-  /** With `{ wrapped: true }`: per line, whether the terminal wrapped it onto the next. */
-  wrapped?: boolean[];
-  /** With `{ wrapped: true }`: the number of the row the cursor is on. */
-  cursorRow?: number;
-  /** With `{ wrapped: true }`: the screen rows are the alternate screen's. */
-  altScreen?: boolean;
-}
-
-export interface ExpectResult {
-  match: string;
-  groups: string[];
-}
-
-export interface DialogEvent {
-  name: string;
-  keys: string[];
-}
-
-export interface OutputDroppedEvent {
-  bytes: number;
-  events: number;
-  reason?: string;
-}
-
-/**
- * Events: `output` (raw program output, string), `exit` (ExitInfo, once), `dialog`, `needsInput`,
- * `outputDropped`, `stderr` (the daemon's diagnostics, as they come after the spawn; what came
- * before is in `stderrTail`), `close` (the daemon is gone).
- */
-export interface SessionEvents {
-  output: [data: string];
-  stderr: [chunk: string];
-  exit: [info: ExitInfo];
-  dialog: [event: DialogEvent];
-  needsInput: [event: NeedsInputEvent];
-  outputDropped: [event: OutputDroppedEvent];
-  close: [];
-}
-
-type Json = Record<string, unknown>;
-
-interface Pending {
-  resolve(reply: Json): void;
-  reject(err: TuiDriverError): void;
-  onChunk?: (delta: string) => void;
-  onNeedsInput?: (event: NeedsInputEvent) => void;
-  /** Runs while the reply line is handled, before any later line. */
-  onReplySync?: () => void;
-}
-
-interface RequestHandle {
-  id: number;
-  promise: Promise<Json>;
-}
-
-const STDERR_TAIL = 8192;
+import { Daemon, type Json, type RequestHandle, type RequestHooks } from './daemon';
+import type { TuiDriverErrorDetails, TuiDriverErrorKind } from './errors';
+import { TuiDriverError } from './errors';
+import type {
+  AskOptions, Disposable, ExitInfo, ExpectResult, HistoryTurn, MirrorSnapshot, NeedsInputEvent, ScreenState,
+  ScrollbackRows, SessionEvents, SessionStatus, SpawnOptions, StateExplanation, StyledScreenState, StyleRun,
+  TurnResult, TurnTool,
+} from './types';
 
 /**
  * One program on a pseudo-terminal, driven through one tuidriver daemon process.
@@ -253,24 +26,27 @@ export class Session extends EventEmitter<SessionEvents> {
   /** The agent CLI's session id, when the engine has a transcript (pass it as `resume` to continue later). */
   readonly sessionId: string | null;
 
-  private readonly child: ChildProcessWithoutNullStreams;
-  private readonly pending = new Map<number, Pending>();
-  private nextId = 1;
-  private stderrTail_ = '';
+  private readonly daemon: Daemon;
   private exitInfo_: ExitInfo | null = null;
-  private daemonGone_ = false;
-  private daemonGoneWaiters: Array<() => void> = [];
   private subscribed: Promise<unknown> | null = null;
   private closing: Promise<ExitInfo> | null = null;
 
-  private constructor(child: ChildProcessWithoutNullStreams, ready: Json, stderrTail: string) {
+  private constructor(daemon: Daemon, ready: Json) {
     super();
-    this.child = child;
+    this.daemon = daemon;
     this.engine = typeof ready.engine === 'string' ? ready.engine : null;
     this.pid = Number(ready.pid);
-    this.daemonPid = child.pid ?? -1;
+    this.daemonPid = daemon.pid;
     this.sessionId = typeof ready.session_id === 'string' ? ready.session_id : null;
-    this.stderrTail_ = stderrTail;
+    daemon.attach({
+      event: (msg) => this.handleEvent(msg),
+      stderr: (chunk) => this.emit('stderr', chunk),
+      // A daemon that dies unexpectedly takes the program with it (SIGHUP from the PTY).
+      gone: (signal) => {
+        this.setExit({ exitCode: null, signal: signal ?? null });
+        this.emit('close');
+      },
+    });
     (this as EventEmitter).on('newListener', (event: string | symbol) => {
       if (event === 'output') this.ensureSubscribed();
     });
@@ -292,106 +68,18 @@ export class Session extends EventEmitter<SessionEvents> {
     return Session.start([...commonArgs(opts), '--', ...argv], opts);
   }
 
-  private static start(args: string[], opts: SpawnOptions): Promise<Session> {
-    let bin: string;
-    try {
-      bin = findBinary({ ...(opts.binaryPath !== undefined ? { binaryPath: opts.binaryPath } : {}), ...(opts.env ? { env: opts.env } : {}) });
-    } catch (e) {
-      return Promise.reject(e);
-    }
-    return new Promise<Session>((resolve, reject) => {
-      let child: ChildProcessWithoutNullStreams;
-      try {
-        child = spawnProcess(bin, args, { env: daemonEnv(bin, opts.env ?? process.env), stdio: 'pipe' });
-      } catch (e) {
-        reject(new TuiDriverError('spawn', `cannot start ${bin}: ${(e as Error).message}`, { cause: e }));
-        return;
-      }
-      let stderr = '';
-      let startupError: Json | null = null;
-      let exitedBeforeReady = false;
-      let session: Session | null = null;
-      let settled = false;
-      let timer: NodeJS.Timeout | undefined;
-      const fail = (err: TuiDriverError) => {
-        if (settled) return;
-        settled = true;
-        if (timer) clearTimeout(timer);
-        reject(err);
-      };
-      child.stdin.on('error', () => { /* EPIPE: the exit handler reports it */ });
-      child.stderr.setEncoding('utf8');
-      child.stderr.on('data', (s: string) => {
-        if (session) session.appendStderr(s);
-        else stderr = (stderr + s).slice(-STDERR_TAIL);
-      });
-      const decoder = new StringDecoder('utf8');
-      let buf = '';
-      const onLine = (line: string) => {
-        if (line === '') return;
-        let msg: Json;
-        try {
-          msg = JSON.parse(line) as Json;
-        } catch {
-          if (session) session.appendStderr(`[unreadable stdout line] ${line.slice(0, 200)}\n`);
-          return;
-        }
-        if (session) {
-          session.handleMessage(msg);
-          return;
-        }
-        if (msg.type === 'ready') {
-          session = new Session(child, msg, stderr);
-          settled = true;
-          if (timer) clearTimeout(timer);
-          resolve(session);
-        } else if (msg.type === 'error' && msg.id === undefined) {
-          startupError = msg;
-        } else if (msg.type === 'exit' && !startupError) {
-          // (After a not_ready timeout the daemon ends the program: that exit
-          // comes after the error and does not make it an `exited` failure.)
-          exitedBeforeReady = true;
-        }
-      };
-      child.stdout.on('data', (data: Buffer) => {
-        buf += decoder.write(data);
-        let nl: number;
-        while ((nl = buf.indexOf('\n')) >= 0) {
-          const line = buf.slice(0, nl);
-          buf = buf.slice(nl + 1);
-          onLine(line);
-        }
-      });
-      child.on('error', (e) => {
-        fail(new TuiDriverError('spawn', `cannot start ${bin}: ${e.message}`, { cause: e, stderr }));
-      });
-      child.on('close', (code, signal) => {
-        if (buf !== '') onLine(buf + decoder.end());
-        if (session) {
-          session.onDaemonGone(code, signal);
-          return;
-        }
-        if (startupError) {
-          const dk = startupError.kind;
-          const kind: TuiDriverErrorKind =
-            dk === 'engine' ? 'engine' : dk !== 'not_ready' ? 'spawn' : exitedBeforeReady ? 'exited' : 'timeout';
-          fail(new TuiDriverError(kind, String(startupError.error), { stderr, reply: startupError }));
-        } else {
-          fail(new TuiDriverError('spawn', `tuidriver exited before the program was ready (${describeExit(code, signal)})`, { stderr }));
-        }
-      });
-      if (opts.readyTimeoutMs !== undefined) {
-        timer = setTimeout(() => {
-          fail(new TuiDriverError('timeout', `the program was not ready within ${opts.readyTimeoutMs} ms`, { stderr }));
-          child.kill('SIGTERM');
-        }, opts.readyTimeoutMs);
-      }
+  private static async start(args: string[], opts: SpawnOptions): Promise<Session> {
+    const { daemon, ready } = await Daemon.start(args, {
+      ...(opts.binaryPath !== undefined ? { binaryPath: opts.binaryPath } : {}),
+      ...(opts.env ? { env: opts.env } : {}),
+      ...(opts.readyTimeoutMs !== undefined ? { readyTimeoutMs: opts.readyTimeoutMs } : {}),
     });
+    return new Session(daemon, ready);
   }
 
   /** The last few KiB of the daemon's stderr. */
   get stderrTail(): string {
-    return this.stderrTail_;
+    return this.daemon.stderrTail;
   }
 
   /** How the program ended, once it has. */
@@ -401,7 +89,7 @@ export class Session extends EventEmitter<SessionEvents> {
 
   /** True once the program has ended or the daemon is gone. */
   get exited(): boolean {
-    return this.exitInfo_ !== null || this.daemonGone_;
+    return this.exitInfo_ !== null || this.daemon.gone;
   }
 
   /** Sends `prompt` and resolves with the program's reply, without the echo, the prompt or escape codes. Asks run one at a time, in call order. */
@@ -653,7 +341,8 @@ export class Session extends EventEmitter<SessionEvents> {
   close(): Promise<ExitInfo> {
     if (this.closing) return this.closing;
     this.closing = (async () => {
-      if (!this.daemonGone_) {
+      this.daemon.closing = true;
+      if (!this.daemon.gone) {
         const handle = this.request({ type: 'close' });
         try {
           const r = await handle.promise;
@@ -661,11 +350,8 @@ export class Session extends EventEmitter<SessionEvents> {
         } catch {
           /* the daemon died meanwhile: report what is known */
         }
-        this.child.stdin.end();
-        // The daemon exits right after its close reply; never wait on a wedged one forever.
-        const kill = setTimeout(() => this.child.kill('SIGKILL'), 5000);
-        await this.daemonGone();
-        clearTimeout(kill);
+        // The daemon exits right after its close reply.
+        await this.daemon.end();
       }
       return this.exitInfo_ ?? { exitCode: null, signal: null };
     })();
@@ -677,23 +363,16 @@ export class Session extends EventEmitter<SessionEvents> {
   }
 
   /**
-   * An object with the shape of VS Code's `Pseudoterminal`: pass it as `pty` to
-   * `vscode.window.createTerminal` to show the live program in a terminal panel while
-   * you keep calling `ask`. Closing the panel closes the session unless `closeSession` is false.
-   */
-  toPseudoterminal(opts: PseudoterminalOptions = {}): SessionPseudoterminal {
-    return new SessionPseudoterminal(this, opts);
-  }
-
-  /**
-   * @internal Used by the pseudoterminal and tuidriver-server: subscribes to output, then
+   * Mirrors the terminal elsewhere (a terminal panel, a web page): subscribes to output, then
    * calls `onSnapshot` with the screen and `onData` with every later chunk, none twice and
-   * none missed. With `history`, the snapshot's `history` holds the lines that scrolled off
+   * none missed, so that painting the snapshot and then writing the chunks shows what the
+   * program shows. With `history`, the snapshot's `history` holds the lines that scrolled off
    * above the screen, oldest first (the scrollback is asked for in the same breath as the
-   * screen; `history` is null when output came between the two replies).
+   * screen; `history` is null when output came between the two replies). `ready` resolves
+   * once the snapshot was delivered; `dispose()` stops the chunks.
    */
   mirror(
-    onSnapshot: (screen: ScreenState & { history?: string[] | null }) => void,
+    onSnapshot: (screen: MirrorSnapshot) => void,
     onData: (data: string) => void,
     opts: { history?: boolean } = {},
   ): { dispose(): void; ready: Promise<void> } {
@@ -707,7 +386,7 @@ export class Session extends EventEmitter<SessionEvents> {
       const handle = this.request({ type: 'screen' }, {
         onReplySync: () => { live = true; },
       });
-      const screen: ScreenState & { history?: string[] | null } = toScreen(await handle.promise);
+      const screen: MirrorSnapshot = toScreen(await handle.promise);
       if (sb) screen.history = historyAbove((await sb.promise).lines as string[], screen.lines, between);
       onSnapshot(screen);
     })();
@@ -717,7 +396,7 @@ export class Session extends EventEmitter<SessionEvents> {
   // --- protocol plumbing ---
 
   /** A request that `signal` cancels through the protocol's `cancel`. */
-  private abortable(req: Json, signal: AbortSignal | undefined, hooks: Pick<Pending, 'onChunk' | 'onNeedsInput'> = {}): RequestHandle {
+  private abortable(req: Json, signal: AbortSignal | undefined, hooks: RequestHooks = {}): RequestHandle {
     if (signal?.aborted) {
       const err = this.error('cancelled', `the ${String(req.type)} was aborted before it was sent`, { cause: signal.reason });
       return { id: -1, promise: Promise.reject(err) };
@@ -733,21 +412,24 @@ export class Session extends EventEmitter<SessionEvents> {
   }
 
   private askRequest(type: 'ask' | 'ask_stream', prompt: string, opts: AskOptions, onChunk?: (d: string) => void): RequestHandle {
-    const hooks: Pick<Pending, 'onChunk' | 'onNeedsInput'> = onChunk ? { onChunk } : {};
     const { onInput } = opts;
-    if (onInput) {
-      hooks.onNeedsInput = (q) => {
-        Promise.resolve()
-          .then(() => onInput(q))
-          .then((a) => this.answer(q.askId, a))
-          .catch(() => this.cancelRequest(q.askId));
-      };
-    }
-    return this.abortable({ type, prompt, ...timeoutField(opts.timeoutMs), ...(onInput ? { on_input: 'wait' } : {}) }, opts.signal, hooks);
+    const onQuestion = (q: NeedsInputEvent) => {
+      this.emit('needsInput', q);
+      if (!onInput) return;
+      Promise.resolve()
+        .then(() => onInput(q))
+        .then((a) => this.answer(q.askId, a))
+        .catch(() => this.cancelRequest(q.askId));
+    };
+    const onProgress = (msg: Json) => {
+      if (msg.type === 'chunk') onChunk?.(String(msg.delta ?? ''));
+      else if (msg.type === 'needs_input') onQuestion(toQuestion(msg));
+    };
+    return this.abortable({ type, prompt, ...timeoutField(opts.timeoutMs), ...(onInput ? { on_input: 'wait' } : {}) }, opts.signal, { onProgress });
   }
 
   private cancelRequest(target: number): void {
-    if (!this.pending.has(target) || this.daemonGone_) return;
+    if (!this.daemon.isPending(target) || this.daemon.gone) return;
     // Its reply is an error when the ask finished meanwhile; the ask's own reply tells.
     this.request({ type: 'cancel', target }).promise.catch(() => undefined);
   }
@@ -756,50 +438,12 @@ export class Session extends EventEmitter<SessionEvents> {
     return this.request(req).promise;
   }
 
-  private request(req: Json, hooks: Pick<Pending, 'onChunk' | 'onNeedsInput' | 'onReplySync'> = {}): RequestHandle {
-    const id = this.nextId++;
-    if (this.daemonGone_) {
-      return { id, promise: Promise.reject(this.goneError()) };
-    }
-    const promise = new Promise<Json>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject, ...hooks });
-    });
-    this.child.stdin.write(JSON.stringify({ id, ...req }, wellFormed) + '\n');
-    return { id, promise };
+  private request(req: Json, hooks: RequestHooks = {}): RequestHandle {
+    return this.daemon.request(req, hooks);
   }
 
-  private handleMessage(msg: Json): void {
-    if (msg.id !== undefined && msg.id !== null) {
-      const p = this.pending.get(msg.id as number);
-      if (!p) return;
-      if (msg.type === 'chunk') {
-        p.onChunk?.(String(msg.delta ?? ''));
-        return;
-      }
-      if (msg.type === 'needs_input') {
-        const event: NeedsInputEvent = {
-          askId: msg.id as number,
-          question: String(msg.question ?? ''),
-          options: Array.isArray(msg.options) ? (msg.options as { index: number; label: string }[]) : [],
-        };
-        this.emit('needsInput', event);
-        p.onNeedsInput?.(event);
-        return;
-      }
-      if (msg.type !== 'reply') return;
-      this.pending.delete(msg.id as number);
-      p.onReplySync?.();
-      if (msg.ok === true) {
-        p.resolve(msg);
-      } else {
-        p.reject(this.error(toKind(msg.kind), String(msg.error ?? 'request failed'), {
-          reply: msg,
-          ...(typeof msg.text === 'string' ? { text: msg.text } : {}),
-          ...(typeof msg.question === 'string' ? { question: msg.question } : {}),
-        }));
-      }
-      return;
-    }
+  /** A daemon line without an id. */
+  private handleEvent(msg: Json): void {
     switch (msg.type) {
       case 'output':
         this.emit('output', String(msg.data ?? ''));
@@ -828,38 +472,8 @@ export class Session extends EventEmitter<SessionEvents> {
     this.emit('exit', info);
   }
 
-  private appendStderr(s: string): void {
-    this.stderrTail_ = (this.stderrTail_ + s).slice(-STDERR_TAIL);
-    this.emit('stderr', s);
-  }
-
-  private daemonExit: string = '';
-
-  private onDaemonGone(code: number | null, signal: NodeJS.Signals | null): void {
-    this.daemonGone_ = true;
-    this.daemonExit = describeExit(code, signal);
-    const err = this.goneError();
-    const pending = [...this.pending.values()];
-    this.pending.clear();
-    for (const p of pending) p.reject(err);
-    // A daemon that dies unexpectedly takes the program with it (SIGHUP from the PTY).
-    this.setExit({ exitCode: null, signal: signal ?? null });
-    for (const w of this.daemonGoneWaiters.splice(0)) w();
-    this.emit('close');
-  }
-
-  private daemonGone(): Promise<void> {
-    if (this.daemonGone_) return Promise.resolve();
-    return new Promise((resolve) => this.daemonGoneWaiters.push(resolve));
-  }
-
-  private goneError(): TuiDriverError {
-    const how = this.closing ? 'the session is closed' : `the tuidriver daemon exited (${this.daemonExit})`;
-    return this.error('exited', how);
-  }
-
-  private error(kind: TuiDriverErrorKind, message: string, details: Omit<ConstructorParameters<typeof TuiDriverError>[2] & object, 'stderr'> = {}): TuiDriverError {
-    return new TuiDriverError(kind, message, { ...details, stderr: this.stderrTail_ });
+  private error(kind: TuiDriverErrorKind, message: string, details: Omit<TuiDriverErrorDetails, 'stderr'> = {}): TuiDriverError {
+    return this.daemon.error(kind, message, details);
   }
 
   private ensureSubscribed(): Promise<unknown> {
@@ -880,8 +494,17 @@ function commonArgs(opts: SpawnOptions): string[] {
   return args;
 }
 
+/** The wire's time limit is whole milliseconds: a fraction is rounded up, never cut short. */
 function timeoutField(ms: number | undefined): Json {
-  return ms === undefined ? {} : { timeout: ms / 1000 };
+  return ms === undefined ? {} : { timeout_ms: Math.ceil(ms) };
+}
+
+function toQuestion(msg: Json): NeedsInputEvent {
+  return {
+    askId: msg.id as number,
+    question: String(msg.question ?? ''),
+    options: Array.isArray(msg.options) ? (msg.options as { index: number; label: string }[]) : [],
+  };
 }
 
 function toRe2(pattern: string | RegExp): string {
@@ -914,16 +537,4 @@ function historyAbove(scrollback: string[], screen: string[], changed: boolean):
   if (start < 0) return null;
   for (let i = 0; i < n; i++) if (scrollback[start + i] !== screen[i]) return null;
   return scrollback.slice(0, start);
-}
-
-function describeExit(code: number | null, signal: NodeJS.Signals | null): string {
-  return signal ? `killed by ${signal}` : `exit code ${code}`;
-}
-
-/**
- * Strings with a lone UTF-16 surrogate (half an emoji cut by `slice`) have U+FFFD in its
- * place, as they would after any UTF-8 round trip: the daemon reads UTF-8.
- */
-function wellFormed(_key: string, value: unknown): unknown {
-  return typeof value === 'string' ? (value as string & { toWellFormed(): string }).toWellFormed() : value;
 }

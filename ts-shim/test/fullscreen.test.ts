@@ -3,7 +3,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { Session, type ExitInfo } from 'tuidriver';
+import { Session, toPseudoterminal, type ExitInfo, type MirrorSnapshot } from 'tuidriver';
 import { tempDir } from './helpers';
 
 const ENV = { ...process.env, TERM: 'xterm-256color', LESS: '', LESSHISTFILE: '-' };
@@ -63,7 +63,7 @@ test('toPseudoterminal: paints the screen, streams output, forwards input and si
   const s = await Session.spawn('bash', { cols: 80, rows: 24 });
   await s.send('echo before-open\r');
   await s.expect('(?m)^before-open$');
-  const pty = s.toPseudoterminal();
+  const pty = toPseudoterminal(s);
   let written = '';
   const closed = new Promise<number | void>((r) => pty.onDidClose(r));
   const sub = pty.onDidWrite((d) => { written += d; });
@@ -90,7 +90,7 @@ test('toPseudoterminal: paints the screen, streams output, forwards input and si
 
 test('toPseudoterminal: closing the panel closes the session', { timeout: 30_000 }, async () => {
   const s = await Session.spawn('bash');
-  const pty = s.toPseudoterminal();
+  const pty = toPseudoterminal(s);
   pty.open(undefined);
   const exited = new Promise<ExitInfo>((r) => s.onExit(r));
   pty.close();
@@ -106,16 +106,11 @@ test('mirror with history: the lines above the screen, then the screen, then liv
   const s = await Session.spawnCommand(['bash', '--norc', '--noprofile', '-c', 'seq 1 60; read -r x; echo "got $x"; sleep 30'], { cols: 40, rows: 10 });
   try {
     await s.expect(/^60$/m, { timeoutMs: 10_000 });
-    let snapshot: { lines: string[]; history?: string[] | null } | null = null;
+    let snapshot: MirrorSnapshot | null = null;
     let live = '';
-    // mirror is @internal (left out of the published types); tuidriver-server uses it.
-    type Snap = { lines: string[]; history?: string[] | null };
-    const mirrorable = s as unknown as {
-      mirror(a: (scr: Snap) => void, b: (d: string) => void, o: { history: boolean }): { ready: Promise<void>; dispose(): void };
-    };
-    const m = mirrorable.mirror((scr) => { snapshot = scr; }, (d) => { live += d; }, { history: true });
+    const m = s.mirror((scr) => { snapshot = scr; }, (d) => { live += d; }, { history: true });
     await m.ready;
-    const snap = snapshot as unknown as { lines: string[]; history?: string[] | null };
+    const snap = snapshot as unknown as MirrorSnapshot;
     assert.ok(Array.isArray(snap.history), 'nothing was printed between the two replies');
     const rows = snap.lines.slice();
     while (rows.length > 0 && rows[rows.length - 1] === '') rows.pop();
