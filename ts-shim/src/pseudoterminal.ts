@@ -1,4 +1,4 @@
-import type { Session } from './session';
+import { Session } from './session';
 import type { Disposable, ScreenState } from './types';
 
 /** VS Code's `Event<T>` shape: subscribe with a listener, get a Disposable back. */
@@ -105,6 +105,18 @@ export class SessionPseudoterminal {
 export function toPseudoterminal(session: Session, opts: PseudoterminalOptions = {}): SessionPseudoterminal {
   return new SessionPseudoterminal(session, opts);
 }
+
+// The method of earlier releases, kept for their callers; defined here so
+// that session.ts need not import this file (one direction, no circle).
+declare module './session' {
+  interface Session {
+    /** @deprecated Use `toPseudoterminal(session, opts)`. */
+    toPseudoterminal(opts?: PseudoterminalOptions): SessionPseudoterminal;
+  }
+}
+Session.prototype.toPseudoterminal = function toPseudoterminalMethod(this: Session, opts?: PseudoterminalOptions) {
+  return toPseudoterminal(this, opts);
+};
 
 /** Escape codes that redraw `screen` (text only, no colours) on a fresh terminal. */
 function paint(screen: ScreenState): string {

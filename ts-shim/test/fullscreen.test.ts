@@ -88,6 +88,16 @@ test('toPseudoterminal: paints the screen, streams output, forwards input and si
   assert.deepEqual(await s.close(), { exitCode: 5, signal: null });
 });
 
+test('session.toPseudoterminal(), the method of earlier releases, is the same function', { timeout: 30_000 }, async () => {
+  const s = await Session.spawn('python');
+  try {
+    const pty = s.toPseudoterminal({ closeSession: false });
+    assert.equal(pty.constructor, toPseudoterminal(s).constructor);
+  } finally {
+    await s.close();
+  }
+});
+
 test('toPseudoterminal: closing the panel closes the session', { timeout: 30_000 }, async () => {
   const s = await Session.spawn('bash');
   const pty = toPseudoterminal(s);
