@@ -190,9 +190,9 @@ class StylesMatchTmux(unittest.TestCase):
             d.wait_screen(lambda s: s["lines"][0] == "red", 10)
             d.send({"id": 5, "type": "screen"})
             raw = b""
-            while b"\n" not in d._buf:
-                d._buf += os.read(d.proc.stdout.fileno(), 65536)
-            raw, d._buf = d._buf.split(b"\n", 1)
+            while b"\n" not in d.buf:
+                d.buf += os.read(d.proc.stdout.fileno(), 65536)
+            raw, d.buf = d.buf.split(b"\n", 1)
         self.assertEqual(raw, b'{"id":5,"type":"reply","ok":true,"lines":["red",""],'
                               b'"cursor":{"row":0,"col":3,"visible":true},"cols":12,"rows":2,'
                               b'"alt_screen":false,"title":""}')
