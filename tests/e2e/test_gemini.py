@@ -93,10 +93,8 @@ class GeminiExact(ExactTurns, unittest.TestCase):
         return {"tool_call": {"name": "run_shell_command", "input": {"command": command}}}
 
     # Gemini wraps a command's output, with the process group it ran in.
-    def assert_tool_output(self, tool, output):
-        self.assertRegex(tool["output"], r"^<untrusted_context>\nOutput: %s\nProcess Group PGID: \d+\n"
-                                         r"</untrusted_context>$" % re.escape(output))
-        self.assertTrue(tool["ok"], tool)
+    def tool_output_pattern(self, output):
+        return r"\A<untrusted_context>\nOutput: %s\nProcess Group PGID: \d+\n</untrusted_context>\Z" % re.escape(output)
 
     # 1. Spawn on a bare home: agent mode trusts the folder (Gemini restarts
     # itself), picks the API key as the auth method and accepts the key.
