@@ -22,21 +22,18 @@ import json
 import os
 import re
 import shutil
-import sys
 import tempfile
 import time
 import unicodedata
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-E2E = os.path.join(ROOT, "tests", "e2e")
 IDLE_WINDOW_S = 2.0
 DEBUG = os.environ.get("BENCH_AGENT_DEBUG")
 
 
 def available(cli):
     """None when the CLI can be benchmarked, else why not."""
-    sys.path.insert(0, E2E)
     import homes
     if not shutil.which("node"):
         return "node is not installed"
@@ -102,9 +99,7 @@ class DonePredicate:
 class AgentBench:
     """One fake API, one fresh home and one tuidriver session on the CLI."""
 
-    def __init__(self, cfg, daemon_cls, cli):
-        sys.path.insert(0, E2E)
-        sys.path.insert(0, os.path.join(ROOT, "tests", "integration"))
+    def __init__(self, cfg, daemon, cli):
         import homes
         from agent_harness import FakeApi
         self.cli = cli
@@ -114,9 +109,9 @@ class AgentBench:
         os.makedirs(cwd)
         env = dict(os.environ, TUIDRIVER_ENGINES=os.path.join(ROOT, "engines"))
         env.update(homes.make_env(cli, home, cwd, self.api.port))
-        self.d = daemon_cls([cfg.td, cli, "--cwd", cwd], env=env)
+        self.d = daemon([cfg.td, cli, "--cwd", cwd], env=env)
         self.d.wait_for(lambda m: m.get("type") == "ready", timeout=90)
-        self.d.request({"id": "sub", "type": "subscribe", "events": ["output"]})
+        self.d.request("subscribe", wait=120, events=["output"])
         self.pred = DonePredicate(cli)
         self.n = 0
         self.debug = []
@@ -124,7 +119,7 @@ class AgentBench:
     def close(self):
         try:
             self.d.send({"id": "close", "type": "close"})
-            self.d.close()
+            self.d.end_input()
         finally:
             self.api.stop()
             shutil.rmtree(self.tmp, ignore_errors=True)
@@ -144,7 +139,7 @@ class AgentBench:
         want_screen = False
         self.d.send({"id": rid, "type": "ask", "prompt": prompt, "timeout": 60})
         while True:
-            m = self.d.readline(timeout=90)
+            m = self.d.read_line(timeout=90)
             now = time.time()
             if m.get("type") == "output":
                 outputs.append(now)
@@ -170,7 +165,7 @@ class AgentBench:
                 sid = self._next_id("s")
                 self.d.send({"id": sid, "type": "screen"})
                 inflight, want_screen = (sid, outputs[-1]), False
-            m = self.d.readline(timeout=30)
+            m = self.d.read_line(timeout=30)
             if m.get("id") == inflight[0]:
                 samples.append((inflight[1], self.pred.done(m)))
                 if DEBUG:
@@ -182,7 +177,7 @@ class AgentBench:
                 want_screen = True
         st = self.api.state()
         if st["turns_finished"] <= finished_before:
-            screen = self.d.request({"id": self._next_id("s"), "type": "screen"})
+            screen = self.d.request("screen", wait=120)
             raise RuntimeError("%s: the fake API finished no turn for ask %s: %r; screen:\n%s" % (
                 self.cli, rid, reply, "\n".join(l for l in screen["lines"] if l.strip())))
         end = st["last_turn_finished_at"] / 1000.0
@@ -207,17 +202,16 @@ class AgentBench:
         IDLE_WINDOW_S without output. Returns stamps like ask()."""
         self.api.script(text)
         finished_before = self.api.state()["turns_finished"]
-        self.d.request({"id": self._next_id("p"), "type": "send",
-                        "data": "\x1b[200~" + prompt + "\x1b[201~"})
+        self.d.request("send", wait=120, data="\x1b[200~" + prompt + "\x1b[201~")
         time.sleep(0.1)  # the engines' enter_delay_ms
-        self.d.request({"id": self._next_id("e"), "type": "send", "data": "\r"})
+        self.d.request("send", wait=120, data="\r")
         last = time.time()
         give_up = last + 60
         while True:
             # Silence only counts once the turn was even sent: the fake API
             # answers at once, so waiting for its request is no advantage.
             try:
-                m = self.d.readline(timeout=max(0.0, last + IDLE_WINDOW_S - time.time()))
+                m = self.d.read_line(timeout=max(0.0, last + IDLE_WINDOW_S - time.time()))
                 if m.get("type") == "output":
                     last = time.time()
             except TimeoutError:
@@ -227,11 +221,11 @@ class AgentBench:
         t_done = time.time()
         st = self.api.state()
         end = st["last_turn_finished_at"] / 1000.0 if st["turns_finished"] > finished_before else None
-        screen = self.d.request({"id": self._next_id("s"), "type": "screen"})
+        screen = self.d.request("screen", wait=120)
         return {"reply": t_done, "stream_end": end, "ok": any(text in l for l in screen["lines"])}
 
 
-def measure(cfg, daemon_cls, log):
+def measure(cfg, daemon, log):
     """Returns {cli: {"asks": [...], "idle": [...]} or {"skipped": why}}."""
     res = {}
     for cli in cfg.agent_clis:
@@ -240,7 +234,7 @@ def measure(cfg, daemon_cls, log):
             res[cli] = {"skipped": why}
             log("agent %s skipped: %s" % (cli, why))
             continue
-        b = AgentBench(cfg, daemon_cls, cli)
+        b = AgentBench(cfg, daemon, cli)
         try:
             b.ask("warm up", "Warm.")  # the first turn loads more than the rest
             asks, idle = [], []

@@ -15,7 +15,6 @@ import pty
 import random
 import resource
 import re
-import select
 import shutil
 import statistics
 import subprocess
@@ -28,6 +27,7 @@ import lifetime
 import pool
 import ready
 import chart
+from tuiclient import Daemon
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -69,52 +69,10 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / tick
 
 
-class Daemon:
-    """One tuidriver process with its NDJSON pipes. Lines are read with a
-    buffer of our own so select() and readline() never disagree."""
-
-    def __init__(self, argv, env=None):
-        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.DEVNULL, env=env, bufsize=0)
-        self.buf = b""
-
-    def send(self, obj):
-        os.write(self.proc.stdin.fileno(), (json.dumps(obj) + "\n").encode())
-
-    def readline(self, timeout=120.0):
-        deadline = time.monotonic() + timeout
-        fd = self.proc.stdout.fileno()
-        while b"\n" not in self.buf:
-            left = deadline - time.monotonic()
-            if left <= 0 or not select.select([fd], [], [], left)[0]:
-                raise TimeoutError("no line from tuidriver")
-            chunk = os.read(fd, 1 << 20)
-            if not chunk:
-                raise EOFError("tuidriver closed stdout")
-            self.buf += chunk
-        line, self.buf = self.buf.split(b"\n", 1)
-        return json.loads(line)
-
-    def wait_for(self, pred, timeout=120.0):
-        while True:
-            msg = self.readline(timeout)
-            if pred(msg):
-                return msg
-
-    def request(self, obj, timeout=120.0):
-        self.send(obj)
-        return self.wait_for(lambda m: m.get("id") == obj["id"], timeout)
-
-    def close(self):
-        try:
-            self.proc.stdin.close()
-        except OSError:
-            pass
-        try:
-            self.proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
+def daemon(argv, env=None):
+    """tests/lib's client of the daemon on the measured binary argv[0], lean
+    (the timed paths read lines without the tests' checks)."""
+    return Daemon(*argv[1:], launcher=argv[:1], env=env, wait_ready=False, lean=True)
 
 
 def node_ok():
@@ -140,18 +98,18 @@ def tp_tuidriver(cfg, path, subscribe):
     t0 = time.perf_counter()
     if subscribe:
         # The child waits for a line so no byte is written before the subscription.
-        d = Daemon([cfg.td, "--scrollback", "10000", "--", "sh", "-c", 'read x; exec cat "$1"', "sh", path])
+        d = daemon([cfg.td, "--scrollback", "10000", "--", "sh", "-c", 'read x; exec cat "$1"', "sh", path])
         d.send({"id": "s", "type": "subscribe", "events": ["output"]})
         d.send({"id": "g", "type": "send", "data": "go\n"})
         json_bytes, dropped = drain_events(d)
     else:
-        d = Daemon([cfg.td, "--scrollback", "10000", "--", "cat", path])
-        d.wait_for(lambda m: m.get("type") == "exit")
+        d = daemon([cfg.td, "--scrollback", "10000", "--", "cat", path])
+        d.wait_for(lambda m: m.get("type") == "exit", 120)
         json_bytes, dropped = 0, False
     seconds = time.perf_counter() - t0
     cpu = cpu_seconds(d.proc.pid)
-    lines = d.request({"id": "scr", "type": "screen"})["lines"]
-    d.close()
+    lines = d.request("screen", wait=120)["lines"]
+    d.end_input()
     return {"seconds": seconds, "bytes": cfg.tp_bytes, "cpu": cpu, "json_bytes": json_bytes,
             "dropped": dropped, "ok": any(MARKER in l for l in lines)}
 
@@ -214,19 +172,19 @@ def measure_throughput(cfg):
 
 def measure_latency(cfg):
     res = {}
-    d = Daemon([cfg.td, "python"])
-    d.wait_for(lambda m: m.get("type") == "ready")
+    d = daemon([cfg.td, "python"])
+    d.wait_for(lambda m: m.get("type") == "ready", 120)
     ms, bad = [], 0
     for i in range(cfg.asks):
         req = (json.dumps({"id": i, "type": "ask", "prompt": "6*7"}) + "\n").encode()
         t0 = time.perf_counter_ns()
         os.write(d.proc.stdin.fileno(), req)
-        r = d.readline()
+        r = d.read_line(120)
         ms.append((time.perf_counter_ns() - t0) / 1e6)
         bad += not (r.get("ok") and r.get("text") == "42")
     res["tuidriver ask"] = {"ms": ms, "bad": bad, "hwm_kb": vm_hwm_kb(d.proc.pid)}
     log(f"latency: tuidriver p50 {median(ms):.2f} ms p99 {percentile(ms, 99):.2f} ms, bad={bad}")
-    d.close()
+    d.end_input()
     res["python3 on a bare PTY (floor)"] = {"ms": repl_floor(cfg.asks), "bad": 0}
     log(f"latency: floor p50 {median(res['python3 on a bare PTY (floor)']['ms']):.2f} ms")
     res["tuidriver send + 1 s silence"] = quiescence_tuidriver(cfg)
@@ -265,9 +223,9 @@ def repl_floor(n):
 def quiescence_tuidriver(cfg):
     """What an idle-window driver built on tuidriver would do: type the line with
     `send`, then wait until the output events have been silent for 1 s."""
-    d = Daemon([cfg.td, "python"])
-    d.wait_for(lambda m: m.get("type") == "ready")
-    d.request({"id": "sub", "type": "subscribe", "events": ["output"]})
+    d = daemon([cfg.td, "python"])
+    d.wait_for(lambda m: m.get("type") == "ready", 120)
+    d.request("subscribe", wait=120, events=["output"])
     ms, bad = [], 0
     for i in range(cfg.quiet_n):
         t0 = time.perf_counter_ns()
@@ -275,14 +233,14 @@ def quiescence_tuidriver(cfg):
         last = time.perf_counter_ns()
         while True:
             try:
-                d.readline(timeout=max(0.0, 1.0 - (time.perf_counter_ns() - last) / 1e9))
+                d.read_line(timeout=max(0.0, 1.0 - (time.perf_counter_ns() - last) / 1e9))
                 last = time.perf_counter_ns()  # any event restarts the window
             except TimeoutError:
                 break
         ms.append((time.perf_counter_ns() - t0) / 1e6)
-        lines = d.request({"id": f"s{i}", "type": "screen"})["lines"]
+        lines = d.request("screen", wait=120)["lines"]
         bad += "42" not in lines
-    d.close()
+    d.end_input()
     return {"ms": ms, "bad": bad}
 
 
@@ -638,10 +596,10 @@ def main():
     t0 = time.monotonic()
     steps = [("binary", lambda: measure_binary(cfg)), ("startup", lambda: measure_startup(cfg)),
              ("memory", lambda: measure_memory(cfg)), ("latency", lambda: measure_latency(cfg)),
-             ("agent", lambda: agent.measure(cfg, Daemon, log)),
+             ("agent", lambda: agent.measure(cfg, daemon, log)),
              ("pool", lambda: pool.measure(cfg, log)),
-             ("lifetime", lambda: lifetime.measure(cfg, Daemon, log)),
-             ("ready", lambda: ready.measure(cfg, Daemon, log)),
+             ("lifetime", lambda: lifetime.measure(cfg, daemon, log)),
+             ("ready", lambda: ready.measure(cfg, daemon, log)),
              ("throughput", lambda: measure_throughput(cfg))]
     for name, fn in steps:
         if name in only:

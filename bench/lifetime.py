@@ -29,6 +29,7 @@ def vm_rss_kb(pid):
 
 def timed_ask(d, rid, prompt, expect):
     """One ask, from writing the request to reading its reply, in ms; None when the reply is wrong."""
+    rid = "t%s" % rid  # apart from the client's own numbered requests
     req = (json.dumps({"id": rid, "type": "ask", "prompt": prompt}) + "\n").encode()
     t0 = time.perf_counter_ns()
     os.write(d.proc.stdin.fileno(), req)
@@ -37,22 +38,21 @@ def timed_ask(d, rid, prompt, expect):
     return ms if r.get("ok") and r.get("text") == expect else None
 
 
-def print_lines(d, rid, n):
+def print_lines(d, n):
     """Has python print n numbered lines; waits for the ask to finish."""
-    r = d.request({"id": rid, "type": "ask", "prompt": f"for i in range({n}): print(i)",
-                   "timeout": 600}, timeout=660)
+    r = d.request("ask", wait=660, prompt=f"for i in range({n}): print(i)", timeout_ms=600_000)
     if not r.get("ok"):
         raise RuntimeError("printing %d lines failed: %s" % (n, r))
 
 
-def measure_history(cfg, Daemon, log):
-    fresh = Daemon([cfg.td, "--scrollback", str(HISTORY_LINES), "python"])
-    full = Daemon([cfg.td, "--scrollback", str(HISTORY_LINES), "python"])
+def measure_history(cfg, daemon, log):
+    fresh = daemon([cfg.td, "--scrollback", str(HISTORY_LINES), "python"])
+    full = daemon([cfg.td, "--scrollback", str(HISTORY_LINES), "python"])
     try:
         for d in (fresh, full):
             d.wait_for(lambda m: m.get("type") == "ready")
-        print_lines(full, 0, HISTORY_LINES)
-        held = full.request({"id": 1, "type": "scrollback", "lines": 1})
+        print_lines(full, HISTORY_LINES)
+        held = full.request("scrollback", lines=1)
         res = {"fresh": [], "history": [], "bad": 0, "history_rows": held.get("first_row")}
         for i in range(cfg.life_asks):
             for name, d in (("fresh", fresh), ("history", full)) if i % 2 else (("history", full), ("fresh", fresh)):
@@ -65,27 +65,27 @@ def measure_history(cfg, Daemon, log):
             (statistics.median(res["fresh"]), statistics.median(res["history"])))
         return res
     finally:
-        fresh.close()
-        full.close()
+        fresh.end_input()
+        full.end_input()
 
 
-def measure_memory(cfg, Daemon, log):
-    d = Daemon([cfg.td, "--scrollback", "10000", "python"])
+def measure_memory(cfg, daemon, log):
+    d = daemon([cfg.td, "--scrollback", "10000", "python"])
     try:
         d.wait_for(lambda m: m.get("type") == "ready")
         res = {"ready_kb": vm_rss_kb(d.proc.pid)}
         res["after_kb"] = []  # after each ask of 100,000 lines
-        for rid in range(10):
-            print_lines(d, rid, 100_000)
+        for _ in range(10):
+            print_lines(d, 100_000)
             res["after_kb"].append(vm_rss_kb(d.proc.pid))
         log("lifetime memory: %s" % res)
         return res
     finally:
-        d.close()
+        d.end_input()
 
 
-def measure_turns(cfg, Daemon, log):
-    d = Daemon([cfg.td, "python"])
+def measure_turns(cfg, daemon, log):
+    d = daemon([cfg.td, "python"])
     try:
         d.wait_for(lambda m: m.get("type") == "ready")
         ms, rss, bad = [], {}, 0
@@ -103,9 +103,9 @@ def measure_turns(cfg, Daemon, log):
             (statistics.median(ms[:100]), statistics.median(ms[-100:]), rss["early_kb"], rss["late_kb"]))
         return res
     finally:
-        d.close()
+        d.end_input()
 
 
-def measure(cfg, Daemon, log):
-    return {"history": measure_history(cfg, Daemon, log), "memory": measure_memory(cfg, Daemon, log),
-            "turns": measure_turns(cfg, Daemon, log)}
+def measure(cfg, daemon, log):
+    return {"history": measure_history(cfg, daemon, log), "memory": measure_memory(cfg, daemon, log),
+            "turns": measure_turns(cfg, daemon, log)}

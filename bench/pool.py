@@ -9,12 +9,10 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-E2E = os.path.join(ROOT, "tests", "e2e")
 
 
 def run_pool(cfg, engine, env, prompt, cwd=None):
@@ -34,8 +32,6 @@ def measure(cfg, log):
     base = dict(os.environ, TUIDRIVER_BIN=cfg.td, TUIDRIVER_ENGINES=os.path.join(ROOT, "engines"))
     res = {"python": run_pool(cfg, "python", base, "1+1")}
     log("pool python: %s" % res["python"])
-    sys.path.insert(0, E2E)
-    sys.path.insert(0, os.path.join(ROOT, "tests", "integration"))
     import homes
     from agent_harness import FakeApi
     for cli in cfg.agent_clis:

@@ -48,9 +48,9 @@ def child_launch(pid):
     return argv, env, os.readlink(f"/proc/{pid}/cwd")
 
 
-def timed_daemon(Daemon, td, cli, cwd, env):
+def timed_daemon(daemon, td, cli, cwd, env):
     t0 = time.perf_counter()
-    d = Daemon([td, cli, "--cwd", cwd, "--cols", str(COLS), "--rows", str(ROWS)], env=env)
+    d = daemon([td, cli, "--cwd", cwd, "--cols", str(COLS), "--rows", str(ROWS)], env=env)
     try:
         ready = d.wait_for(lambda m: m.get("type") in ("ready", "not_ready", "exit"), timeout=120)
         ms = (time.perf_counter() - t0) * 1000
@@ -58,8 +58,7 @@ def timed_daemon(Daemon, td, cli, cwd, env):
             raise RuntimeError("%s did not start: %s" % (cli, ready))
         return ms, ready
     finally:
-        d.send({"id": "close", "type": "close"})
-        d.close()
+        d.end_input(timeout=30)
 
 
 class Tmux:
@@ -105,8 +104,7 @@ class Tmux:
         subprocess.run(["tmux", "-L", self.sock, "kill-server"], capture_output=True)
 
 
-def measure_cli(cfg, Daemon, tmux, cli, log):
-    sys.path.insert(0, E2E)
+def measure_cli(cfg, daemon, tmux, cli, log):
     import homes
     from agent_harness import FakeApi
     api = FakeApi() if cli != "python" else None
@@ -118,11 +116,10 @@ def measure_cli(cfg, Daemon, tmux, cli, log):
         if api:
             env.update(homes.make_env(cli, os.path.join(tmp, "home"), cwd, api.port))
         # A first start fills the CLI's caches in this home; it also gives the argv to replay.
-        d = Daemon([cfg.td, cli, "--cwd", cwd, "--cols", str(COLS), "--rows", str(ROWS)], env=env)
+        d = daemon([cfg.td, cli, "--cwd", cwd, "--cols", str(COLS), "--rows", str(ROWS)], env=env)
         ready = d.wait_for(lambda m: m.get("type") == "ready", timeout=120)
         launch = child_launch(ready["pid"])
-        d.send({"id": "close", "type": "close"})
-        d.close()
+        d.end_input(timeout=30)
         with open(os.path.join(ROOT, "engines", cli + ".json")) as f:
             eng = json.load(f)
         started = [py_pattern(p) for p in eng.get("started", [])]
@@ -137,7 +134,7 @@ def measure_cli(cfg, Daemon, tmux, cli, log):
             random.shuffle(order)
             for variant in order:
                 if variant == "tuidriver":
-                    res[variant].append(timed_daemon(Daemon, cfg.td, cli, cwd, env)[0])
+                    res[variant].append(timed_daemon(daemon, cfg.td, cli, cwd, env)[0])
                 else:
                     shown, settled = tmux.timed_start(cli, launch, pred, started, settle_ms)
                     res["tmux"].append(shown)
@@ -151,7 +148,7 @@ def measure_cli(cfg, Daemon, tmux, cli, log):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def measure(cfg, Daemon, log):
+def measure(cfg, daemon, log):
     """Returns {cli: {"tuidriver": [ms], "tmux": [ms]} or {"skipped": why}}."""
     if not shutil.which("tmux"):
         return {"python": {"skipped": "tmux is not installed"}}
@@ -164,7 +161,7 @@ def measure(cfg, Daemon, log):
                 res[cli] = {"skipped": why}
                 continue
             try:
-                res[cli] = measure_cli(cfg, Daemon, tmux, cli, log)
+                res[cli] = measure_cli(cfg, daemon, tmux, cli, log)
             except (RuntimeError, TimeoutError, EOFError, OSError, subprocess.CalledProcessError) as e:
                 res[cli] = {"skipped": "failed: %s" % e}
                 log("ready %s failed: %s" % (cli, e))

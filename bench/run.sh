@@ -34,4 +34,7 @@ if command -v node >/dev/null && command -v npm >/dev/null; then
   fi
 fi
 
+# The tests' library (tests/lib: the daemon's client) and the e2e harness
+# (tests/e2e: the fake API, the CLIs' homes) are the bench's too.
+export PYTHONPATH="$root/tests/lib:$root/tests/e2e${PYTHONPATH:+:$PYTHONPATH}"
 exec python3 "$bench/bench.py" --tuidriver "$TUIDRIVER" --raw-drain "$cache/raw_drain" --cache "$cache" "$@"

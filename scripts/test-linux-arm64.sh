@@ -16,7 +16,7 @@ readelf -h "$bin" | grep -q 'AArch64' || { echo "$bin is not an arm64 binary" >&
 ! readelf -lW "$bin" | grep -q INTERP || { echo "$bin is not fully static" >&2; exit 1; }
 dir=build-linux-arm64-qemu
 mkdir -p $dir
-# tests/integration/tuiclient.py runs TUIDRIVER_BIN: here a wrapper that
+# tests/lib/tuiclient.py runs TUIDRIVER_BIN: here a wrapper that
 # starts the packaged arm64 binary under qemu.
 cat > $dir/tuidriver-qemu <<WRAP
 #!/bin/sh
@@ -40,7 +40,7 @@ for t in tests/integration/test_*.py; do
   # Two at a time: qemu costs CPU, and some tests watch timing-sensitive screens.
   while [ "$(jobs -rp | wc -l)" -ge 2 ]; do sleep 0.2; done
   (TUIDRIVER_BIN=$PWD/$dir/tuidriver-qemu TUIDRIVER_ENGINES=$PWD/engines \
-     timeout 900 python3 "$t" >$dir/logs/$name.log 2>&1 && echo "arm64 $name: ok" ||
+     timeout 900 tests/py "$t" >$dir/logs/$name.log 2>&1 && echo "arm64 $name: ok" ||
      { echo "arm64 $name: FAILED"; tail -40 $dir/logs/$name.log; exit 1; }) &
   pids+=($!)
 done

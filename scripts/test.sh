@@ -31,7 +31,7 @@ npm run build    # tsc to dist/, build/tuidriver to bin/<platform>-<arch>/ (the 
 npm test
 
 echo "== any Linux: the shipped linux-x64 binary in a chroot holding only it, the engines and busybox-static (docs/platforms.md)"
-python3 tests/static/test_chroot.py
+tests/py tests/static/test_chroot.py
 
 echo "== tuidriver-server: the MCP server, REST/SSE/WebSocket, the page in headless chromium (node --test, about a minute)"
 (cd server && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error && npm test)

@@ -10,18 +10,15 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 import tempfile
 import time
 import unittest  # noqa: F401  (AgentTurns is mixed into TestCase)
 import urllib.request
 
-E2E = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(E2E))
-sys.path.insert(0, os.path.join(ROOT, "tests", "integration"))
+from tuiclient import Daemon
+import homes
 
-from tuiclient import Daemon  # noqa: E402
-import homes  # noqa: E402
+E2E = os.path.dirname(os.path.abspath(__file__))
 
 
 def require_cli(cli):

@@ -7,6 +7,7 @@ unittest.TestCase. The row-by-row paragraph is RowStreaming (agent_harness),
 mixed into the CLI's AgentTurns class."""
 import json
 import os
+import re
 import shutil
 
 import homes
@@ -36,15 +37,34 @@ class ExactTurns:
     SESSION_ID = r"^\S+$"  # how the CLI's session ids look
     SHELL_TOOL = "Bash"    # the model's name for the shell tool
     MODEL = None           # turn.model, when the CLI records the model it was given
+    BARE_HOME = {}         # more AgentSession arguments for the bare home (Codex: git_repo)
+    ID_AT_READY = False    # the CLI is given its session id, so `ready` names it
 
     # Hooks a subclass may override.
     def shell_call(self, command):
         """The fake model's call of the shell tool."""
         return {"tool_call": {"name": self.SHELL_TOOL, "input": {"command": command, "description": "Run it"}}}
 
+    def asking_call(self, path):
+        """A call creating `path` that the CLI asks about before it runs it."""
+        return self.shell_call("touch " + path)
+
+    def assert_asks_about(self, daemon, event, command):
+        """The needs_input `event` names the command it asks about."""
+        self.assertIn(command, event["question"] + json.dumps(event.get("screen", "")))
+
+    def check_first_run(self, session):
+        """Checks what agent mode answered on the bare home (session.daemon.events
+        holds its `dialog` events)."""
+
     def tool_output(self, output):
         """turn.tools[i].output for a command that printed `output`."""
         return output + "\n"
+
+    def tool_output_pattern(self, output):
+        """A regex for turn.tools[i].output, for a CLI that adds what varies
+        from run to run (a process group, a time)."""
+        return r"\A%s\Z" % re.escape(self.tool_output(output))
 
     def answer_permission(self, daemon, rid, event):
         """Allows the command the needs_input `event` asks about."""
@@ -81,7 +101,8 @@ class ExactTurns:
         return r
 
     def test_ready_on_a_bare_home_in_agent_mode(self):
-        self.start(bare=True, mode="agent")
+        self.start(bare=True, mode="agent", **self.BARE_HOME)
+        self.check_first_run(self.s)
         self.api.script("Ready here.")
         r = self.ask("hello")
         self.assertEqual((r["text"], r["markdown"]), ("Ready here.", "Ready here."))
@@ -99,6 +120,8 @@ class ExactTurns:
             self.assertEqual(turn["model"], self.MODEL)
         self.assertGreater(turn["usage"]["output_tokens"], 0)
         self.assertEqual(self.s.daemon.request("status")["session_id"], turn["session_id"])
+        if self.ID_AT_READY:
+            self.assertEqual(self.s.daemon.ready["session_id"], turn["session_id"])
 
     def test_five_turns_in_a_row_all_exact(self):
         self.start()
@@ -112,7 +135,9 @@ class ExactTurns:
     def test_a_tool_call_and_the_answer_after_it(self):
         self.start(mode="agent")
         target = os.path.join(self.s.cwd, "made-by-tool.txt")
-        self.api.script(self.shell_call("echo tool said hi > %s; cat %s" % (target, target)))
+        # "Done.": the answer to the tool's result (queued: the Responses fake
+        # answers every request that offers tools as a turn, "OK" by default).
+        self.api.script(self.shell_call("echo tool said hi > %s; cat %s" % (target, target)), "Done.")
         d = self.s.daemon
         d.send({"id": "t", "type": "ask", "prompt": "run the tool", "timeout": 90, "on_input": "wait"})
         r = d.wait_for(lambda m: m.get("id") == "t", 90)
@@ -124,18 +149,19 @@ class ExactTurns:
         self.assertEqual(len(tools), 1, r)
         self.assertEqual(tools[0]["name"], self.SHELL_TOOL)
         self.assertIn("echo tool said hi", json.dumps(tools[0]["input"]))
-        self.assertEqual((tools[0]["output"], tools[0]["ok"]), (self.tool_output("tool said hi"), True))
+        self.assertRegex(tools[0]["output"], self.tool_output_pattern("tool said hi"))
+        self.assertTrue(tools[0]["ok"], tools[0])
         self.assertEqual((r["markdown"], r["text"]), ("Done.", "Done."))
 
     def test_a_permission_question_answered_inside_the_turn(self):
         self.start()
         d = self.s.daemon
         target = os.path.join(self.s.cwd, "allowed.txt")
-        self.api.script(self.shell_call("touch " + target))
+        self.api.script(self.asking_call(target), "Done.")
         d.send({"id": "q", "type": "ask", "prompt": "make the allowed file", "timeout": 90, "on_input": "wait"})
         ev = d.wait_for(lambda m: m.get("id") == "q", 90)
         self.assertEqual(ev["type"], "needs_input", ev)
-        self.assertIn("touch " + target, ev["question"] + json.dumps(ev.get("screen", "")))
+        self.assert_asks_about(d, ev, "touch " + target)
         self.answer_permission(d, "q", ev)
         r = d.wait_for(lambda m: m.get("id") == "q", 90)
         self.assertTrue(r["ok"], r)

@@ -1,15 +1,16 @@
 """Claude Code, the genuine CLI, driven through tuidriver against the fake
-Anthropic API. Each numbered section of the agent-engines issue has a test."""
-import json
+Anthropic API. Replies, prompts, turns, streaming, cancel and timeout come
+from AgentTurns; ready on a bare home, exact turns, a permission question
+answered inside the turn and resume from ExactTurns; what only Claude does
+is here."""
 import os
-import shutil
 import unittest
 
 import homes
 from agent_harness import (AgentLifecycle, TallResume, AgentSession, AgentTurns, RowStreaming, ToolTurns,
                            assert_text_agrees)
-from exact_turns import MARKDOWN
-from tuiclient import Daemon, run_once
+from exact_turns import ExactTurns
+from tuiclient import run_once
 
 CLI = "claude"
 
@@ -47,93 +48,66 @@ class Claude(AgentTurns, RowStreaming, ToolTurns, unittest.TestCase):
         self.assertEqual(self.ask_ok("a tall reply please", text), text)
 
 
-class ClaudeTranscript(AgentLifecycle, unittest.TestCase):
-    """Issue 10: exact turns from Claude's own transcript."""
+class ClaudeExact(ExactTurns, unittest.TestCase):
+    """Exact turns from Claude's own transcript (issue 10), the shared suite."""
     CLI = CLI
+    SESSION_ID = r"^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$"
+    ID_AT_READY = True  # --session-id
+    MODEL = "claude-opus-5-5"  # the pinned version's default model
 
-    def setUp(self):
-        self.api.reset()
-        self.s = AgentSession(CLI, self.api)
-        self.sid = self.s.daemon.ready["session_id"]
+    def tool_output(self, output):
+        return output  # Claude keeps a command's output without its last newline
 
-    def tearDown(self):
-        self.s.close()
+    # 1. Spawn on a bare home: agent mode answers the trust and API-key dialogs.
+    def check_first_run(self, session):
+        dialogs = [m["name"] for m in session.daemon.events if m.get("type") == "dialog"]
+        self.assertIn("trust_folder", dialogs)
+        self.assertIn("custom_api_key", dialogs)
 
-    def test_markdown_is_exact_and_the_turn_is_described(self):
-        self.assertRegex(self.sid, r"^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$")
-        self.api.script(MARKDOWN)
-        r = self.s.ask("make a plan", timeout=60)
-        self.assertTrue(r["ok"], r)
-        self.assertEqual(r["markdown"], MARKDOWN)
-        self.assertIn("first item", r["text"])  # the screen's rendering, not empty
-        turn = r["turn"]
-        self.assertEqual((turn["session_id"], turn["tools"]), (self.sid, []))
-        self.assertTrue(turn["model"])
-        self.assertGreater(turn["usage"]["output_tokens"], 0)
-        self.assertEqual(self.s.daemon.request("status")["session_id"], self.sid)
+    # Claude's question is its last line alone; the command is in the box
+    # above it, on the screen.
+    def assert_asks_about(self, daemon, event, command):
+        self.assertEqual(event["question"], "Do you want to proceed?")
+        self.assertIn(command, "\n".join(daemon.request("screen")["lines"]))
 
-    def test_a_tool_call_and_its_output(self):
-        self.api.script({"tool_call": {"name": "Bash", "input": {"command": "echo tool said hi",
-                                                                 "description": "Say hi"}}})
-        r = self.s.ask("run the tool", timeout=60)
-        self.assertTrue(r["ok"], r)
+    def answer_permission(self, daemon, rid, event):
+        self.assertEqual(event["question"], "Do you want to proceed?")
+        self.assertEqual(event["options"][0], {"index": 1, "label": "Yes"}, event)
+        self.assertTrue(daemon.request("answer", target=rid, option=1)["ok"])
+
+    # A KNOWN DEFECT, found when this suite came to Claude: with the shared
+    # test's command (compound, its Bash(...) header wrapped onto a second
+    # row) in agent mode, `text` still holds the tool's block ("Bash(echo
+    # ... cat\n    ...)\n⎿ tool said hi\n\nDone."); `markdown` and
+    # turn.tools are right.
+    # Expected to fail until the extractor leaves that block out; an
+    # unexpected pass fails the run. test_a_short_tool_call_and_its_output
+    # keeps the case that works.
+    @unittest.expectedFailure
+    def test_a_tool_call_and_the_answer_after_it(self):
+        super().test_a_tool_call_and_the_answer_after_it()
+
+    def test_a_short_tool_call_and_its_output(self):
+        self.start()
+        self.api.script(self.shell_call("echo tool said hi"))
+        r = self.ask("run the tool")
         tools = r["turn"]["tools"]
-        self.assertEqual(len(tools), 1, r)
-        self.assertEqual((tools[0]["name"], tools[0]["input"]["command"], tools[0]["output"], tools[0]["ok"]),
-                         ("Bash", "echo tool said hi", "tool said hi", True))
-        # The answer after the tool call, on screen and in the transcript.
-        self.assertEqual(r["markdown"], "Done.")
-        self.assertEqual(r["text"], "Done.")
+        self.assertEqual([(t["name"], t["input"]["command"], t["output"], t["ok"]) for t in tools],
+                         [("Bash", "echo tool said hi", "tool said hi", True)], r)
+        self.assertEqual((r["markdown"], r["text"]), ("Done.", "Done."))
 
-    def test_five_turns_in_a_row_all_exact(self):
-        answers = ["**%d** is `n`, and the prompt was turn %d:\n\n- turn %d" % (i, i, i) for i in range(5)]
-        self.api.script(*answers)
-        for i, answer in enumerate(answers):
-            r = self.s.ask("turn %d" % i, timeout=60)
-            self.assertEqual(r["markdown"], answer, r)
-            self.assertIn("turn %d" % i, r["text"])
-
-    def test_a_transcript_that_cannot_be_read_is_reported(self):
-        self.api.script("first")
-        self.assertEqual(self.s.ask("one", timeout=60)["markdown"], "first")
-        path = self.s.daemon.request("status")["session_id"]
-        files = [os.path.join(dp, f) for dp, _, fs in os.walk(os.path.join(self.s.home, ".claude", "projects"))
-                 for f in fs if f == self.sid + ".jsonl"]
+    def break_transcript(self, session):
+        sid = session.daemon.ready["session_id"]
+        files = [os.path.join(dp, f) for dp, _, fs in os.walk(os.path.join(session.home, ".claude", "projects"))
+                 for f in fs if f == sid + ".jsonl"]
         self.assertEqual(len(files), 1, files)
         os.unlink(files[0])
         os.symlink("/dev/null", files[0])  # whatever Claude writes now is lost
-        self.api.script("second")
-        r = self.s.ask("two", timeout=60)
-        self.assertTrue(r["ok"], r)
-        self.assertEqual(r["text"], "second")  # the screen still answers
-        self.assertIsNone(r["markdown"])
-        self.assertIn(self.sid + ".jsonl", r["transcript_error"])
+        return sid + ".jsonl"
 
 
 class ClaudeResume(AgentLifecycle, TallResume, unittest.TestCase):
     CLI = CLI
-
-    def test_resume_across_two_daemons(self):
-        s = AgentSession(CLI, self.api)
-        try:
-            sid = s.daemon.ready["session_id"]
-            self.api.script("remembered")
-            self.assertEqual(s.ask("remember the word kiwi", timeout=60)["markdown"], "remembered")
-            s.daemon.close(timeout=20)
-            s.daemon.__exit__()
-            env = homes.make_env(CLI, s.home, s.cwd, self.api.port)
-            with Daemon(CLI, "--cwd", s.cwd, "--resume", sid, env=env, timeout=60) as d:
-                self.assertEqual(d.ready["session_id"], sid)
-                self.api.script("kiwi")
-                r = d.ask("which word?", timeout=60)
-                assert_text_agrees(r)
-                self.assertEqual((r["markdown"], r["turn"]["session_id"]), ("kiwi", sid))
-                # The model saw the first daemon's turn.
-                last = self.api.turns()[-1]
-                self.assertIn("remember the word kiwi", json.dumps(last))
-                d.close()
-        finally:
-            shutil.rmtree(s.tmp, ignore_errors=True)
 
     def test_an_unknown_session_id_ends_with_3_and_the_clis_message(self):
         s = AgentSession(CLI, self.api)
@@ -180,18 +154,6 @@ class ClaudeLifecycle(AgentLifecycle, unittest.TestCase):
                 self.assertEqual(os.path.exists(target), choose == "Yes")
             self.api.script("Still here.")
             self.assertEqual(s.ask("still there?")["text"], "Still here.")
-        finally:
-            s.close()
-
-    # 1. Spawn on a bare home: agent mode answers the trust and API-key dialogs.
-    def test_bare_home_in_agent_mode(self):
-        s = AgentSession(CLI, self.api, bare=True, mode="agent")
-        try:
-            dialogs = [m["name"] for m in s.daemon.events if m.get("type") == "dialog"]
-            self.assertIn("trust_folder", dialogs)
-            self.assertIn("custom_api_key", dialogs)
-            self.api.script("Ready here.")
-            self.assertEqual(s.ask("hello")["text"], "Ready here.")
         finally:
             s.close()
 

@@ -1,16 +1,17 @@
 """Hostile output from the child: none of it may corrupt the JSON stream or
 the screen model. Every stdout line is checked to be one JSON object in
 valid UTF-8 (tuiclient.parse_line) as it is read."""
-import os
+import importlib.util
 import re
 import sys
 import unittest
 
-from tuiclient import Daemon
+from tuiclient import Daemon, program
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-import hostile_child  # noqa: E402  (the expected bytes)
+HOSTILE_CHILD = program("hostile_child.py")
+_spec = importlib.util.spec_from_file_location("hostile_child", HOSTILE_CHILD)
+hostile_child = importlib.util.module_from_spec(_spec)  # the expected bytes
+_spec.loader.exec_module(hostile_child)
 
 
 def sanitize(data: bytes) -> str:
@@ -38,7 +39,7 @@ class HostileOutput(unittest.TestCase):
         """Starts the case, returns (daemon, concatenated output events) once
         END-OF-CASE is on screen. The caller closes the daemon."""
         d = Daemon("--cols", str(cols), "--rows", str(rows), *args, "--",
-                   sys.executable, os.path.join(HERE, "hostile_child.py"), case)
+                   sys.executable, HOSTILE_CHILD, case)
         self.addCleanup(d.__exit__)
         self.assertTrue(d.request("subscribe", events=["output"])["ok"])
         d.send({"id": "go", "type": "send", "data": "go\r"})

@@ -14,9 +14,9 @@ import tempfile
 import time
 import unittest
 
-from tuiclient import Daemon
+from tuiclient import Daemon, program
 
-HOLDING_REPL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "holding_repl.py")
+HOLDING_REPL = program("holding_repl.py")
 
 # (snippet, what the REPL adds after the script's output: the value of a
 # final bare expression, or None when the last statement is not one)

@@ -8,12 +8,11 @@ screens, the cursors and the whole history (tmux's capture-pane -S -,
 tuidriver's scrollback) must be identical: text is re-wrapped, never cut.
 """
 import os
-import subprocess
 import sys
 import tempfile
-import time
 import unittest
 
+from tmux import Tmux
 from tuiclient import Daemon
 
 ESC = "\x1b"
@@ -91,39 +90,17 @@ def command(program, paths):
 
 
 def run_tmux(tmp, program, name, paths, sizes):
-    tmux = ["tmux", "-S", os.path.join(tmp, "tmux-%s.sock" % name), "-f", "/dev/null"]
-    env = {**os.environ, "TMUX": ""}
-    subprocess.run(tmux + ["new-session", "-d", "-x", str(START[0]), "-y", str(START[1]),
-                           command(program, paths), ";", "set", "-g", "status", "off"],
-                   check=True, env=env)
-
-    def wait_title(title):
-        deadline = time.monotonic() + 10
-        while True:
-            out = subprocess.run(tmux + ["display", "-p", "#{pane_title}"],
-                                 capture_output=True, text=True, check=True).stdout.strip()
-            if out == title:
-                return
-            if time.monotonic() > deadline:
-                raise TimeoutError("tmux never showed %s for %s" % (title, name))
-            time.sleep(0.01)
-
-    try:
+    with Tmux(tmp, *START, command=command(program, paths), socket="tmux-%s.sock" % name) as tmux:
         for i, (cols, rows) in enumerate(sizes):
-            wait_title("STEP%d" % i)
-            subprocess.run(tmux + ["resize-window", "-x", str(cols), "-y", str(rows)], check=True)
-        wait_title("DONE")
-        out = subprocess.run(tmux + ["display", "-p", "#{cursor_y} #{cursor_x} #{pane_width}x#{pane_height}"],
-                             capture_output=True, text=True, check=True).stdout.split()
+            tmux.wait_title("STEP%d" % i)
+            tmux.resize(cols, rows)
+        tmux.wait_title("DONE")
+        out = tmux.display("#{cursor_y} #{cursor_x} #{pane_width}x#{pane_height}")
         assert out[2] == "%dx%d" % sizes[-1], out
-        screen = subprocess.run(tmux + ["capture-pane", "-p"], capture_output=True, text=True,
-                                check=True).stdout.split("\n")[:sizes[-1][1]]
-        everything = subprocess.run(tmux + ["capture-pane", "-p", "-S", "-"], capture_output=True,
-                                    text=True, check=True).stdout.split("\n")
+        screen = tmux.capture()[:sizes[-1][1]]
+        everything = tmux.capture(history=True)
         return ([l.rstrip(" ") for l in screen], (int(out[0]), int(out[1])),
                 trimmed([l.rstrip(" ") for l in everything]))
-    finally:
-        subprocess.run(tmux + ["kill-server"], capture_output=True)
 
 
 def trimmed(lines):

@@ -5,11 +5,10 @@ tmux and once inside tuidriver. Once each has rendered every byte, the two
 screens and cursors must be identical.
 """
 import os
-import subprocess
 import tempfile
-import time
 import unittest
 
+from tmux import Tmux
 from tuiclient import Daemon
 
 COLS, ROWS = 40, 10
@@ -117,39 +116,18 @@ def command(path):
 def run_tmux(paths, tmp):
     """For each case path: screen lines, (row, col) and cursor visibility as
     tmux shows them. One tmux server renders every case, a window each."""
-    tmux = ["tmux", "-S", os.path.join(tmp, "tmux.sock"), "-f", "/dev/null"]
-    env = {**os.environ, "TMUX": ""}
-    subprocess.run(tmux + ["new-session", "-d", "-x", str(COLS), "-y", str(ROWS), "sleep 60",
-                           ";", "set", "-g", "status", "off",
-                           ";", "set", "-g", "default-size", "%dx%d" % (COLS, ROWS)],
-                   check=True, env=env)
-    try:
+    with Tmux(tmp, COLS, ROWS) as tmux:
         for i, path in enumerate(paths):
-            subprocess.run(tmux + ["new-window", "-d", "-t", ":%d" % (i + 1), command(path)],
-                           check=True, env=env)
+            tmux.new_window(i + 1, command(path))
         results = []
         for i in range(len(paths)):
             target = ":%d" % (i + 1)
-            deadline = time.monotonic() + 10
-            while True:
-                out = subprocess.run(
-                    tmux + ["display", "-p", "-t", target,
-                            "#{pane_title} #{cursor_y} #{cursor_x} #{cursor_flag} "
-                            "#{pane_width}x#{pane_height}"],
-                    capture_output=True, text=True, check=True).stdout.split()
-                if out[0] == "DONE":
-                    break
-                if time.monotonic() > deadline:
-                    raise TimeoutError("tmux never rendered %s" % paths[i])
-                time.sleep(0.01)
-            assert out[4] == "%dx%d" % (COLS, ROWS), out
-            lines = subprocess.run(tmux + ["capture-pane", "-p", "-t", target],
-                                   capture_output=True, text=True, check=True).stdout
-            results.append(([l.rstrip(" ") for l in lines.split("\n")[:ROWS]],
-                            (int(out[1]), int(out[2])), out[3] == "1"))
+            tmux.wait_title("DONE", target)
+            out = tmux.display("#{cursor_y} #{cursor_x} #{cursor_flag} #{pane_width}x#{pane_height}", target)
+            assert out[3] == "%dx%d" % (COLS, ROWS), out
+            lines = tmux.capture(target)
+            results.append(([l.rstrip(" ") for l in lines[:ROWS]], (int(out[0]), int(out[1])), out[2] == "1"))
         return results
-    finally:
-        subprocess.run(tmux + ["kill-server"], capture_output=True)
 
 
 def run_tuidriver(path):

@@ -8,12 +8,11 @@ runs of `screen {"styles":true}` must equal the cells' attributes as tmux
 reports them, and `lines` must be what the same screen gives without styles.
 """
 import os
-import subprocess
 import tempfile
-import time
 import unicodedata
 import unittest
 
+from tmux import Tmux
 from tuiclient import Daemon
 
 COLS, ROWS = 40, 10
@@ -137,30 +136,16 @@ def runs_from_capture(line, style):
 
 
 def run_tmux(paths, tmp):
-    tmux = ["tmux", "-S", os.path.join(tmp, "tmux.sock"), "-f", "/dev/null"]
-    env = {**os.environ, "TMUX": ""}
-    subprocess.run(tmux + ["new-session", "-d", "-x", str(COLS), "-y", str(ROWS), "sleep 60",
-                           ";", "set", "-g", "status", "off"], check=True, env=env)
-    try:
+    with Tmux(tmp, COLS, ROWS) as tmux:
         for i, path in enumerate(paths):
-            subprocess.run(tmux + ["new-window", "-d", "-t", ":%d" % (i + 1), command(path)],
-                           check=True, env=env)
+            tmux.new_window(i + 1, command(path))
         results = []
         for i in range(len(paths)):
             target = ":%d" % (i + 1)
-            deadline = time.monotonic() + 10
-            while subprocess.run(tmux + ["display", "-p", "-t", target, "#{pane_title}"], capture_output=True,
-                                 text=True, check=True).stdout.strip() != "DONE":
-                if time.monotonic() > deadline:
-                    raise TimeoutError("tmux never rendered %s" % paths[i])
-                time.sleep(0.01)
-            out = subprocess.run(tmux + ["capture-pane", "-p", "-e", "-t", target],
-                                 capture_output=True, text=True, check=True).stdout.split("\n")[:ROWS]
+            tmux.wait_title("DONE", target)
             style = {}
-            results.append([runs_from_capture(l, style) for l in out])
+            results.append([runs_from_capture(l, style) for l in tmux.capture(target, styles=True)[:ROWS]])
         return results
-    finally:
-        subprocess.run(tmux + ["kill-server"], capture_output=True)
 
 
 class StylesMatchTmux(unittest.TestCase):
@@ -190,9 +175,9 @@ class StylesMatchTmux(unittest.TestCase):
             d.wait_screen(lambda s: s["lines"][0] == "red", 10)
             d.send({"id": 5, "type": "screen"})
             raw = b""
-            while b"\n" not in d._buf:
-                d._buf += os.read(d.proc.stdout.fileno(), 65536)
-            raw, d._buf = d._buf.split(b"\n", 1)
+            while b"\n" not in d.buf:
+                d.buf += os.read(d.proc.stdout.fileno(), 65536)
+            raw, d.buf = d.buf.split(b"\n", 1)
         self.assertEqual(raw, b'{"id":5,"type":"reply","ok":true,"lines":["red",""],'
                               b'"cursor":{"row":0,"col":3,"visible":true},"cols":12,"rows":2,'
                               b'"alt_screen":false,"title":""}')

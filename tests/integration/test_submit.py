@@ -7,9 +7,9 @@ import sys
 import tempfile
 import unittest
 
-from tuiclient import Daemon, run_once
+from tuiclient import Daemon, program, run_once
 
-DROPPING_TUI = os.path.join(os.path.dirname(os.path.abspath(__file__)), "dropping_tui.py")
+DROPPING_TUI = program("dropping_tui.py")
 
 
 def engine_file(resubmit_ms):

@@ -8,9 +8,9 @@ import tempfile
 import time
 import unittest
 
-from tuiclient import Daemon
+from tuiclient import Daemon, program
 
-ASKING_TUI = os.path.join(os.path.dirname(os.path.abspath(__file__)), "asking_tui.py")
+ASKING_TUI = program("asking_tui.py")
 
 
 class TurnInput(unittest.TestCase):

@@ -18,8 +18,7 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, "tests", "integration"))
-from tuiclient import Daemon  # noqa: E402
+from tuiclient import Daemon
 
 SHIPPED = os.environ.get("TUIDRIVER_SHIPPED_BIN",
                          os.path.join(ROOT, "npm", "tuidriver-linux-x64", "bin", "tuidriver"))

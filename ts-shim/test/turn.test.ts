@@ -1,5 +1,5 @@
 // askTurn, sessionId and resume: the exact turn from an agent CLI's transcript, against a
-// tiny CLI that keeps a Claude-format transcript (tests/integration/transcript_cli.py).
+// tiny CLI that keeps a Claude-format transcript (tests/programs/transcript_cli.py).
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -10,7 +10,7 @@ import { ROOT, rejectsWith, tempDir } from './helpers';
 function engineFile(dir: string): string {
   const file = path.join(dir, 'fakeagent.json');
   fs.writeFileSync(file, JSON.stringify({
-    command: ['python3', path.join(ROOT, 'tests', 'integration', 'transcript_cli.py')],
+    command: ['python3', path.join(ROOT, 'tests', 'programs', 'transcript_cli.py')],
     prompt: { pattern: '^❯ $', scope: 'cursor_line' },
     submit: { mode: 'type' },
     reply: { start: '^● ', continuation_indent: '  ' },

@@ -1,5 +1,5 @@
 // Questions inside a turn: ask(prompt, { onInput }) and the needsInput event, against a
-// small real TUI that asks mid-turn (tests/integration/asking_tui.py).
+// small real TUI that asks mid-turn (tests/programs/asking_tui.py).
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -10,7 +10,7 @@ import { ROOT, rejectsWith, tempDir } from './helpers';
 function engineFile(dir: string): string {
   const file = path.join(dir, 'asking.json');
   fs.writeFileSync(file, JSON.stringify({
-    command: ['python3', path.join(ROOT, 'tests', 'integration', 'asking_tui.py')],
+    command: ['python3', path.join(ROOT, 'tests', 'programs', 'asking_tui.py')],
     prompt: { pattern: '^\\$ $', scope: 'cursor_line' },
     submit: { mode: 'type' },
     needs_input: ['^Proceed to production\\?', '^Your name\\?'],

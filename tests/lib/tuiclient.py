@@ -1,6 +1,9 @@
-"""A small NDJSON client for driving the real tuidriver binary in tests.
+"""The one NDJSON client of the real tuidriver binary, for the integration
+tests, the end-to-end tests and the bench.
 
 The binary comes from $TUIDRIVER_BIN (ctest sets it), else build/tuidriver.
+tests/lib is on PYTHONPATH: ctest sets it, and `tests/py FILE` runs one file
+by hand. The programs the tests drive are in tests/programs (PROGRAMS).
 """
 import json
 import os
@@ -10,6 +13,12 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BIN = os.environ.get("TUIDRIVER_BIN", os.path.join(ROOT, "build", "tuidriver"))
+PROGRAMS = os.path.join(ROOT, "tests", "programs")
+
+
+def program(name):
+    """The path of a helper program in tests/programs."""
+    return os.path.join(PROGRAMS, name)
 
 
 def _check_text(value):
@@ -38,17 +47,20 @@ def parse_line(line: bytes):
 
 class Daemon:
     """One tuidriver process. Lines are read with a deadline, never forever.
-    `launcher` replaces the binary's path in the command line (e.g. `chroot DIR /tuidriver`)."""
+    `launcher` replaces the binary's path in the command line (e.g. `chroot DIR /tuidriver`).
+    `lean` is for the bench's timed paths: stderr is dropped, lines are parsed
+    without the UTF-8 walk, and messages no one waits for are not kept."""
 
-    def __init__(self, *args, env=None, wait_ready=True, timeout=20, pass_fds=(), launcher=None):
+    def __init__(self, *args, env=None, wait_ready=True, timeout=20, pass_fds=(), launcher=None, lean=False):
         full_env = dict(os.environ)
         full_env.setdefault("TUIDRIVER_ENGINES", os.path.join(ROOT, "engines"))
         if env:
             full_env.update(env)
         self.proc = subprocess.Popen(
             [*(launcher or [BIN]), *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE, env=full_env, pass_fds=pass_fds)
-        self._buf = b""
+            stderr=subprocess.DEVNULL if lean else subprocess.PIPE, env=full_env, pass_fds=pass_fds)
+        self.lean = lean
+        self.buf = b""  # read, not yet parsed (the bench's drain reads raw bytes past it)
         self.events = []  # lines read while waiting for something else
         self.next_id = 1
         self.ready = None
@@ -65,7 +77,7 @@ class Daemon:
 
     def read_line(self, timeout=10):
         deadline = time.monotonic() + timeout
-        while b"\n" not in self._buf:
+        while b"\n" not in self.buf:
             left = deadline - time.monotonic()
             if left <= 0:
                 raise TimeoutError("no line from tuidriver within %.1fs; stderr: %s" % (
@@ -75,9 +87,9 @@ class Daemon:
                 chunk = os.read(self.proc.stdout.fileno(), 1 << 20)
                 if not chunk:
                     raise EOFError("tuidriver closed stdout; stderr: %s" % self.stderr_tail())
-                self._buf += chunk
-        line, self._buf = self._buf.split(b"\n", 1)
-        return parse_line(line)
+                self.buf += chunk
+        line, self.buf = self.buf.split(b"\n", 1)
+        return json.loads(line) if self.lean else parse_line(line)
 
     def wait_for(self, pred, timeout=10):
         """Returns the first message matching pred; earlier ones go to events."""
@@ -89,7 +101,8 @@ class Daemon:
             m = self.read_line(max(0.01, deadline - time.monotonic()))
             if pred(m):
                 return m
-            self.events.append(m)
+            if not self.lean:
+                self.events.append(m)
 
     def request(self, type_, wait=30, **fields):
         """Sends one request and returns its reply, waiting at most `wait` s."""
@@ -116,7 +129,20 @@ class Daemon:
         self.proc.wait(timeout=timeout)
         return reply
 
+    def end_input(self, timeout=10):
+        """Closes the daemon's stdin, which ends it; kills it after `timeout` s."""
+        try:
+            self.proc.stdin.close()
+        except OSError:
+            pass
+        try:
+            self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.kill()
+
     def stderr_tail(self):
+        if self.proc.stderr is None:  # lean: dropped
+            return ""
         try:
             r, _, _ = select.select([self.proc.stderr], [], [], 0)
             if r:
@@ -135,7 +161,7 @@ class Daemon:
 
     def __exit__(self, *exc):
         self.kill()
-        for f in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+        for f in filter(None, (self.proc.stdin, self.proc.stdout, self.proc.stderr)):
             try:
                 f.close()
             except OSError:
