@@ -35,6 +35,7 @@ ScreenMatcher::ScreenMatcher(const EngineConfig& config)
       reply_end_(CompileOrNull(config.reply.end)),
       strip_(CompileOrNull(config.reply.strip)),
       tool_output_(CompileOrNull(config.reply.tool_output)),
+      question_start_(CompileOrNull(config.needs_input_options.question_start)),
       busy_osc_(config.busy_osc),
       busy_osc_pattern_(CompileOrNull(config.busy_osc_pattern)),
       busy_until_osc_(config.busy_until_osc),
@@ -184,6 +185,12 @@ bool ScreenMatcher::NeedsInput(const Terminal& term, std::string* question) cons
     int row;
     if (!Matches(c, term, &row)) continue;
     std::vector<std::string> lines = term.ScreenLines();
+    for (int r = row - 1; question_start_ && r >= 0; --r) {
+      if (RE2::PartialMatch(lines[static_cast<size_t>(r)], *question_start_)) {
+        row = r;
+        break;
+      }
+    }
     size_t last = lines.size();
     while (last > static_cast<size_t>(row) && lines[last - 1].empty()) --last;
     question->clear();
