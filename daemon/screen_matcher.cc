@@ -145,7 +145,9 @@ bool ScreenMatcher::IsChrome(const std::string& row) const {
 }
 
 void ScreenMatcher::StripRow(std::string* row) const {
-  if (strip_) RE2::Replace(row, *strip_, "");
+  // Every match goes; a group in the pattern is what of a match stays (a
+  // row's indent before Qwen's line numbers in a code block).
+  if (strip_) RE2::GlobalReplace(row, *strip_, strip_->NumberOfCapturingGroups() > 0 ? "\\1" : "");
 }
 
 bool ScreenMatcher::IsReplyEnd(const std::string& row) const {
