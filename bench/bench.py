@@ -553,7 +553,7 @@ def main():
     ap.add_argument("--compare-label", default="(older build)", help="its name in the tables")
     ap.add_argument("--only", default="binary,startup,memory,latency,agent,pool,lifetime,ready,throughput",
                     help="comma-separated measures to run (the others are left out of results.md)")
-    ap.add_argument("--agents", default="claude,codex,gemini,opencode,kilo,pi,copilot", help="comma-separated CLIs for the agent measure")
+    ap.add_argument("--agents", default="claude,codex,gemini,opencode,kilo,pi,copilot,cline,qwen", help="comma-separated CLIs for the agent measure")
     cfg = ap.parse_args()
     cfg.agent_clis = cfg.agents.split(",")
     cfg.td = os.path.abspath(cfg.tuidriver)

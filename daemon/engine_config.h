@@ -48,6 +48,10 @@ struct InputOptionsConfig {
   std::string option;
   // The row of the highlighted choice ("❯ 1. Yes"); none: the first.
   std::string selected;
+  // The row the question begins at, the nearest one above the needs_input
+  // row that matched (Qwen's "? Shell COMMAND" above "Allow execution of:
+  // 'touch'?"); none: the matched row.
+  std::string question_start;
   std::vector<std::string> next = {"Down"};      // moves the highlight on
   std::vector<std::string> previous = {"Up"};    // and back
   std::vector<std::string> confirm = {"Enter"};  // takes the highlighted one

@@ -124,6 +124,21 @@ bool ContinuesAReply(const std::string& line, const ScreenMatcher& matcher, cons
          !matcher.IsChrome(line) && !matcher.IsToolOutput(line);
 }
 
+// Whether the reply.start row lines[i] heads a tool's block: its report
+// (reply.tool_output) follows, after the rows the head's own text wrapped
+// onto (Cline wraps a long command in its indent: ` * run_commands(echo …`,
+// `   …txt)`, `   ⎿ output`).
+bool HeadsAToolBlock(const std::vector<std::string>& lines, int i, int end, const ScreenMatcher& matcher,
+                     const ReplyConfig& config) {
+  size_t prefix;
+  for (int j = i + 1; j < end; ++j) {
+    const std::string& line = lines[static_cast<size_t>(j)];
+    if (matcher.IsToolOutput(line)) return true;
+    if (!ContinuesAReply(line, matcher, config) || matcher.IsReplyStart(line, &prefix)) return false;
+  }
+  return false;
+}
+
 // The reply's lines in lines[from, end): reply.start rows without their
 // marker, later rows without the continuation indent; chrome rows and tools'
 // reports left out. *last_row gets, per line, where its last row begins.
@@ -149,7 +164,7 @@ void CollectBody(const std::vector<std::string>& lines, const std::vector<size_t
         last_row->clear();
         *headless = false;
       }
-      in_tool_block = i + 1 < end && matcher.IsToolOutput(lines[static_cast<size_t>(i + 1)]);
+      in_tool_block = HeadsAToolBlock(lines, i, end, matcher, config);
       if (in_tool_block) continue;
       started = true;
       body->push_back(TrimRight(line.substr(prefix)));

@@ -193,6 +193,42 @@ TEST(ReplyExtractor, CodexTipBelowAReplyIsNotAToolReport) {
                                         "go", m, c.reply, 120));
 }
 
+// Cline wraps a tool's long command in its own indent, so the report's
+// first row (`   ⎿ `) is not right below the block's head: the head, the
+// rows it wrapped onto and the report are all left out; rows after a reply's
+// head that lead to no report stay the reply.
+TEST(ReplyExtractor, AToolBlockWhoseHeadWrapsIsLeftOut) {
+  EngineConfig c;
+  std::string err;
+  ASSERT_TRUE(LoadEngineFile(TUIDRIVER_SOURCE_DIR "/engines/cline.json", &c, &err)) << err;
+  ScreenMatcher m(c);
+  EXPECT_EQ("Done.", ExtractMarkedReply(Rows({"❯ run the tool", "",
+                                              " * run_commands(echo tool said hi > /tmp/p/made.txt; cat /tmp/t-e2e-",
+                                              "   cline-14y/project/made.txt)", "   ⎿ tool said hi", "", " * Done.",
+                                              "", "────────────────────────────"}),
+                                        "run the tool", m, c.reply, 120));
+  EXPECT_EQ("Looking first,\nwith a second row.\n\nDone.",
+            ExtractMarkedReply(Rows({"❯ look", " * Looking first,", "   with a second row.", "",
+                                     " * run_commands(ls)", "   ⎿ a.txt", "", " * Done."}),
+                               "look", m, c.reply, 120));
+}
+
+// Qwen numbers a code block's rows and, once the conversation is taller
+// than the screen, draws a scrollbar in the last column: the shipped
+// engine's reply.strip drops both and keeps the code's own indent.
+TEST(ReplyExtractor, QwenLineNumbersAndScrollbarAreStripped) {
+  EngineConfig c;
+  std::string err;
+  ASSERT_TRUE(LoadEngineFile(TUIDRIVER_SOURCE_DIR "/engines/qwen.json", &c, &err)) << err;
+  ScreenMatcher m(c);
+  EXPECT_EQ("Here is the function:\n\ndef add(a, b):\n    return a + b\n\nIt adds 2 numbers.",
+            ExtractMarkedReply(Rows({"  > Show code", "", "  ◆ Here is the function:              █", "",
+                                     "     1 def add(a, b):                     │",
+                                     "     2     return a + b                   │", "",
+                                     "    It adds 2 numbers.", "", "──────────────────────────────"}),
+                               "Show code", m, c.reply, 120));
+}
+
 // Issue 22, item 1: Codex redraws its view in place and pins the prompt's
 // echo above the end of a reply taller than the screen; the reply's tail is
 // placed after the rows seen before, where they share rows.

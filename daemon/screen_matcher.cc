@@ -35,6 +35,7 @@ ScreenMatcher::ScreenMatcher(const EngineConfig& config)
       reply_end_(CompileOrNull(config.reply.end)),
       strip_(CompileOrNull(config.reply.strip)),
       tool_output_(CompileOrNull(config.reply.tool_output)),
+      question_start_(CompileOrNull(config.needs_input_options.question_start)),
       busy_osc_(config.busy_osc),
       busy_osc_pattern_(CompileOrNull(config.busy_osc_pattern)),
       busy_until_osc_(config.busy_until_osc),
@@ -144,7 +145,9 @@ bool ScreenMatcher::IsChrome(const std::string& row) const {
 }
 
 void ScreenMatcher::StripRow(std::string* row) const {
-  if (strip_) RE2::Replace(row, *strip_, "");
+  // Every match goes; a group in the pattern is what of a match stays (a
+  // row's indent before Qwen's line numbers in a code block).
+  if (strip_) RE2::GlobalReplace(row, *strip_, strip_->NumberOfCapturingGroups() > 0 ? "\\1" : "");
 }
 
 bool ScreenMatcher::IsReplyEnd(const std::string& row) const {
@@ -184,6 +187,12 @@ bool ScreenMatcher::NeedsInput(const Terminal& term, std::string* question) cons
     int row;
     if (!Matches(c, term, &row)) continue;
     std::vector<std::string> lines = term.ScreenLines();
+    for (int r = row - 1; question_start_ && r >= 0; --r) {
+      if (RE2::PartialMatch(lines[static_cast<size_t>(r)], *question_start_)) {
+        row = r;
+        break;
+      }
+    }
     size_t last = lines.size();
     while (last > static_cast<size_t>(row) && lines[last - 1].empty()) --last;
     question->clear();

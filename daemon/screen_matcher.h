@@ -111,6 +111,7 @@ class ScreenMatcher {
   std::unique_ptr<RE2> reply_end_;
   std::unique_ptr<RE2> strip_;
   std::unique_ptr<RE2> tool_output_;
+  std::unique_ptr<RE2> question_start_;
   int busy_osc_ = 0;
   std::unique_ptr<RE2> busy_osc_pattern_;
   bool busy_until_osc_ = false;

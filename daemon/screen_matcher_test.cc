@@ -157,6 +157,23 @@ TEST(ScreenMatcher, ExplainNamesTheDecidingRule) {
   EXPECT_EQ(2, e[0].row);
 }
 
+// Qwen names the command on a row above the question ("? Shell touch
+// /p/a.txt" above "Allow execution of: 'touch'?"): with question_start the
+// question begins there, the nearest such row above the one that matched.
+TEST(ScreenMatcher, TheQuestionBeginsAtItsStartRow) {
+  EngineConfig c;
+  c.needs_input = {{"Allow execution of", MatchScope::kScreen}};
+  Terminal t(60, 8, 100);
+  Feed(&t, "  ? Shell touch /p/old.txt\r\n  ? Shell touch /p/a.txt\r\n\r\n   Allow execution of: 'touch'?\r\n"
+           "   > 1. Yes");
+  std::string question;
+  ASSERT_TRUE(ScreenMatcher(c).NeedsInput(t, &question));
+  EXPECT_EQ("   Allow execution of: 'touch'?\n   > 1. Yes", question);
+  c.needs_input_options.question_start = "^  \\? Shell ";
+  ASSERT_TRUE(ScreenMatcher(c).NeedsInput(t, &question));
+  EXPECT_EQ("  ? Shell touch /p/a.txt\n\n   Allow execution of: 'touch'?\n   > 1. Yes", question);
+}
+
 TEST(ScreenMatcher, ExplainBusyOsc) {
   EngineConfig c;
   c.prompt = {"^› $", MatchScope::kCursorLine};

@@ -253,7 +253,7 @@ $('start').onsubmit = async (e) => {
   const spec = $('spec').value.trim();
   if (!spec) return;
   const words = spec.split(/\s+/);
-  const engines = ['python', 'bash', 'node', 'claude', 'codex', 'gemini', 'opencode', 'kilo', 'copilot', 'pi'];
+  const engines = ['python', 'bash', 'node', 'claude', 'codex', 'gemini', 'opencode', 'kilo', 'copilot', 'pi', 'cline', 'qwen'];
   const body = words.length === 1 && engines.includes(words[0]) ? { engine: words[0] } : { command: words };
   try {
     fit.fit();

@@ -1,0 +1,62 @@
+"""Cline, the genuine CLI (cline 3.0.65), driven through tuidriver against
+the fake Chat Completions API as an openai-compatible provider
+(tests/e2e/homes.py). Exact turns come from ~/.cline/data/sessions/<id>/
+<id>.messages.json, a document Cline rewrites whole."""
+import os
+import unittest
+
+from agent_harness import AgentLifecycle, AgentTurns, RowStreaming, processes_matching
+from exact_turns import ExactTurns
+
+CLI = "cline"
+
+
+class Cline(AgentTurns, RowStreaming, unittest.TestCase):
+    CLI = CLI
+    CHROME = ("esc to cancel", "❯", "───", "Auto-approve")
+
+
+class ClineExact(ExactTurns, unittest.TestCase):
+    CLI = CLI
+    SESSION_ID = r"^\d+_[a-z0-9]+$"
+    SHELL_TOOL = "run_commands"
+    MODEL = "fake-model"
+
+    def shell_call(self, command):
+        return {"tool_call": {"name": "run_commands", "input": {"commands": [command]}}}
+
+    def answer_permission(self, daemon, rid, event):
+        # "Approve tool call? [y] Approve [n] Deny": no numbered choices.
+        self.assertIn("Approve tool call?", event["question"])
+        self.assertEqual(event["options"], [])
+        daemon.request("keys", keys=["y"])
+
+    def break_transcript(self, session):
+        sid = session.daemon.request("status")["session_id"]
+        path = os.path.join(session.home, ".cline", "data", "sessions", sid, sid + ".messages.json")
+        os.unlink(path)
+        os.symlink("/dev/null", path)
+        return sid
+
+
+class ClineLifecycle(AgentLifecycle, unittest.TestCase):
+    CLI = CLI
+    CLI_PROCESSES = 2  # cline and the hub daemon it starts (cline --cline-hub-daemon)
+
+    # Every launch starts a detached hub (its own session, re-parented when
+    # cline exits); the close ends it too.
+    def test_close_ends_the_hub_daemon(self):
+        from agent_harness import AgentSession, session_processes
+        s = AgentSession(self.CLI, self.api)
+        tmp = s.tmp
+        self.api.script("Hub check.")
+        self.assertEqual(s.ask("one turn")["text"], "Hub check.")
+        hubs = [p for p in session_processes(tmp) if "--cline-hub-daemon" in p]
+        self.assertEqual(len(hubs), 1, session_processes(tmp))
+        reply = s.close()
+        self.assertTrue(reply["ok"], reply)
+        self.assertEqual([p for p in processes_matching("--cline-hub-daemon") if tmp in p], [])
+
+
+if __name__ == "__main__":
+    unittest.main()
