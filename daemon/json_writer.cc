@@ -52,7 +52,7 @@ char* EscapeOne(std::string_view s, size_t* pos, char* o) {
       memcpy(o, p[2] == 0xA8 ? "\\u2028" : "\\u2029", 6);
       return o + 6;
     }
-    memcpy(o, p, n);
+    for (size_t i = 0; i < n; ++i) o[i] = static_cast<char>(p[i]);
     return o + n;
   }
   ++*pos;
@@ -78,39 +78,38 @@ char* EscapeOne(std::string_view s, size_t* pos, char* o) {
 
 }  // namespace
 
+// Whether a byte goes into a JSON string as it is (printable ASCII).
+struct PlainBytes {
+  bool plain[256] = {};
+  constexpr PlainBytes() {
+    for (int b = 0x20; b < 0x80; ++b) plain[b] = b != '"' && b != '\\';
+  }
+};
+constexpr PlainBytes kPlain;
+
 // `output` events pass every byte the program writes through here, so it
 // escapes a block at a time into a buffer with room for the worst case (six
-// bytes for one), and tries plain ASCII eight bytes at a time, though not
-// again within eight bytes of a word that had something else in it.
+// bytes for one), copying a run of plain ASCII eight bytes at a time while
+// it lasts, then byte by byte.
 void AppendJsonString(std::string_view s, std::string* out) {
   constexpr size_t kBlock = 2048;
   char buf[kBlock * 6 + 8];
+  const unsigned char* u = reinterpret_cast<const unsigned char*>(s.data());
   out->reserve(out->size() + s.size() + 2);
   out->push_back('"');
   size_t pos = 0;
-  size_t try_word_at = 0;
   while (pos < s.size()) {
     size_t block_end = std::min(s.size(), pos + kBlock);
     char* o = buf;
     while (pos < block_end) {
       uint64_t w;
-      if (pos >= try_word_at && pos + sizeof w <= block_end) {
-        memcpy(&w, s.data() + pos, sizeof w);
-        if (AllPlain(w)) {
-          memcpy(o, &w, sizeof w);
-          o += sizeof w;
-          pos += sizeof w;
-          continue;
-        }
-        try_word_at = pos + sizeof w;
+      while (pos + sizeof w <= block_end && (memcpy(&w, u + pos, sizeof w), AllPlain(w))) {
+        memcpy(o, &w, sizeof w);
+        o += sizeof w;
+        pos += sizeof w;
       }
-      unsigned char b = static_cast<unsigned char>(s[pos]);
-      if (b >= 0x20 && b < 0x80 && b != '"' && b != '\\') {
-        *o++ = static_cast<char>(b);
-        ++pos;
-      } else {
-        o = EscapeOne(s, &pos, o);  // may read past block_end: a character stays whole
-      }
+      while (pos < block_end && kPlain.plain[u[pos]]) *o++ = static_cast<char>(u[pos++]);
+      if (pos < block_end) o = EscapeOne(s, &pos, o);  // may read past block_end: a character stays whole
     }
     out->append(buf, static_cast<size_t>(o - buf));
   }
