@@ -212,10 +212,8 @@ def _setup(token):
     def compile_expression(source):
         """An ask that is one expression (most are), compiled from the text
         in one step: going through ast objects costs the most of an ask.
-        None for anything else, and for a leading blank, which exec mode
-        reports as an IndentationError."""
-        if not source[:1].strip():
-            return None
+        None for anything else (a leading blank too: an IndentationError in
+        both modes)."""
         try:
             return compile(source, "<tuidriver>", "eval", dont_inherit=True)
         except SyntaxError:
