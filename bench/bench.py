@@ -472,6 +472,25 @@ def callgrind_split(cfg):
     return md, {k: v for k, v in groups.items()}, total, size
 
 
+def callgrind_subscribed(cfg):
+    """Instructions of the daemon on the same 3 MB with every byte out as
+    `output` events (the child waits for a line, so the subscription comes
+    first; stdout is read in big chunks). None without valgrind."""
+    if not shutil.which("valgrind") or not shutil.which("callgrind_annotate"):
+        return None
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "cg.out")
+        d = Daemon(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", cfg.td, "--scrollback", "10000",
+                    "--", "sh", "-c", 'read x; exec cat "$1"', "sh", cfg.prof_small])
+        d.send({"id": "s", "type": "subscribe", "events": ["output"]})
+        d.send({"id": "g", "type": "send", "data": "go\n"})
+        drain_events(d)
+        d.close()
+        ann = subprocess.run(["callgrind_annotate", out], capture_output=True, text=True).stdout
+    m = re.search(r"^\s*([\d,]+) \(.*PROGRAM TOTALS", ann, re.M)
+    return int(m.group(1).replace(",", "")) if m else None
+
+
 def profile_startup(cfg):
     """perf of 30 raw-session startups: where the daemon's own milliseconds go."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -616,6 +635,7 @@ def main():
         # Instruction counts do not depend on the load: always worth reporting.
         log("counting the daemon's instructions per byte with callgrind")
         r["callgrind"] = callgrind_split(cfg)
+        r["callgrind_subscribed"] = callgrind_subscribed(cfg)
     r["profile_startup"] = None
     if "startup" in only and not cfg.no_profile and report.startup_share(r) >= report.TARGET_STARTUP_MS:
         log("startup target missed: profiling the daemon")

@@ -499,9 +499,14 @@ def ceiling_note(r, cg):
     """What the instruction counts say: the emulator's cost per byte."""
     _, groups, total, size = cg
     emulator = groups["the emulator (daemon/vt_parser.cc, daemon/terminal.cc)"]
-    return (f"The emulator executes {emulator / size:.1f} instructions per byte of this text, "
+    note = (f"The emulator executes {emulator / size:.1f} instructions per byte of this text, "
             f"{emulator / total:.0%} of the daemon's user-space instructions; the whole daemon "
             f"{total / size:.1f} per byte.")
+    subscribed = r.get("callgrind_subscribed")
+    if subscribed:
+        note += (f" With every byte out as `output` events (subscribed): {subscribed:,} instructions, "
+                 f"{subscribed / size:.1f} per byte, {subscribed / total:.2f}× the count without.")
+    return note
 
 
 PROFILE_NOTES = """How to read it:

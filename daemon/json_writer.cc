@@ -1,57 +1,118 @@
 #include "json_writer.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <cstring>
 
 #include "utf8.h"
 
 namespace tuidriver {
 
-// Runs of bytes that need no escaping (most of any text) are copied in one
-// append; `output` events pass every byte the program writes through here.
-void AppendJsonString(std::string_view s, std::string* out) {
+namespace {
+
+constexpr uint64_t kOnes = 0x0101010101010101ull;
+constexpr uint64_t kHigh = 0x8080808080808080ull;
+
+// Whether none of the eight bytes needs a second look: no control, '"',
+// '\\' or byte >= 0x80 (SWAR: such a byte sets its high bit in the test).
+bool AllPlain(uint64_t w) {
+  uint64_t flags = (w - kOnes * 0x20) | ((w ^ (kOnes * '"')) - kOnes) | ((w ^ (kOnes * '\\')) - kOnes);
+  return ((flags | w) & kHigh) == 0;
+}
+
+// The length of the valid UTF-8 sequence at `s` (as DecodeUtf8 judges:
+// no overlong form, surrogate or code point past U+10FFFF), or 0.
+size_t ValidSequence(const unsigned char* s, size_t avail) {
+  unsigned char b = s[0];
+  auto cont = [s](size_t i) { return (s[i] & 0xC0) == 0x80; };
+  if (b >= 0xC2 && b <= 0xDF) return avail >= 2 && cont(1) ? 2 : 0;
+  if (b >= 0xE0 && b <= 0xEF) {
+    if (avail < 3 || !cont(1) || !cont(2)) return 0;
+    return (b == 0xE0 && s[1] < 0xA0) || (b == 0xED && s[1] > 0x9F) ? 0 : 3;
+  }
+  if (b >= 0xF0 && b <= 0xF4) {
+    if (avail < 4 || !cont(1) || !cont(2) || !cont(3)) return 0;
+    return (b == 0xF0 && s[1] < 0x90) || (b == 0xF4 && s[1] > 0x8F) ? 0 : 4;
+  }
+  return 0;
+}
+
+// Writes the byte at `*pos` that is not plain ASCII, or the character it
+// starts, at `o`: its escape, the valid UTF-8 sequence (U+2028 and U+2029
+// escaped), or U+FFFD for an invalid byte. Returns the end.
+char* EscapeOne(std::string_view s, size_t* pos, char* o) {
   static const char kHex[] = "0123456789abcdef";
+  const unsigned char* p = reinterpret_cast<const unsigned char*>(s.data()) + *pos;
+  unsigned char b = p[0];
+  if (b >= 0x80) {
+    size_t n = ValidSequence(p, s.size() - *pos);
+    *pos += n ? n : 1;
+    if (n == 0) return WriteUtf8(0xFFFD, o);
+    if (n == 3 && b == 0xE2 && p[1] == 0x80 && (p[2] == 0xA8 || p[2] == 0xA9)) {
+      memcpy(o, p[2] == 0xA8 ? "\\u2028" : "\\u2029", 6);
+      return o + 6;
+    }
+    for (size_t i = 0; i < n; ++i) o[i] = static_cast<char>(p[i]);
+    return o + n;
+  }
+  ++*pos;
+  const char* short_escape = nullptr;
+  switch (b) {
+    case '"': short_escape = "\\\""; break;
+    case '\\': short_escape = "\\\\"; break;
+    case '\n': short_escape = "\\n"; break;
+    case '\r': short_escape = "\\r"; break;
+    case '\t': short_escape = "\\t"; break;
+    case '\b': short_escape = "\\b"; break;
+    case '\f': short_escape = "\\f"; break;
+    default: break;
+  }
+  if (short_escape) {
+    memcpy(o, short_escape, 2);
+    return o + 2;
+  }
+  const char esc[6] = {'\\', 'u', '0', '0', kHex[b >> 4], kHex[b & 0xF]};
+  memcpy(o, esc, sizeof esc);
+  return o + sizeof esc;
+}
+
+}  // namespace
+
+// Whether a byte goes into a JSON string as it is (printable ASCII).
+struct PlainBytes {
+  bool plain[256] = {};
+  constexpr PlainBytes() {
+    for (int b = 0x20; b < 0x80; ++b) plain[b] = b != '"' && b != '\\';
+  }
+};
+constexpr PlainBytes kPlain;
+
+// `output` events pass every byte the program writes through here, so it
+// escapes a block at a time into a buffer with room for the worst case (six
+// bytes for one), copying a run of plain ASCII eight bytes at a time while
+// it lasts, then byte by byte.
+void AppendJsonString(std::string_view s, std::string* out) {
+  constexpr size_t kBlock = 2048;
+  char buf[kBlock * 6 + 8];
+  const unsigned char* u = reinterpret_cast<const unsigned char*>(s.data());
   out->reserve(out->size() + s.size() + 2);
   out->push_back('"');
   size_t pos = 0;
-  size_t run = 0;  // start of the bytes not yet copied
   while (pos < s.size()) {
-    unsigned char b = static_cast<unsigned char>(s[pos]);
-    if (b >= 0x20 && b < 0x80 && b != '"' && b != '\\') {
-      ++pos;
-      continue;
-    }
-    size_t start = pos;
-    if (b >= 0x80) {
-      uint32_t cp;
-      bool ok = DecodeUtf8(s.data(), s.size(), &pos, &cp);
-      if (ok && cp != 0x2028 && cp != 0x2029) continue;  // valid: stays in the run
-      out->append(s.data() + run, start - run);
-      if (ok) {
-        out->append(cp == 0x2028 ? "\\u2028" : "\\u2029");
-      } else {
-        AppendUtf8(0xFFFD, out);
+    size_t block_end = std::min(s.size(), pos + kBlock);
+    char* o = buf;
+    while (pos < block_end) {
+      uint64_t w;
+      while (pos + sizeof w <= block_end && (memcpy(&w, u + pos, sizeof w), AllPlain(w))) {
+        memcpy(o, &w, sizeof w);
+        o += sizeof w;
+        pos += sizeof w;
       }
-      run = pos;
-      continue;
+      while (pos < block_end && kPlain.plain[u[pos]]) *o++ = static_cast<char>(u[pos++]);
+      if (pos < block_end) o = EscapeOne(s, &pos, o);  // may read past block_end: a character stays whole
     }
-    out->append(s.data() + run, start - run);
-    ++pos;
-    run = pos;
-    switch (b) {
-      case '"': out->append("\\\""); break;
-      case '\\': out->append("\\\\"); break;
-      case '\n': out->append("\\n"); break;
-      case '\r': out->append("\\r"); break;
-      case '\t': out->append("\\t"); break;
-      case '\b': out->append("\\b"); break;
-      case '\f': out->append("\\f"); break;
-      default: {
-        const char esc[6] = {'\\', 'u', '0', '0', kHex[b >> 4], kHex[b & 0xF]};
-        out->append(esc, sizeof esc);
-      }
-    }
+    out->append(buf, static_cast<size_t>(o - buf));
   }
-  out->append(s.data() + run, pos - run);
   out->push_back('"');
 }
 
@@ -61,14 +122,14 @@ void JsonObject::Key(const char* key) {
   text_.push_back(':');
 }
 
-JsonObject& JsonObject::Add(const char* key, const std::string& value) {
+JsonObject& JsonObject::Add(const char* key, std::string_view value) {
   Key(key);
   AppendJsonString(value, &text_);
   return *this;
 }
 
 JsonObject& JsonObject::Add(const char* key, const char* value) {
-  return Add(key, std::string(value));
+  return Add(key, std::string_view(value));
 }
 
 JsonObject& JsonObject::Add(const char* key, bool value) {

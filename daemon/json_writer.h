@@ -18,7 +18,7 @@ void AppendJsonString(std::string_view s, std::string* out);
 //   JsonObject o; o.Add("type", "ready").Add("pid", 42); o.Finish()
 class JsonObject {
  public:
-  JsonObject& Add(const char* key, const std::string& value);
+  JsonObject& Add(const char* key, std::string_view value);
   JsonObject& Add(const char* key, const char* value);
   JsonObject& Add(const char* key, bool value);
   JsonObject& Add(const char* key, int64_t value);

@@ -65,7 +65,7 @@ std::string ChunkMessage(const RequestId& id, const std::string& delta) {
   return o.Finish();
 }
 
-std::string OutputEvent(const std::string& data) {
+std::string OutputEvent(std::string_view data) {
   JsonObject o;
   o.Add("type", "output").Add("data", data);
   return o.Finish();

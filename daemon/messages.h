@@ -24,7 +24,7 @@ void AddScreenStyles(const Terminal& term, JsonObject* screen);
 // {"id":…,"type":"chunk","delta":…}: ask_stream's text as it grows.
 std::string ChunkMessage(const RequestId& id, const std::string& delta);
 // {"type":"output","data":…}: raw program output, for subscribers.
-std::string OutputEvent(const std::string& data);
+std::string OutputEvent(std::string_view data);
 // {"type":"exit", …exit fields}: the program ended (after EOF and waitpid).
 std::string ExitEvent(const JsonObject& exit_fields);
 // {"type":"dialog","name":…,"keys":[…]}: a dialog rule answered.

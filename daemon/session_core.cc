@@ -122,8 +122,8 @@ void SessionCore::FeedChild(const char* data, size_t len) {
   if (!replies.empty() && !child_exited_) program_->Write(replies);
   last_output_ = now_;
   if (subscribed_output_) {
-    std::string text;
-    output_utf8_.Append(data, len, &text);
+    // One pass over the bytes: the JSON string replaces invalid UTF-8.
+    std::string_view text = output_utf8_.Complete(data, len);
     if (!text.empty()) out_->SendDroppable(OutputEvent(text), len);
   }
   if (!waiters_.empty()) waiters_.OnOutput(SanitizePrompt(std::string(data, len)), last_output_);

@@ -65,6 +65,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   size_t left = size - 2;
   uint32_t rng = static_cast<uint32_t>(size) * 2654435761u;
   tuidriver::Utf8Sanitizer events;
+  tuidriver::Utf8Sanitizer session_events;  // the daemon's path: Complete, then the JSON string
   std::string streamed;
   while (left > 0) {
     rng = rng * 1103515245u + 12345u;
@@ -75,6 +76,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::string text;
     events.Append(p, n, &text);
     CheckJsonLine(text);
+    std::string quoted, session_quoted;
+    tuidriver::AppendJsonString(text, &quoted);
+    tuidriver::AppendJsonString(session_events.Complete(p, n), &session_quoted);
+    if (quoted != session_quoted) abort();
     streamed += text;
     term.TakeReplies();
     p += n;

@@ -106,45 +106,52 @@ std::string SanitizeUtf8(const std::string& s) {
 }
 
 void Utf8Sanitizer::Append(const char* data, size_t len, std::string* out) {
-  std::string joined;
-  if (!pending_.empty()) {
-    joined.swap(pending_);
-    joined.append(data, len);
-    data = joined.data();
-    len = joined.size();
-  }
+  std::string_view whole = Complete(data, len);
   size_t pos = 0;
   size_t run = 0;  // start of a run of valid bytes, copied in one go
-  while (pos < len) {
-    unsigned char b = static_cast<unsigned char>(data[pos]);
+  while (pos < whole.size()) {
+    unsigned char b = static_cast<unsigned char>(whole[pos]);
     if (b < 0x80) {
       ++pos;
       // Skip ASCII eight bytes at a time: most program output is ASCII.
       uint64_t word;
-      while (pos + sizeof word <= len) {
-        memcpy(&word, data + pos, sizeof word);
+      while (pos + sizeof word <= whole.size()) {
+        memcpy(&word, whole.data() + pos, sizeof word);
         if (word & 0x8080808080808080ull) break;
         pos += sizeof word;
       }
       continue;
     }
-    size_t need = SequenceLength(b);
-    size_t avail = len - pos;
-    if (need > 1 && avail < need &&
-        ValidPrefix(reinterpret_cast<const unsigned char*>(data) + pos, avail)) {
-      out->append(data + run, pos - run);
-      pending_.assign(data + pos, avail);  // finish it on the next Append
-      return;
-    }
     size_t at = pos;
     uint32_t cp;
-    if (!DecodeUtf8(data, len, &pos, &cp)) {
-      out->append(data + run, at - run);
+    if (!DecodeUtf8(whole.data(), whole.size(), &pos, &cp)) {
+      out->append(whole.data() + run, at - run);
       AppendUtf8(kReplacement, out);
       run = pos;
     }
   }
-  out->append(data + run, len - run);
+  out->append(whole.data() + run, whole.size() - run);
+}
+
+std::string_view Utf8Sanitizer::Complete(const char* data, size_t len) {
+  if (!pending_.empty()) {
+    joined_.swap(pending_);
+    joined_.append(data, len);
+    pending_.clear();
+    data = joined_.data();
+    len = joined_.size();
+  }
+  // A cut character starts at a lead byte in the last three whose following
+  // bytes can still complete it; no other lead byte can follow it.
+  const unsigned char* s = reinterpret_cast<const unsigned char*>(data);
+  for (size_t p = len > 3 ? len - 3 : 0; p < len; ++p) {
+    if (SequenceLength(s[p]) > len - p && ValidPrefix(s + p, len - p)) {
+      pending_.assign(data + p, len - p);  // finished by the next call
+      len = p;
+      break;
+    }
+  }
+  return std::string_view(data, len);
 }
 
 void Utf8Sanitizer::Flush(std::string* out) {

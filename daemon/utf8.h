@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace tuidriver {
 
@@ -30,11 +31,17 @@ std::string SanitizeUtf8(const std::string& s);
 class Utf8Sanitizer {
  public:
   void Append(const char* data, size_t len, std::string* out);
+  // The same cut without the replacement: `data` with the start of a
+  // character cut by the previous call in front, and one cut at its end held
+  // back for the next. Invalid bytes stay (AppendJsonString replaces them
+  // as Append would); the view lives until the next call.
+  std::string_view Complete(const char* data, size_t len);
   // End of stream: an unfinished character becomes U+FFFD.
   void Flush(std::string* out);
 
  private:
   std::string pending_;  // the start of a character cut off by a read
+  std::string joined_;   // pending_ and the next read, when there was one
 };
 
 // Text safe to type into a program: escape sequences and C0/C1 controls are

@@ -146,6 +146,8 @@ def _setup(token):
     sys.stderr = Tracked(sys.stderr)
 
     def width(text):
+        if text.isascii():
+            return len(text)  # the common case, without a look at each character
         import unicodedata
         return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1
                    for c in text)
@@ -207,6 +209,16 @@ def _setup(token):
         # built-in one adds "Did you mean: 'print'?" to a NameError.
         sys.excepthook(type(exc), exc.with_traceback(tb), tb)
 
+    def compile_expression(source):
+        """An ask that is one expression (most are), compiled from the text
+        in one step: going through ast objects costs the most of an ask.
+        None for anything else (a leading blank too: an IndentationError in
+        both modes)."""
+        try:
+            return compile(source, "<tuidriver>", "eval", dont_inherit=True)
+        except SyntaxError:
+            return None
+
     def run(source):
         namespace = sys.modules["__main__"].__dict__
         with late.lock:
@@ -215,14 +227,15 @@ def _setup(token):
         show_as_typed(source)
         before = set(threading.enumerate())
         try:
-            tree = ast.parse(source, "<tuidriver>", "exec")
-            last = None
-            if tree.body and isinstance(tree.body[-1], ast.Expr):
-                last = ast.Expression(tree.body.pop().value)
-            exec(compile(tree, "<tuidriver>", "exec", dont_inherit=True), namespace)
-            value = None
+            last, value = compile_expression(source), None
+            if last is None:  # statements, maybe ending in an expression
+                tree = ast.parse(source, "<tuidriver>", "exec")
+                if tree.body and isinstance(tree.body[-1], ast.Expr):
+                    expression = ast.Expression(tree.body.pop().value)
+                    last = compile(expression, "<tuidriver>", "eval", dont_inherit=True)
+                exec(compile(tree, "<tuidriver>", "exec", dont_inherit=True), namespace)
             if last is not None:
-                value = eval(compile(last, "<tuidriver>", "eval", dont_inherit=True), namespace)
+                value = eval(last, namespace)
             join_new_threads(before)
             if last is not None:
                 sys.displayhook(value)

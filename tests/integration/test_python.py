@@ -29,6 +29,17 @@ class PythonEngine(unittest.TestCase):
     def test_single_line(self):
         self.assertEqual(self.ask_ok("6*7"), "42")
 
+    def test_one_expression_replies_as_a_script_would(self):
+        # An ask that is one expression takes a shorter way (compiled from
+        # its text): what it shows stays what a script's last line shows.
+        self.assertEqual(self.ask_ok("(1,\n 2)"), "(1, 2)")
+        self.assertEqual(self.ask_ok("6*7  # comment"), "42")
+        self.assertIn("IndentationError: unexpected indent", self.ask_ok("  6*7"))
+        warned = self.ask_ok('"a" is "a"')
+        self.assertEqual(warned.count("SyntaxWarning"), 1, warned)
+        self.assertTrue(warned.endswith("True"), warned)
+        self.assertIn("SyntaxError: 'yield' outside function", self.ask_ok("yield 1"))
+
     def test_no_output(self):
         self.assertEqual(self.ask_ok("x = 5"), "")
         self.assertEqual(self.ask_ok("x + 1"), "6")
