@@ -278,7 +278,7 @@ void Ask::Update(const Terminal& term, ChildInput* child, TimePoint now) {
   if (phase_ != Phase::kDone && now >= deadline_) {
     result_.text = UnfinishedReply(term);
     Interrupt(term, child);
-    Fail("timeout", "no reply within " + std::to_string(timeout_ms_) + " ms");
+    Fail(ErrorKind::kTimeout, "no reply within " + std::to_string(timeout_ms_) + " ms");
     return;
   }
   // Not while the screen still gives the reply it gave at Start, busy or
@@ -385,7 +385,7 @@ bool Ask::QuestionSettled(const std::string& question, TimePoint now) {
 void Ask::OnQuestion(const Terminal& term, const std::string& question, TimePoint now) {
   if (!wait_input_) {
     result_.text = UnfinishedReply(term);
-    Fail("needs_input", "the program is asking a question no dialog rule answers");
+    Fail(ErrorKind::kNeedsInput, "the program is asking a question no dialog rule answers");
     result_.question = question;
     return;
   }
@@ -465,7 +465,7 @@ void Ask::UpdateLines(const Terminal& term, ChildInput* child, TimePoint now) {
   }
   if (continuation) {
     result_.text = finished_output_;
-    Fail("needs_input", "the program waits for more input (continuation prompt)");
+    Fail(ErrorKind::kNeedsInput, "the program waits for more input (continuation prompt)");
     result_.question = CursorLineText(term);
     return;
   }
@@ -632,7 +632,7 @@ void Ask::Finish(const Terminal& term) {
   if (report != exit_report_ && semi != std::string::npos) {
     // The submission called exit; the interpreter is back at its prompt.
     result_.exit_code = atoi(report.c_str() + semi + 1);
-    Fail("exited", "the code exited with code " + std::to_string(result_.exit_code) +
+    Fail(ErrorKind::kExited, "the code exited with code " + std::to_string(result_.exit_code) +
                        "; the session goes on");
     return;
   }
@@ -657,16 +657,16 @@ void Ask::Cancel(const Terminal& term, ChildInput* child, const std::string& why
   if (phase_ == Phase::kDone) return;
   result_.text = phase_ == Phase::kQueued ? std::string() : CurrentReply(term, false);
   Interrupt(term, child);
-  Fail("cancelled", why);
+  Fail(ErrorKind::kCancelled, why);
 }
 
 void Ask::ChildExited(const Terminal& term, const std::string& why) {
   if (phase_ == Phase::kDone) return;
   result_.text = phase_ == Phase::kQueued ? std::string() : CurrentReply(term, false);
-  Fail("exited", why);
+  Fail(ErrorKind::kExited, why);
 }
 
-void Ask::Fail(const std::string& kind, const std::string& error) {
+void Ask::Fail(ErrorKind kind, const std::string& error) {
   result_.ok = false;
   result_.kind = kind;
   result_.error = error;

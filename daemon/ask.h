@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "engine_config.h"
+#include "error_kind.h"
 #include "platform.h"
 #include "reply_extractor.h"
 #include "reply_stream.h"
@@ -53,7 +54,7 @@ class MessageSink {
 
 struct AskResult {
   bool ok = false;
-  std::string kind;      // on failure: timeout, cancelled, exited, needs_input
+  ErrorKind kind = ErrorKind::kError;  // on failure: timeout, cancelled, exited, needs_input
   std::string error;     // on failure: human-readable
   std::string text;      // the reply (ok), or what was seen so far
   std::string question;  // needs_input: the question on screen
@@ -97,7 +98,7 @@ class Ask {
   // spent behind other asks does not count.
   void RestartClock(TimePoint now) { deadline_ = now + std::chrono::milliseconds(timeout_ms_); }
   // Fails a queued ask that never got to start (timeout, exited, not_ready).
-  void FailInQueue(const std::string& kind, const std::string& why) { Fail(kind, why); }
+  void FailInQueue(ErrorKind kind, const std::string& why) { Fail(kind, why); }
   TimePoint deadline() const { return deadline_; }
   // The earliest time Update must run even without output.
   TimePoint next_wakeup() const;
@@ -173,7 +174,7 @@ class Ask {
   bool ShowsStartReply(const Terminal& term) const;
   void Finish(const Terminal& term);
   void Stream(const std::string& candidate, bool final);
-  void Fail(const std::string& kind, const std::string& error);
+  void Fail(ErrorKind kind, const std::string& error);
   void Interrupt(const Terminal& term, ChildInput* child);
   uint64_t CursorRow(const Terminal& term) const;
 

@@ -350,7 +350,7 @@ TEST_F(AskQueueTest, AQueuedAsksDeadlineIsNoWakeUpWhileAnotherRuns) {
 // not_ready: every queued ask gets its reply.
 TEST_F(AskQueueTest, FailQueuedAnswersEveryQueuedAsk) {
   for (const char* id : {"1", "2", "3"}) ASSERT_TRUE(asks_.Add(AskFor(id, "x"), At(0)));
-  asks_.FailQueued("not_ready", "it never showed its prompt");
+  asks_.FailQueued(ErrorKind::kNotReady, "it never showed its prompt");
   ASSERT_EQ(3u, sink_.lines.size());
   for (const std::string& l : sink_.lines) {
     EXPECT_NE(std::string::npos, l.find(R"("ok":false,"kind":"not_ready","error":"it never showed its prompt")")) << l;

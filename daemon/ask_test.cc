@@ -110,7 +110,7 @@ TEST_F(PasteAsk, QuestionIsReadOnceItsFrameIsComplete) {
   EXPECT_EQ(t0_ + Ms(280), ask.next_wakeup());
   ask.Update(term_, &input_, t0_ + Ms(280));
   ASSERT_TRUE(ask.finished());
-  EXPECT_EQ("needs_input", ask.result().kind);
+  EXPECT_EQ(ErrorKind::kNeedsInput, ask.result().kind);
   EXPECT_EQ("? Shell  rm x\nAllow execution?\n1. Allow once", ask.result().question);
 }
 
@@ -131,7 +131,7 @@ TEST_F(PasteAsk, ChangingQuestionCountsAfterABoundedWait) {
     ask.Update(term_, &input_, t0_ + Ms(t));
   }
   ASSERT_TRUE(ask.finished());
-  EXPECT_EQ("needs_input", ask.result().kind);
+  EXPECT_EQ(ErrorKind::kNeedsInput, ask.result().kind);
   EXPECT_GE(t, 600);
   EXPECT_LE(t, 640);
 }
@@ -248,7 +248,7 @@ TEST_F(PasteAsk, WithoutOnInputTheQuestionEndsTheAsk) {
   ask.Update(term_, &input_, t0_ + Ms(200));
   ask.Update(term_, &input_, t0_ + Ms(260));
   ASSERT_TRUE(ask.finished());
-  EXPECT_EQ("needs_input", ask.result().kind);
+  EXPECT_EQ(ErrorKind::kNeedsInput, ask.result().kind);
   std::string event;
   EXPECT_FALSE(ask.TakeInputEvent(&event));
 }
@@ -359,7 +359,7 @@ TEST_F(ProcessQuestion, AReadWithAnyPromptOrNoneIsAQuestionOnceQuiet) {
     EXPECT_EQ(t0_ + Ms(110), ask.next_wakeup());
     ask.Update(term, &input, t0_ + Ms(110));
     ASSERT_TRUE(ask.finished()) << prompt;
-    EXPECT_EQ("needs_input", ask.result().kind);
+    EXPECT_EQ(ErrorKind::kNeedsInput, ask.result().kind);
     std::string want(prompt);
     EXPECT_EQ(want.substr(0, want.find_last_not_of(' ') + 1), ask.result().question);
   }
@@ -386,7 +386,7 @@ TEST_F(ProcessQuestion, UnobservableProcessFallsBackToTheShapeOfAQuietScreen) {
   EXPECT_FALSE(ask.finished()) << "the shape counts only after question_ms of quiet";
   ask.Update(term_, &input_, t0_ + Ms(1020));
   ASSERT_TRUE(ask.finished());
-  EXPECT_EQ("needs_input", ask.result().kind);
+  EXPECT_EQ(ErrorKind::kNeedsInput, ask.result().kind);
   EXPECT_EQ("Continue? [y/N]", ask.result().question);
 }
 
@@ -398,7 +398,7 @@ TEST_F(ProcessQuestion, FullScreenProgramIsReportedWithItsScreen) {
   ask.Update(term_, &input_, t0_ + Ms(20));
   ask.Update(term_, &input_, t0_ + Ms(120));
   ASSERT_TRUE(ask.finished());
-  EXPECT_EQ("needs_input", ask.result().kind);
+  EXPECT_EQ(ErrorKind::kNeedsInput, ask.result().kind);
   EXPECT_EQ("line 1\nline 2\n:", ask.result().question);
 }
 

@@ -141,7 +141,7 @@ class SessionCore {
   void ReportNotReady(const std::string& error);
   // Every request still waiting (queued asks, expect, wait_idle) gets its
   // one reply: the program is gone or never became ready.
-  void FailPending(const std::string& kind, const std::string& why);
+  void FailPending(ErrorKind kind, const std::string& why);
   // No more requests can come and none waits: close, as EOF implies.
   bool NothingPending() const { return asks_.empty() && waiters_.empty(); }
   void UpdateWaiters(TimePoint now);
@@ -175,7 +175,7 @@ class SessionCore {
 
   // Replies. Every line goes through messages.h.
   void ReplyOk(const RequestId& id, const JsonObject& fields = JsonObject());
-  void ReplyError(const RequestId& id, const std::string& kind,
+  void ReplyError(const RequestId& id, ErrorKind kind,
                   const std::string& error, const JsonObject& fields = JsonObject());
   JsonObject ScreenFields() const;
   // "exit_code":N,"signal":null or "exit_code":null,"signal":"SIGKILL".
