@@ -26,20 +26,7 @@ std::vector<std::string> SplitLines(const std::string& text) {
   return lines;
 }
 
-KeyModes ModesOf(const Terminal& term) {
-  KeyModes modes;
-  modes.app_cursor_keys = term.app_cursor_keys();
-  modes.app_keypad = term.app_keypad();
-  return modes;
-}
-
-std::chrono::milliseconds Ms(long ms) { return std::chrono::milliseconds(ms); }
-
 }  // namespace
-
-void WriteKeys(const std::vector<std::string>& keys, const Terminal& term, ChildInput* child) {
-  child->Write(KeysToBytes(keys, ModesOf(term)));
-}
 
 Ask::Ask(const Request& request, const EngineConfig& config,
          const ScreenMatcher& matcher, TimePoint now)
@@ -157,7 +144,7 @@ void Ask::QueueLine(const Terminal& term) {
   } else {
     outbox_.push_back({line, 0});
   }
-  outbox_.push_back({KeysToBytes(config_.submit.enter, ModesOf(term)),
+  outbox_.push_back({KeysToBytes(config_.submit.enter, TerminalKeyModes(term)),
                      config_.submit.enter_delay_ms});
 }
 
@@ -176,7 +163,7 @@ void Ask::QueueWhole(const Terminal& term) {
     if (len > chunk) pos += len - chunk;
   }
   if (paste) outbox_.push_back({"\x1b[201~", 0});
-  outbox_.push_back({KeysToBytes(config_.submit.enter, ModesOf(term)),
+  outbox_.push_back({KeysToBytes(config_.submit.enter, TerminalKeyModes(term)),
                      config_.submit.enter_delay_ms, config_.submit.enter_after_echo});
 }
 
@@ -233,7 +220,7 @@ void Ask::ResubmitIfLost(const Terminal& term, ChildInput* child, TimePoint now)
     resubmit_declined_ = due;
     return;
   }
-  child->Write(KeysToBytes(config_.submit.enter, ModesOf(term)));
+  child->Write(KeysToBytes(config_.submit.enter, TerminalKeyModes(term)));
   ++resubmits_;
   submitted_at_ = now;
 }
@@ -418,7 +405,7 @@ bool Ask::Answer(const Request& r, const Terminal& term, ChildInput* child, Time
   constexpr int kKeyGapMs = 80;
   if (r.option <= 0 && !r.text.empty()) outbox_.push_back({r.text, 0});
   for (const std::string& key : keys) {
-    outbox_.push_back({KeysToBytes({key}, ModesOf(term)), outbox_.empty() ? 0 : kKeyGapMs});
+    outbox_.push_back({KeysToBytes({key}, TerminalKeyModes(term)), outbox_.empty() ? 0 : kKeyGapMs});
   }
   answered_ = true;
   // A TUI may ignore keys for a moment after it shows a question, so that a
@@ -650,7 +637,7 @@ bool Ask::revised() const {
 
 void Ask::Interrupt(const Terminal& term, ChildInput* child) {
   if (phase_ == Phase::kQueued || phase_ == Phase::kDone) return;
-  child->Write(KeysToBytes(config_.interrupt_keys, ModesOf(term)));
+  child->Write(KeysToBytes(config_.interrupt_keys, TerminalKeyModes(term)));
 }
 
 void Ask::Cancel(const Terminal& term, ChildInput* child, const std::string& why) {

@@ -11,9 +11,10 @@
 #include <string>
 #include <vector>
 
+#include "child.h"
+#include "clock.h"
 #include "engine_config.h"
 #include "error_kind.h"
-#include "platform.h"
 #include "reply_extractor.h"
 #include "reply_stream.h"
 #include "request.h"
@@ -23,34 +24,6 @@
 namespace tuidriver {
 
 class ScreenMatcher;
-
-using Clock = std::chrono::steady_clock;
-using TimePoint = Clock::time_point;
-
-// Where an ask's keystrokes go: the child's PTY, or a fake in tests.
-class ChildInput {
- public:
-  virtual ~ChildInput() = default;
-  virtual void Write(const std::string& bytes) = 0;
-  // Whether the program waits reading the terminal (platform.h). Unknown
-  // where it cannot be observed: the engine's patterns decide then.
-  virtual TerminalReader ReadsTerminal() const = 0;
-};
-
-// Key names (keys.h) to bytes in the terminal's current cursor and keypad
-// modes, written to the child.
-void WriteKeys(const std::vector<std::string>& keys, const Terminal& term, ChildInput* child);
-
-// Where outgoing lines (replies, chunks, events; built by messages.h) go:
-// the daemon's stdout, or a fake in tests.
-class MessageSink {
- public:
-  virtual ~MessageSink() = default;
-  virtual void Send(const std::string& line) = 0;
-  // Raw program output for subscribers: may be dropped when the reader
-  // lags (see Output::SendDroppable).
-  virtual void SendDroppable(const std::string& line, size_t raw_bytes) { Send(line); }
-};
 
 struct AskResult {
   bool ok = false;

@@ -2,13 +2,12 @@
 
 #include <algorithm>
 
+#include "keys.h"
 #include "markdown_text.h"
 #include "messages.h"
 
 namespace tuidriver {
 namespace {
-
-std::chrono::milliseconds Ms(long ms) { return std::chrono::milliseconds(ms); }
 
 // Swallows writes: a cancelled ask's interrupt is sent by the queue
 // itself, a little later (see CancelActive).

@@ -17,8 +17,6 @@ struct RecordingInput : ChildInput {
   std::string written;
 };
 
-std::chrono::milliseconds Ms(int ms) { return std::chrono::milliseconds(ms); }
-
 // A paste-mode TUI that shows pasted text only when it gets round to it.
 EngineConfig PasteEngine(bool after_echo) {
   EngineConfig c;

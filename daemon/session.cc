@@ -46,8 +46,6 @@ void InstallSignals(sigset_t* wait_mask) {
   signal(SIGPIPE, SIG_IGN);  // a closed stdout is an EPIPE, not a death
 }
 
-std::chrono::milliseconds Ms(long ms) { return std::chrono::milliseconds(ms); }
-
 }  // namespace
 
 Session::Session(SessionOptions options, int in_fd, int out_fd)

@@ -7,12 +7,6 @@
 #include "messages.h"
 
 namespace tuidriver {
-namespace {
-
-std::chrono::milliseconds Ms(long ms) { return std::chrono::milliseconds(ms); }
-
-}  // namespace
-
 SessionCore::SessionCore(const SessionOptions& options, SessionChild* child, MessageSink* out)
     : options_(options),
       program_(child),

@@ -24,11 +24,12 @@
 
 #include "ask.h"
 #include "ask_queue.h"
+#include "child.h"
+#include "clock.h"
 #include "closer.h"
 #include "dialog_responder.h"
 #include "engine_config.h"
 #include "json_writer.h"
-#include "pty_process.h"
 #include "recorder.h"
 #include "request.h"
 #include "screen_matcher.h"
@@ -52,24 +53,6 @@ struct SessionOptions {
   std::string transcript_path;  // the file, or a glob (docs/engines.md)
   std::string transcript_cwd;   // absolute: how a glob's match names its session
   std::string record_path;      // --record FILE: an asciicast v2 recording from the start
-};
-
-// The running program, as the session sees it: the PTY, or a fake.
-class SessionChild : public ChildInput, public ChildSignals {
- public:
-  // The `signal` request: to the foreground job. False with *err.
-  virtual bool Signal(int sig, std::string* err) = 0;
-  virtual void Resize(int cols, int rows) = 0;
-  virtual int64_t pid() const = 0;
-  virtual int64_t ForegroundPid() const = 0;
-  virtual std::string Cwd() const = 0;
-  // Input written but not yet read by the program.
-  virtual size_t input_pending() const = 0;
-  // Valid once OnChildExit was called.
-  virtual ExitStatus exit_status() const = 0;
-  // The end of a close: the process group and any descendants re-parented
-  // to us are killed.
-  virtual void KillLeftovers() = 0;
 };
 
 // The child as the session's parts see it: what they write to it goes to

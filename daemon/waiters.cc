@@ -12,12 +12,12 @@ constexpr long kDefaultTimeoutMs = 30000;
 
 }  // namespace
 
-WaitTime Waiters::Deadline(const Request& r, WaitTime now) {
+TimePoint Waiters::Deadline(const Request& r, TimePoint now) {
   long ms = r.timeout_s > 0 ? static_cast<long>(r.timeout_s * 1000) : kDefaultTimeoutMs;
   return now + std::chrono::milliseconds(ms);
 }
 
-bool Waiters::AddExpect(const Request& r, WaitTime now, std::string* err) {
+bool Waiters::AddExpect(const Request& r, TimePoint now, std::string* err) {
   Waiter w;
   w.pattern = CompileRegex(r.pattern, err);
   if (!w.pattern) return false;
@@ -29,7 +29,7 @@ bool Waiters::AddExpect(const Request& r, WaitTime now, std::string* err) {
   return true;
 }
 
-void Waiters::AddWaitIdle(const Request& r, WaitTime now) {
+void Waiters::AddWaitIdle(const Request& r, TimePoint now) {
   Waiter w;
   w.id = r.id;
   w.idle_ms = r.idle_ms;
@@ -38,7 +38,7 @@ void Waiters::AddWaitIdle(const Request& r, WaitTime now) {
   waiters_.push_back(std::move(w));
 }
 
-void Waiters::OnOutput(const std::string& text, WaitTime now) {
+void Waiters::OnOutput(const std::string& text, TimePoint now) {
   last_output_ = now;
   for (Waiter& w : waiters_) {
     if (!w.pattern) continue;
@@ -47,7 +47,7 @@ void Waiters::OnOutput(const std::string& text, WaitTime now) {
   }
 }
 
-WaitTime Waiters::IdleDue(const Waiter& w) const {
+TimePoint Waiters::IdleDue(const Waiter& w) const {
   return std::max(last_output_, w.received) + std::chrono::milliseconds(w.idle_ms);
 }
 
@@ -68,7 +68,7 @@ bool Waiters::Match(const Waiter& w, const std::string& screen, JsonObject* fiel
   return true;
 }
 
-std::vector<Waiters::Outcome> Waiters::Update(const std::function<std::string()>& screen, WaitTime now) {
+std::vector<Waiters::Outcome> Waiters::Update(const std::function<std::string()>& screen, TimePoint now) {
   std::vector<Outcome> out;
   std::string text;
   bool have_text = false;
@@ -94,8 +94,8 @@ std::vector<Waiters::Outcome> Waiters::Update(const std::function<std::string()>
   return out;
 }
 
-WaitTime Waiters::next_wakeup() const {
-  WaitTime wake = WaitTime::max();
+TimePoint Waiters::next_wakeup() const {
+  TimePoint wake = TimePoint::max();
   for (const Waiter& w : waiters_) {
     wake = std::min(wake, w.deadline);
     if (!w.pattern) wake = std::min(wake, IdleDue(w));
