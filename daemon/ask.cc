@@ -8,20 +8,15 @@
 #include "reply_extractor.h"
 #include "screen_matcher.h"
 #include "terminal.h"
+#include "text.h"
 #include "utf8.h"
 
 namespace tuidriver {
 namespace {
 
-std::vector<std::string> SplitLines(const std::string& text) {
-  std::vector<std::string> lines;
-  size_t start = 0;
-  for (;;) {
-    size_t nl = text.find('\n', start);
-    lines.push_back(text.substr(start, nl == std::string::npos ? std::string::npos : nl - start));
-    if (nl == std::string::npos) break;
-    start = nl + 1;
-  }
+// The prompt's lines, without the empty ones that end it (one is kept).
+std::vector<std::string> PromptLines(const std::string& text) {
+  std::vector<std::string> lines = SplitLines(text);
   while (lines.size() > 1 && lines.back().empty()) lines.pop_back();
   return lines;
 }
@@ -70,7 +65,7 @@ void Ask::Start(const Terminal& term, ChildInput* child, TimePoint now) {
   start_row_ = config_.submit.mode == SubmitMode::kLines ? CursorRow(term)
                                                          : term.lines_scrolled();
   if (config_.submit.mode == SubmitMode::kLines) {
-    lines_ = config_.submit.wrap.empty() ? SplitLines(prompt_) : std::vector<std::string>{WrapPrompt()};
+    lines_ = config_.submit.wrap.empty() ? PromptLines(prompt_) : std::vector<std::string>{WrapPrompt()};
     QueueLine(term);
   } else {
     stale_reply_ = config_.reply.start.empty() ? std::string() : CurrentReply(term, true);
