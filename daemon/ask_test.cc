@@ -5,17 +5,10 @@
 #include "engine_config.h"
 #include "screen_matcher.h"
 #include "terminal.h"
+#include "test_fakes.h"
 
 namespace tuidriver {
 namespace {
-
-void Feed(Terminal* t, const std::string& s) { t->Feed(s.data(), s.size()); }
-
-struct RecordingInput : ChildInput {
-  void Write(const std::string& bytes) override { written += bytes; }
-  TerminalReader ReadsTerminal() const override { return TerminalReader::kUnknown; }
-  std::string written;
-};
 
 // A paste-mode TUI that shows pasted text only when it gets round to it.
 EngineConfig PasteEngine(bool after_echo) {
@@ -45,7 +38,7 @@ class PasteAsk : public ::testing::Test {
     return w.size() > 0 && w.back() == '\r';
   }
   Terminal term_;
-  RecordingInput input_;
+  FakeChild input_;
   TimePoint t0_ = Clock::now();
 };
 
@@ -266,7 +259,7 @@ TEST(StreamAsk, PreviousReplyToTheSamePromptNeverStreams) {
   c.reply.chrome = {"^working"};
   ScreenMatcher m(c);
   Terminal term(40, 12, 100);
-  RecordingInput input;
+  FakeChild input;
   TimePoint t0 = Clock::now();
   Feed(&term, "\x1b[?2004h> go\r\n* old one\r\n* old two\r\n> ");
   Request r = AskFor("go");
@@ -292,7 +285,7 @@ TEST(StreamAsk, PreviousReplyToTheSamePromptNeverStreams) {
 }
 
 // A line REPL whose questions are decided from its process (bash, python).
-struct ReaderInput : RecordingInput {
+struct ReaderInput : FakeChild {
   TerminalReader ReadsTerminal() const override {
     ++probes;
     return reader;
@@ -417,7 +410,7 @@ TEST(RedrawnEcho, ARedrawCutAfterItsPromptIsNotTheNextPrompt) {
   EngineConfig c = RedrawingRepl();
   ScreenMatcher m(c);
   Terminal term(40, 10, 100);
-  RecordingInput input;
+  FakeChild input;
   TimePoint t0 = Clock::now();
   Feed(&term, "earlier\r\ntd>>> ");
   Ask ask(AskFor("run(1)"), c, m, t0);
