@@ -42,10 +42,8 @@ uint64_t Ask::CursorRow(const Terminal& term) const {
 }
 
 TimePoint Ask::next_wakeup() const {
-  if (!outbox_.empty()) {
-    TimePoint at = outbox_.front().after_echo ? echo_give_up_ : next_send_at_;
-    if (at < deadline_) return at;
-  }
+  TimePoint typing = typist_.next_wakeup();
+  if (typing < deadline_) return typing;
   if (phase_ == Phase::kWaiting && question_pending_) {
     // A question on screen: it counts at question_due_; once reported, only
     // new output (the answer taking effect) or the deadline matter.
@@ -91,9 +89,8 @@ bool Ask::TurnNotStarted(const Terminal& term) const {
 
 void Ask::Requeue() {
   phase_ = Phase::kQueued;
-  outbox_.clear();
+  typist_.Restart();
   saw_echo_ = saw_busy_ = false;
-  resubmits_ = 0;
   question_pending_ = question_seen_ever_ = false;
   question_reported_ = answered_ = input_event_pending_ = false;
   stream_.Reset();
@@ -135,12 +132,11 @@ void Ask::QueueLine(const Terminal& term) {
   // Pasted, a line is taken literally: a TAB inserts a TAB instead of
   // completing, and auto-indenting REPLs do not indent it twice.
   if (term.bracketed_paste() && !line.empty()) {
-    outbox_.push_back({BracketedPaste(line), 0});
+    typist_.Queue(BracketedPaste(line), 0);
   } else {
-    outbox_.push_back({line, 0});
+    typist_.Queue(line, 0);
   }
-  outbox_.push_back({KeysToBytes(config_.submit.enter, TerminalKeyModes(term)),
-                     config_.submit.enter_delay_ms});
+  typist_.Queue(KeysToBytes(config_.submit.enter, TerminalKeyModes(term)), config_.submit.enter_delay_ms);
 }
 
 void Ask::QueueWhole(const Terminal& term) {
@@ -148,42 +144,25 @@ void Ask::QueueWhole(const Terminal& term) {
   std::string text = prompt_;
   bool paste = config_.submit.mode == SubmitMode::kPaste && term.bracketed_paste();
   size_t chunk = config_.submit.chunk_size ? config_.submit.chunk_size : text.size();
-  if (paste) outbox_.push_back({"\x1b[200~", 0});
+  if (paste) typist_.Queue("\x1b[200~", 0);
   for (size_t pos = 0; pos < text.size(); pos += chunk) {
     size_t len = std::min(chunk, text.size() - pos);
     // Never split a UTF-8 character between chunks.
     while (pos + len < text.size() && (static_cast<unsigned char>(text[pos + len]) & 0xC0) == 0x80) ++len;
-    outbox_.push_back({text.substr(pos, len), pos ? config_.submit.chunk_delay_ms : 0});
+    typist_.Queue(text.substr(pos, len), pos ? config_.submit.chunk_delay_ms : 0);
     chunk = config_.submit.chunk_size ? config_.submit.chunk_size : text.size();
     if (len > chunk) pos += len - chunk;
   }
-  if (paste) outbox_.push_back({"\x1b[201~", 0});
-  outbox_.push_back({KeysToBytes(config_.submit.enter, TerminalKeyModes(term)),
-                     config_.submit.enter_delay_ms, config_.submit.enter_after_echo});
+  if (paste) typist_.Queue("\x1b[201~", 0);
+  typist_.Queue(KeysToBytes(config_.submit.enter, TerminalKeyModes(term)), config_.submit.enter_delay_ms,
+                config_.submit.enter_after_echo);
 }
 
 void Ask::Flush(const Terminal& term, ChildInput* child, TimePoint now) {
-  // A program that never shows the text still gets its Enter.
-  constexpr int kEchoWaitMs = 1000;
-  while (!outbox_.empty()) {
-    Pending& next = outbox_.front();
-    if (next.after_echo) {
-      if (term.generation() == written_generation_ && now < echo_give_up_) break;
-      next.after_echo = false;
-      next_send_at_ = now + Ms(next.delay_ms);
-    }
-    if (now < next_send_at_) break;
-    child->Write(next.bytes);
-    outbox_.pop_front();
-    written_generation_ = term.generation();
-    echo_give_up_ = now + Ms(kEchoWaitMs);
-    if (outbox_.empty()) break;
-    next_send_at_ = now + Ms(outbox_.front().delay_ms);
-    if (outbox_.front().delay_ms > 0 || outbox_.front().after_echo) break;
-  }
-  if (outbox_.empty() && phase_ == Phase::kSending) {
+  typist_.Update(term.generation(), child, now);
+  if (typist_.empty() && phase_ == Phase::kSending) {
     phase_ = Phase::kWaiting;
-    submitted_at_ = now;
+    typist_.Submitted(now);
   }
 }
 
@@ -193,14 +172,12 @@ void Ask::Flush(const Terminal& term, ChildInput* child, TimePoint now) {
 // nothing is busy, the screen is still. Returns when to press Enter again, or the deadline when
 // it is not to be pressed.
 TimePoint Ask::ResubmitDue() const {
-  constexpr int kMaxResubmits = 2;
-  if (phase_ != Phase::kWaiting || config_.submit.resubmit_ms <= 0 || resubmits_ >= kMaxResubmits ||
+  if (phase_ != Phase::kWaiting || config_.submit.resubmit_ms <= 0 ||
       config_.submit.mode == SubmitMode::kLines || saw_busy_ || !stream_.streamed().empty()) {
     return deadline_;
   }
-  TimePoint due = std::max(last_change_, submitted_at_) + Ms(config_.submit.resubmit_ms);
-  // Checked at this time and not pressed: the next chance comes with a change.
-  return due == resubmit_declined_ ? deadline_ : due;
+  TimePoint due = typist_.ResubmitDue(last_change_, config_.submit.resubmit_ms);
+  return due == TimePoint::max() ? deadline_ : due;
 }
 
 void Ask::ResubmitIfLost(const Terminal& term, ChildInput* child, TimePoint now) {
@@ -212,12 +189,10 @@ void Ask::ResubmitIfLost(const Terminal& term, ChildInput* child, TimePoint now)
   bool lost = !matcher_.Busy(term) && !matcher_.PromptVisible(term) &&
               (CurrentReply(term, true).empty() || ShowsStaleReply(term));
   if (!lost) {
-    resubmit_declined_ = due;
+    typist_.Decline(due);
     return;
   }
-  child->Write(KeysToBytes(config_.submit.enter, TerminalKeyModes(term)));
-  ++resubmits_;
-  submitted_at_ = now;
+  typist_.Resubmit(KeysToBytes(config_.submit.enter, TerminalKeyModes(term)), child, now);
 }
 
 void Ask::Update(const Terminal& term, ChildInput* child, TimePoint now) {
@@ -398,16 +373,16 @@ bool Ask::Answer(const Request& r, const Terminal& term, ChildInput* child, Time
   }
   // One key at a time, a little apart: a TUI may read a burst as one key.
   constexpr int kKeyGapMs = 80;
-  if (r.option <= 0 && !r.text.empty()) outbox_.push_back({r.text, 0});
+  if (r.option <= 0 && !r.text.empty()) typist_.Queue(r.text, 0);
   for (const std::string& key : keys) {
-    outbox_.push_back({KeysToBytes({key}, TerminalKeyModes(term)), outbox_.empty() ? 0 : kKeyGapMs});
+    typist_.Queue(KeysToBytes({key}, TerminalKeyModes(term)), typist_.empty() ? 0 : kKeyGapMs);
   }
   answered_ = true;
   // A TUI may ignore keys for a moment after it shows a question, so that a
   // key meant for something else does not answer it (Claude drops them for
   // about half a second): the answer goes out no sooner than this.
   constexpr int kAnswerAfterMs = 800;
-  next_send_at_ = std::max(now, question_shown_at_ + Ms(kAnswerAfterMs));
+  typist_.HoldUntil(std::max(now, question_shown_at_ + Ms(kAnswerAfterMs)));
   phase_ = Phase::kSending;
   Flush(term, child, now);
   return true;
@@ -470,7 +445,7 @@ bool Ask::EchoWiped(const Terminal& term) const {
   if (echo_redrawn_) return false;  // the helper redrew it, as the user's code
   // The line's start as the screen shows it: up to a TAB (drawn as spaces).
   std::string start = sent_line_.substr(0, std::min<size_t>(8, sent_line_.find('\t')));
-  if (term.generation() == written_generation_ || start.empty()) return false;
+  if (term.generation() == typist_.written_generation() || start.empty()) return false;
   std::string row;
   bool wrapped;
   if (!term.LineAt(sent_row_, &row, &wrapped)) return false;  // long gone into history
@@ -652,7 +627,7 @@ void Ask::Fail(ErrorKind kind, const std::string& error) {
   result_.ok = false;
   result_.kind = kind;
   result_.error = error;
-  outbox_.clear();
+  typist_.Clear();
   phase_ = Phase::kDone;
 }
 

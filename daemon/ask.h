@@ -7,7 +7,6 @@
 
 #include <chrono>
 #include <cstdint>
-#include <deque>
 #include <string>
 #include <vector>
 
@@ -20,6 +19,7 @@
 #include "request.h"
 #include "terminal.h"
 #include "turn_input.h"
+#include "typist.h"
 
 namespace tuidriver {
 
@@ -100,14 +100,6 @@ class Ask {
 
  private:
   enum class Phase { kQueued, kSending, kWaiting, kDone };
-  // Bytes waiting to be typed, each after a pause (Enter after text).
-  struct Pending {
-    std::string bytes;
-    int delay_ms = 0;
-    // The pause starts only once the screen changed after the last write.
-    bool after_echo = false;
-  };
-
   std::string WrapPrompt() const;
   void QueueLine(const Terminal& term);
   void QueueWhole(const Terminal& term);
@@ -166,17 +158,7 @@ class Ask {
   uint64_t seen_generation_ = ~0ull;  // screen changes, for reply_settle_ms
   TimePoint last_change_;
   TimePoint settle_until_;
-  std::deque<Pending> outbox_;
-  TimePoint next_send_at_;
-  // enter_after_echo: the screen's generation when the text was written,
-  // and when to stop waiting for the program to show it.
-  uint64_t written_generation_ = 0;
-  TimePoint echo_give_up_;
-  // submit.resubmit_ms: when the whole prompt's Enter went out, and how many
-  // times it was pressed again since (ResubmitIfLost).
-  TimePoint submitted_at_;
-  TimePoint resubmit_declined_;
-  int resubmits_ = 0;
+  Typist typist_;  // the prompt's and answers' keystrokes, paced; resubmits
   uint64_t start_row_ = 0;
 
   // Where the current line was typed, and whether its echo has shown
