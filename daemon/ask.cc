@@ -30,7 +30,7 @@ Ask::Ask(const Request& request, const EngineConfig& config,
       id_(request.id),
       streaming_(request.type == RequestType::kAskStream),
       prompt_(SanitizePrompt(request.prompt)),
-      wait_input_(request.on_input == "wait") {
+      questions_(config, matcher, request.on_input == "wait") {
   long timeout_ms = request.timeout_s > 0 ? static_cast<long>(request.timeout_s * 1000)
                                           : config.timeouts.ask_ms;
   timeout_ms_ = timeout_ms;
@@ -44,15 +44,13 @@ uint64_t Ask::CursorRow(const Terminal& term) const {
 TimePoint Ask::next_wakeup() const {
   TimePoint typing = typist_.next_wakeup();
   if (typing < deadline_) return typing;
-  if (phase_ == Phase::kWaiting && question_pending_) {
-    // A question on screen: it counts at question_due_; once reported, only
-    // new output (the answer taking effect) or the deadline matter.
-    return !question_reported_ && question_due_ < deadline_ ? question_due_ : deadline_;
-  }
+  if (phase_ == Phase::kWaiting && questions_.pending()) return std::min(questions_.next_wakeup(), deadline_);
   if (phase_ == Phase::kWaiting && settle_until_ > last_change_ && settle_until_ < deadline_) {
     return settle_until_;
   }
-  if (phase_ == Phase::kWaiting && probing_ && next_probe_ < deadline_) return next_probe_;
+  if (phase_ == Phase::kWaiting && questions_.probing() && questions_.next_wakeup() < deadline_) {
+    return questions_.next_wakeup();
+  }
   TimePoint resubmit = ResubmitDue();
   return resubmit < deadline_ ? resubmit : deadline_;
 }
@@ -91,8 +89,7 @@ void Ask::Requeue() {
   phase_ = Phase::kQueued;
   typist_.Restart();
   saw_echo_ = saw_busy_ = false;
-  question_pending_ = question_seen_ever_ = false;
-  question_reported_ = answered_ = input_event_pending_ = false;
+  questions_.Reset();
   stream_.Reset();
   seen_rows_.clear();
   rows_missing_ = false;
@@ -203,28 +200,18 @@ void Ask::Update(const Terminal& term, ChildInput* child, TimePoint now) {
   }
   if (phase_ == Phase::kSending) Flush(term, child, now);
   if (phase_ == Phase::kWaiting) FollowEchoMarker(term);
-  if (phase_ == Phase::kWaiting) {
-    std::string question;
-    bool certain = false;
-    if (QuestionUp(term, child, now, &question, &certain)) {
-      if (certain || QuestionSettled(question, now)) {
-        question_pending_ = true;
-        OnQuestion(term, question, now);
-        if (phase_ == Phase::kDone) return;
-      }
-    } else {
-      if (question_pending_) question_gone_since_ = now;
-      question_pending_ = false;  // gone, or a frame drawn without it
-      // Answered and gone, or gone a while: the next question is a new one.
-      constexpr int kGoneMs = 300;
-      if (answered_ || now >= question_gone_since_ + Ms(kGoneMs)) question_reported_ = false;
-    }
+  std::string question;
+  if (phase_ == Phase::kWaiting && questions_.Update(term, *child, seen_generation_, last_change_, now, &question)) {
+    result_.text = UnfinishedReply(term);
+    Fail(ErrorKind::kNeedsInput, "the program is asking a question no dialog rule answers");
+    result_.question = question;
+    return;
   }
-  if (phase_ == Phase::kWaiting && !question_pending_ && !config_.reply.start.empty() &&
+  if (phase_ == Phase::kWaiting && !questions_.pending() && !config_.reply.start.empty() &&
       !ShowsStartReply(term)) {
     RememberReplyRows(term);
   }
-  if (phase_ == Phase::kWaiting && !question_pending_) {
+  if (phase_ == Phase::kWaiting && !questions_.pending()) {
     if (config_.submit.mode == SubmitMode::kLines) {
       UpdateLines(term, child, now);
     } else {
@@ -251,138 +238,27 @@ void Ask::Update(const Terminal& term, ChildInput* child, TimePoint now) {
   }
 }
 
-namespace {
-
-// Output quiet this long before the process is asked whether it reads (a
-// program between two writes is not asking anything), and how often it is
-// asked again while the output stays quiet.
-constexpr int kProbeQuietMs = 100;
-constexpr int kProbeEveryMs = 100;
-
-// What a question looks like to the client: the whole screen of a
-// full-screen program (a pager, an editor), else the cursor's line.
-std::string ScreenQuestion(const Terminal& term) {
-  if (!term.alt_screen()) {
-    std::string line = CursorLineText(term);
-    return line.substr(0, line.find_last_not_of(' ') + 1);
-  }
-  std::vector<std::string> lines = term.ScreenLines();
-  while (!lines.empty() && lines.back().empty()) lines.pop_back();
-  std::string question;
-  for (const std::string& line : lines) question += (question.empty() ? "" : "\n") + line;
-  return question;
-}
-
-}  // namespace
-
-bool Ask::QuestionUp(const Terminal& term, ChildInput* child, TimePoint now, std::string* question,
-                     bool* certain) {
-  probing_ = false;
-  bool lines = config_.submit.mode == SubmitMode::kLines;
-  // A line REPL at its own prompt waits for the next line, not an answer.
-  if (lines && (matcher_.PromptVisible(term) || matcher_.ContinuationVisible(term))) return false;
-  if (config_.needs_input_from_process) {
-    probing_ = true;
-    TerminalReader reader = ProbeReader(*child, now);
-    if (reader == TerminalReader::kReading) {
-      *question = ScreenQuestion(term);
-      *certain = true;
-      return true;
-    }
-    if (reader == TerminalReader::kNotReading) return false;
-  }
-  // A full-screen program that took over (a pager) and went quiet.
-  if (lines && term.alt_screen()) {
-    *question = ScreenQuestion(term);
-    return true;
-  }
-  return matcher_.NeedsInput(term, question);
-}
-
-TerminalReader Ask::ProbeReader(const ChildInput& child, TimePoint now) {
-  if (reader_generation_ != seen_generation_) {
-    reader_generation_ = seen_generation_;
-    reader_ = TerminalReader::kNotReading;
-    next_probe_ = last_change_ + Ms(kProbeQuietMs);
-  }
-  if (now >= next_probe_) {
-    reader_ = child.ReadsTerminal();
-    next_probe_ = now + Ms(kProbeEveryMs);
-  }
-  return reader_;
-}
-
-// A TUI's frame may arrive in pieces: a question counts once its text has
-// stayed the same a moment, or once it was first seen long enough ago (a TUI
-// that redraws all the time, in pieces, may change it or hide it in every
-// read).
-bool Ask::QuestionSettled(const std::string& question, TimePoint now) {
-  constexpr int kStableMs = 50;
-  constexpr int kMaxWaitMs = 400;
-  if (!question_seen_ever_) {
-    question_seen_ever_ = true;
-    question_first_ = now;
-  }
-  if (!question_pending_) {
-    question_pending_ = true;
-    question_since_ = now;
-    question_seen_ = question;
-  } else if (question != question_seen_) {
-    question_seen_ = question;
-    question_since_ = now;
-  }
-  question_due_ = std::min(question_since_ + Ms(kStableMs), question_first_ + Ms(kMaxWaitMs));
-  // A REPL's program asks on its cursor line, which ordinary output passes
-  // through too ("Result: " before the value): it counts once quiet a while.
-  int quiet = config_.timeouts.question_ms;
-  if (quiet > 0) question_due_ = std::max(question_due_, last_change_ + Ms(quiet));
-  return now >= question_due_;
-}
-
-void Ask::OnQuestion(const Terminal& term, const std::string& question, TimePoint now) {
-  if (!wait_input_) {
-    result_.text = UnfinishedReply(term);
-    Fail(ErrorKind::kNeedsInput, "the program is asking a question no dialog rule answers");
-    result_.question = question;
-    return;
-  }
-  if (question_reported_) return;  // reported; the ask waits for its answer
-  question_reported_ = true;
-  answered_ = false;
-  question_shown_at_ = now;
-  input_question_ = ParseInputQuestion(question, config_.needs_input_options);
-  input_event_pending_ = true;
-}
-
-bool Ask::TakeInputEvent(std::string* json) {
-  if (!input_event_pending_) return false;
-  input_event_pending_ = false;
-  *json = NeedsInputEvent(id_, input_question_);
-  return true;
-}
+bool Ask::TakeInputEvent(std::string* json) { return questions_.TakeInputEvent(id_, json); }
 
 bool Ask::Answer(const Request& r, const Terminal& term, ChildInput* child, TimePoint now,
                  std::string* err) {
-  if (phase_ != Phase::kWaiting || !question_reported_ || answered_) {
+  if (phase_ != Phase::kWaiting || !questions_.waiting_for_answer()) {
     *err = "ask " + id_.json + " is not waiting for an answer";
     return false;
   }
   std::vector<std::string> keys;
-  if (!AnswerKeys(input_question_, config_.needs_input_options, static_cast<int>(r.option), &keys, err)) {
-    return false;
-  }
+  if (!questions_.Answer(static_cast<int>(r.option), &keys, err)) return false;
   // One key at a time, a little apart: a TUI may read a burst as one key.
   constexpr int kKeyGapMs = 80;
   if (r.option <= 0 && !r.text.empty()) typist_.Queue(r.text, 0);
   for (const std::string& key : keys) {
     typist_.Queue(KeysToBytes({key}, TerminalKeyModes(term)), typist_.empty() ? 0 : kKeyGapMs);
   }
-  answered_ = true;
   // A TUI may ignore keys for a moment after it shows a question, so that a
   // key meant for something else does not answer it (Claude drops them for
   // about half a second): the answer goes out no sooner than this.
   constexpr int kAnswerAfterMs = 800;
-  typist_.HoldUntil(std::max(now, question_shown_at_ + Ms(kAnswerAfterMs)));
+  typist_.HoldUntil(std::max(now, questions_.shown_at() + Ms(kAnswerAfterMs)));
   phase_ = Phase::kSending;
   Flush(term, child, now);
   return true;

@@ -14,6 +14,7 @@
 #include "clock.h"
 #include "engine_config.h"
 #include "error_kind.h"
+#include "question_watch.h"
 #include "reply_extractor.h"
 #include "reply_stream.h"
 #include "request.h"
@@ -110,16 +111,6 @@ class Ask {
   void ResubmitIfLost(const Terminal& term, ChildInput* child, TimePoint now);
   bool PromptAfterSend(const Terminal& term, bool* continuation);
   bool EchoWiped(const Terminal& term) const;
-  // A question is up (not yet settled): on screen, or the program waits
-  // reading the terminal. *certain: seen from the process, so it counts at once.
-  bool QuestionUp(const Terminal& term, ChildInput* child, TimePoint now, std::string* question,
-                  bool* certain);
-  // Asks the process, once the output has been quiet a moment and then
-  // every little while; the last answer holds until the screen changes.
-  TerminalReader ProbeReader(const ChildInput& child, TimePoint now);
-  bool QuestionSettled(const std::string& question, TimePoint now);
-  // A settled question: fails the ask, or (on_input "wait") reports it.
-  void OnQuestion(const Terminal& term, const std::string& question, TimePoint now);
   void CloseLineSegment(const Terminal& term);
   void AppendSegment(const std::vector<Row>& rows, std::string* text, bool* has) const;
   std::string CurrentReply(const Terminal& term, bool final) const;
@@ -176,31 +167,7 @@ class Ask {
   bool has_output_ = false;
   uint64_t output_start_ = 0;
 
-  // A needs_input question on screen, waiting to settle (its text as last
-  // seen, since when, since when it has been up, and when it will count).
-  bool question_pending_ = false;  // on screen at the last update
-  bool question_seen_ever_ = false;
-  std::string question_seen_;
-  TimePoint question_since_;
-  TimePoint question_first_;
-  TimePoint question_due_;
-
-  // needs_input_from_process: the last answer, the screen it holds for, when
-  // to ask next, and whether the ask waits for that (no prompt showing).
-  TerminalReader reader_ = TerminalReader::kNotReading;
-  uint64_t reader_generation_ = ~0ull;
-  TimePoint next_probe_;
-  bool probing_ = false;
-
-  // on_input "wait": the question reported and not yet gone, whether it was
-  // answered, and since when the screen has shown none.
-  bool wait_input_ = false;
-  bool question_reported_ = false;
-  bool answered_ = false;
-  bool input_event_pending_ = false;
-  InputQuestion input_question_;
-  TimePoint question_gone_since_;
-  TimePoint question_shown_at_;  // when the reported question settled
+  QuestionWatch questions_;  // needs_input: the question, waiting, answering
 
   std::string exit_report_;  // exit_osc's payload at Start
   // echo_osc's payload when the line was typed, and whether the helper has
