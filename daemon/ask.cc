@@ -8,38 +8,20 @@
 #include "reply_extractor.h"
 #include "screen_matcher.h"
 #include "terminal.h"
+#include "text.h"
 #include "utf8.h"
 
 namespace tuidriver {
 namespace {
 
-std::vector<std::string> SplitLines(const std::string& text) {
-  std::vector<std::string> lines;
-  size_t start = 0;
-  for (;;) {
-    size_t nl = text.find('\n', start);
-    lines.push_back(text.substr(start, nl == std::string::npos ? std::string::npos : nl - start));
-    if (nl == std::string::npos) break;
-    start = nl + 1;
-  }
+// The prompt's lines, without the empty ones that end it (one is kept).
+std::vector<std::string> PromptLines(const std::string& text) {
+  std::vector<std::string> lines = SplitLines(text);
   while (lines.size() > 1 && lines.back().empty()) lines.pop_back();
   return lines;
 }
 
-KeyModes ModesOf(const Terminal& term) {
-  KeyModes modes;
-  modes.app_cursor_keys = term.app_cursor_keys();
-  modes.app_keypad = term.app_keypad();
-  return modes;
-}
-
-std::chrono::milliseconds Ms(long ms) { return std::chrono::milliseconds(ms); }
-
 }  // namespace
-
-void WriteKeys(const std::vector<std::string>& keys, const Terminal& term, ChildInput* child) {
-  child->Write(KeysToBytes(keys, ModesOf(term)));
-}
 
 Ask::Ask(const Request& request, const EngineConfig& config,
          const ScreenMatcher& matcher, TimePoint now)
@@ -48,7 +30,7 @@ Ask::Ask(const Request& request, const EngineConfig& config,
       id_(request.id),
       streaming_(request.type == RequestType::kAskStream),
       prompt_(SanitizePrompt(request.prompt)),
-      wait_input_(request.on_input == "wait") {
+      questions_(config, matcher, request.on_input == "wait") {
   long timeout_ms = request.timeout_ms > 0 ? request.timeout_ms : config.timeouts.ask_ms;
   timeout_ms_ = timeout_ms;
   deadline_ = now + Ms(timeout_ms);
@@ -59,19 +41,15 @@ uint64_t Ask::CursorRow(const Terminal& term) const {
 }
 
 TimePoint Ask::next_wakeup() const {
-  if (!outbox_.empty()) {
-    TimePoint at = outbox_.front().after_echo ? echo_give_up_ : next_send_at_;
-    if (at < deadline_) return at;
-  }
-  if (phase_ == Phase::kWaiting && question_pending_) {
-    // A question on screen: it counts at question_due_; once reported, only
-    // new output (the answer taking effect) or the deadline matter.
-    return !question_reported_ && question_due_ < deadline_ ? question_due_ : deadline_;
-  }
+  TimePoint typing = typist_.next_wakeup();
+  if (typing < deadline_) return typing;
+  if (phase_ == Phase::kWaiting && questions_.pending()) return std::min(questions_.next_wakeup(), deadline_);
   if (phase_ == Phase::kWaiting && settle_until_ > last_change_ && settle_until_ < deadline_) {
     return settle_until_;
   }
-  if (phase_ == Phase::kWaiting && probing_ && next_probe_ < deadline_) return next_probe_;
+  if (phase_ == Phase::kWaiting && questions_.probing() && questions_.next_wakeup() < deadline_) {
+    return questions_.next_wakeup();
+  }
   TimePoint resubmit = ResubmitDue();
   return resubmit < deadline_ ? resubmit : deadline_;
 }
@@ -82,7 +60,7 @@ void Ask::Start(const Terminal& term, ChildInput* child, TimePoint now) {
   start_row_ = config_.submit.mode == SubmitMode::kLines ? CursorRow(term)
                                                          : term.lines_scrolled();
   if (config_.submit.mode == SubmitMode::kLines) {
-    lines_ = config_.submit.wrap.empty() ? SplitLines(prompt_) : std::vector<std::string>{WrapPrompt()};
+    lines_ = config_.submit.wrap.empty() ? PromptLines(prompt_) : std::vector<std::string>{WrapPrompt()};
     QueueLine(term);
   } else {
     stale_reply_ = config_.reply.start.empty() ? std::string() : CurrentReply(term, true);
@@ -108,11 +86,9 @@ bool Ask::TurnNotStarted(const Terminal& term) const {
 
 void Ask::Requeue() {
   phase_ = Phase::kQueued;
-  outbox_.clear();
+  typist_.Restart();
   saw_echo_ = saw_busy_ = false;
-  resubmits_ = 0;
-  question_pending_ = question_seen_ever_ = false;
-  question_reported_ = answered_ = input_event_pending_ = false;
+  questions_.Reset();
   stream_.Reset();
   seen_rows_.clear();
   rows_missing_ = false;
@@ -152,12 +128,11 @@ void Ask::QueueLine(const Terminal& term) {
   // Pasted, a line is taken literally: a TAB inserts a TAB instead of
   // completing, and auto-indenting REPLs do not indent it twice.
   if (term.bracketed_paste() && !line.empty()) {
-    outbox_.push_back({BracketedPaste(line), 0});
+    typist_.Queue(BracketedPaste(line), 0);
   } else {
-    outbox_.push_back({line, 0});
+    typist_.Queue(line, 0);
   }
-  outbox_.push_back({KeysToBytes(config_.submit.enter, ModesOf(term)),
-                     config_.submit.enter_delay_ms});
+  typist_.Queue(KeysToBytes(config_.submit.enter, TerminalKeyModes(term)), config_.submit.enter_delay_ms);
 }
 
 void Ask::QueueWhole(const Terminal& term) {
@@ -165,42 +140,25 @@ void Ask::QueueWhole(const Terminal& term) {
   std::string text = prompt_;
   bool paste = config_.submit.mode == SubmitMode::kPaste && term.bracketed_paste();
   size_t chunk = config_.submit.chunk_size ? config_.submit.chunk_size : text.size();
-  if (paste) outbox_.push_back({"\x1b[200~", 0});
+  if (paste) typist_.Queue("\x1b[200~", 0);
   for (size_t pos = 0; pos < text.size(); pos += chunk) {
     size_t len = std::min(chunk, text.size() - pos);
     // Never split a UTF-8 character between chunks.
     while (pos + len < text.size() && (static_cast<unsigned char>(text[pos + len]) & 0xC0) == 0x80) ++len;
-    outbox_.push_back({text.substr(pos, len), pos ? config_.submit.chunk_delay_ms : 0});
+    typist_.Queue(text.substr(pos, len), pos ? config_.submit.chunk_delay_ms : 0);
     chunk = config_.submit.chunk_size ? config_.submit.chunk_size : text.size();
     if (len > chunk) pos += len - chunk;
   }
-  if (paste) outbox_.push_back({"\x1b[201~", 0});
-  outbox_.push_back({KeysToBytes(config_.submit.enter, ModesOf(term)),
-                     config_.submit.enter_delay_ms, config_.submit.enter_after_echo});
+  if (paste) typist_.Queue("\x1b[201~", 0);
+  typist_.Queue(KeysToBytes(config_.submit.enter, TerminalKeyModes(term)), config_.submit.enter_delay_ms,
+                config_.submit.enter_after_echo);
 }
 
 void Ask::Flush(const Terminal& term, ChildInput* child, TimePoint now) {
-  // A program that never shows the text still gets its Enter.
-  constexpr int kEchoWaitMs = 1000;
-  while (!outbox_.empty()) {
-    Pending& next = outbox_.front();
-    if (next.after_echo) {
-      if (term.generation() == written_generation_ && now < echo_give_up_) break;
-      next.after_echo = false;
-      next_send_at_ = now + Ms(next.delay_ms);
-    }
-    if (now < next_send_at_) break;
-    child->Write(next.bytes);
-    outbox_.pop_front();
-    written_generation_ = term.generation();
-    echo_give_up_ = now + Ms(kEchoWaitMs);
-    if (outbox_.empty()) break;
-    next_send_at_ = now + Ms(outbox_.front().delay_ms);
-    if (outbox_.front().delay_ms > 0 || outbox_.front().after_echo) break;
-  }
-  if (outbox_.empty() && phase_ == Phase::kSending) {
+  typist_.Update(term.generation(), child, now);
+  if (typist_.empty() && phase_ == Phase::kSending) {
     phase_ = Phase::kWaiting;
-    submitted_at_ = now;
+    typist_.Submitted(now);
   }
 }
 
@@ -210,14 +168,12 @@ void Ask::Flush(const Terminal& term, ChildInput* child, TimePoint now) {
 // nothing is busy, the screen is still. Returns when to press Enter again, or the deadline when
 // it is not to be pressed.
 TimePoint Ask::ResubmitDue() const {
-  constexpr int kMaxResubmits = 2;
-  if (phase_ != Phase::kWaiting || config_.submit.resubmit_ms <= 0 || resubmits_ >= kMaxResubmits ||
+  if (phase_ != Phase::kWaiting || config_.submit.resubmit_ms <= 0 ||
       config_.submit.mode == SubmitMode::kLines || saw_busy_ || !stream_.streamed().empty()) {
     return deadline_;
   }
-  TimePoint due = std::max(last_change_, submitted_at_) + Ms(config_.submit.resubmit_ms);
-  // Checked at this time and not pressed: the next chance comes with a change.
-  return due == resubmit_declined_ ? deadline_ : due;
+  TimePoint due = typist_.ResubmitDue(last_change_, config_.submit.resubmit_ms);
+  return due == TimePoint::max() ? deadline_ : due;
 }
 
 void Ask::ResubmitIfLost(const Terminal& term, ChildInput* child, TimePoint now) {
@@ -229,12 +185,10 @@ void Ask::ResubmitIfLost(const Terminal& term, ChildInput* child, TimePoint now)
   bool lost = !matcher_.Busy(term) && !matcher_.PromptVisible(term) &&
               (CurrentReply(term, true).empty() || ShowsStaleReply(term));
   if (!lost) {
-    resubmit_declined_ = due;
+    typist_.Decline(due);
     return;
   }
-  child->Write(KeysToBytes(config_.submit.enter, ModesOf(term)));
-  ++resubmits_;
-  submitted_at_ = now;
+  typist_.Resubmit(KeysToBytes(config_.submit.enter, TerminalKeyModes(term)), child, now);
 }
 
 void Ask::Update(const Terminal& term, ChildInput* child, TimePoint now) {
@@ -245,28 +199,18 @@ void Ask::Update(const Terminal& term, ChildInput* child, TimePoint now) {
   }
   if (phase_ == Phase::kSending) Flush(term, child, now);
   if (phase_ == Phase::kWaiting) FollowEchoMarker(term);
-  if (phase_ == Phase::kWaiting) {
-    std::string question;
-    bool certain = false;
-    if (QuestionUp(term, child, now, &question, &certain)) {
-      if (certain || QuestionSettled(question, now)) {
-        question_pending_ = true;
-        OnQuestion(term, question, now);
-        if (phase_ == Phase::kDone) return;
-      }
-    } else {
-      if (question_pending_) question_gone_since_ = now;
-      question_pending_ = false;  // gone, or a frame drawn without it
-      // Answered and gone, or gone a while: the next question is a new one.
-      constexpr int kGoneMs = 300;
-      if (answered_ || now >= question_gone_since_ + Ms(kGoneMs)) question_reported_ = false;
-    }
+  std::string question;
+  if (phase_ == Phase::kWaiting && questions_.Update(term, *child, seen_generation_, last_change_, now, &question)) {
+    result_.text = UnfinishedReply(term);
+    Fail(ErrorKind::kNeedsInput, "the program is asking a question no dialog rule answers");
+    result_.question = question;
+    return;
   }
-  if (phase_ == Phase::kWaiting && !question_pending_ && !config_.reply.start.empty() &&
+  if (phase_ == Phase::kWaiting && !questions_.pending() && !config_.reply.start.empty() &&
       !ShowsStartReply(term)) {
     RememberReplyRows(term);
   }
-  if (phase_ == Phase::kWaiting && !question_pending_) {
+  if (phase_ == Phase::kWaiting && !questions_.pending()) {
     if (config_.submit.mode == SubmitMode::kLines) {
       UpdateLines(term, child, now);
     } else {
@@ -277,7 +221,7 @@ void Ask::Update(const Terminal& term, ChildInput* child, TimePoint now) {
   if (phase_ != Phase::kDone && now >= deadline_) {
     result_.text = UnfinishedReply(term);
     Interrupt(term, child);
-    Fail("timeout", "no reply within " + std::to_string(timeout_ms_) + " ms");
+    Fail(ErrorKind::kTimeout, "no reply within " + std::to_string(timeout_ms_) + " ms");
     return;
   }
   // Not while the screen still gives the reply it gave at Start, busy or
@@ -293,138 +237,27 @@ void Ask::Update(const Terminal& term, ChildInput* child, TimePoint now) {
   }
 }
 
-namespace {
-
-// Output quiet this long before the process is asked whether it reads (a
-// program between two writes is not asking anything), and how often it is
-// asked again while the output stays quiet.
-constexpr int kProbeQuietMs = 100;
-constexpr int kProbeEveryMs = 100;
-
-// What a question looks like to the client: the whole screen of a
-// full-screen program (a pager, an editor), else the cursor's line.
-std::string ScreenQuestion(const Terminal& term) {
-  if (!term.alt_screen()) {
-    std::string line = CursorLineText(term);
-    return line.substr(0, line.find_last_not_of(' ') + 1);
-  }
-  std::vector<std::string> lines = term.ScreenLines();
-  while (!lines.empty() && lines.back().empty()) lines.pop_back();
-  std::string question;
-  for (const std::string& line : lines) question += (question.empty() ? "" : "\n") + line;
-  return question;
-}
-
-}  // namespace
-
-bool Ask::QuestionUp(const Terminal& term, ChildInput* child, TimePoint now, std::string* question,
-                     bool* certain) {
-  probing_ = false;
-  bool lines = config_.submit.mode == SubmitMode::kLines;
-  // A line REPL at its own prompt waits for the next line, not an answer.
-  if (lines && (matcher_.PromptVisible(term) || matcher_.ContinuationVisible(term))) return false;
-  if (config_.needs_input_from_process) {
-    probing_ = true;
-    TerminalReader reader = ProbeReader(*child, now);
-    if (reader == TerminalReader::kReading) {
-      *question = ScreenQuestion(term);
-      *certain = true;
-      return true;
-    }
-    if (reader == TerminalReader::kNotReading) return false;
-  }
-  // A full-screen program that took over (a pager) and went quiet.
-  if (lines && term.alt_screen()) {
-    *question = ScreenQuestion(term);
-    return true;
-  }
-  return matcher_.NeedsInput(term, question);
-}
-
-TerminalReader Ask::ProbeReader(const ChildInput& child, TimePoint now) {
-  if (reader_generation_ != seen_generation_) {
-    reader_generation_ = seen_generation_;
-    reader_ = TerminalReader::kNotReading;
-    next_probe_ = last_change_ + Ms(kProbeQuietMs);
-  }
-  if (now >= next_probe_) {
-    reader_ = child.ReadsTerminal();
-    next_probe_ = now + Ms(kProbeEveryMs);
-  }
-  return reader_;
-}
-
-// A TUI's frame may arrive in pieces: a question counts once its text has
-// stayed the same a moment, or once it was first seen long enough ago (a TUI
-// that redraws all the time, in pieces, may change it or hide it in every
-// read).
-bool Ask::QuestionSettled(const std::string& question, TimePoint now) {
-  constexpr int kStableMs = 50;
-  constexpr int kMaxWaitMs = 400;
-  if (!question_seen_ever_) {
-    question_seen_ever_ = true;
-    question_first_ = now;
-  }
-  if (!question_pending_) {
-    question_pending_ = true;
-    question_since_ = now;
-    question_seen_ = question;
-  } else if (question != question_seen_) {
-    question_seen_ = question;
-    question_since_ = now;
-  }
-  question_due_ = std::min(question_since_ + Ms(kStableMs), question_first_ + Ms(kMaxWaitMs));
-  // A REPL's program asks on its cursor line, which ordinary output passes
-  // through too ("Result: " before the value): it counts once quiet a while.
-  int quiet = config_.timeouts.question_ms;
-  if (quiet > 0) question_due_ = std::max(question_due_, last_change_ + Ms(quiet));
-  return now >= question_due_;
-}
-
-void Ask::OnQuestion(const Terminal& term, const std::string& question, TimePoint now) {
-  if (!wait_input_) {
-    result_.text = UnfinishedReply(term);
-    Fail("needs_input", "the program is asking a question no dialog rule answers");
-    result_.question = question;
-    return;
-  }
-  if (question_reported_) return;  // reported; the ask waits for its answer
-  question_reported_ = true;
-  answered_ = false;
-  question_shown_at_ = now;
-  input_question_ = ParseInputQuestion(question, config_.needs_input_options);
-  input_event_pending_ = true;
-}
-
-bool Ask::TakeInputEvent(std::string* json) {
-  if (!input_event_pending_) return false;
-  input_event_pending_ = false;
-  *json = NeedsInputEvent(id_, input_question_);
-  return true;
-}
+bool Ask::TakeInputEvent(std::string* json) { return questions_.TakeInputEvent(id_, json); }
 
 bool Ask::Answer(const Request& r, const Terminal& term, ChildInput* child, TimePoint now,
                  std::string* err) {
-  if (phase_ != Phase::kWaiting || !question_reported_ || answered_) {
+  if (phase_ != Phase::kWaiting || !questions_.waiting_for_answer()) {
     *err = "ask " + id_.json + " is not waiting for an answer";
     return false;
   }
   std::vector<std::string> keys;
-  if (!AnswerKeys(input_question_, config_.needs_input_options, static_cast<int>(r.option), &keys, err)) {
-    return false;
-  }
+  if (!questions_.Answer(static_cast<int>(r.option), &keys, err)) return false;
   // One key at a time, a little apart: a TUI may read a burst as one key.
   constexpr int kKeyGapMs = 80;
-  if (r.option <= 0 && !r.text.empty()) outbox_.push_back({r.text, 0});
+  if (r.option <= 0 && !r.text.empty()) typist_.Queue(r.text, 0);
   for (const std::string& key : keys) {
-    outbox_.push_back({KeysToBytes({key}, ModesOf(term)), outbox_.empty() ? 0 : kKeyGapMs});
+    typist_.Queue(KeysToBytes({key}, TerminalKeyModes(term)), typist_.empty() ? 0 : kKeyGapMs);
   }
-  answered_ = true;
   // A TUI may ignore keys for a moment after it shows a question, so that a
   // key meant for something else does not answer it (Claude drops them for
   // about half a second): the answer goes out no sooner than this.
   constexpr int kAnswerAfterMs = 800;
-  next_send_at_ = std::max(now, question_shown_at_ + Ms(kAnswerAfterMs));
+  typist_.HoldUntil(std::max(now, questions_.shown_at() + Ms(kAnswerAfterMs)));
   phase_ = Phase::kSending;
   Flush(term, child, now);
   return true;
@@ -464,7 +297,7 @@ void Ask::UpdateLines(const Terminal& term, ChildInput* child, TimePoint now) {
   }
   if (continuation) {
     result_.text = finished_output_;
-    Fail("needs_input", "the program waits for more input (continuation prompt)");
+    Fail(ErrorKind::kNeedsInput, "the program waits for more input (continuation prompt)");
     result_.question = CursorLineText(term);
     return;
   }
@@ -487,7 +320,7 @@ bool Ask::EchoWiped(const Terminal& term) const {
   if (echo_redrawn_) return false;  // the helper redrew it, as the user's code
   // The line's start as the screen shows it: up to a TAB (drawn as spaces).
   std::string start = sent_line_.substr(0, std::min<size_t>(8, sent_line_.find('\t')));
-  if (term.generation() == written_generation_ || start.empty()) return false;
+  if (term.generation() == typist_.written_generation() || start.empty()) return false;
   std::string row;
   bool wrapped;
   if (!term.LineAt(sent_row_, &row, &wrapped)) return false;  // long gone into history
@@ -631,7 +464,7 @@ void Ask::Finish(const Terminal& term) {
   if (report != exit_report_ && semi != std::string::npos) {
     // The submission called exit; the interpreter is back at its prompt.
     result_.exit_code = atoi(report.c_str() + semi + 1);
-    Fail("exited", "the code exited with code " + std::to_string(result_.exit_code) +
+    Fail(ErrorKind::kExited, "the code exited with code " + std::to_string(result_.exit_code) +
                        "; the session goes on");
     return;
   }
@@ -649,27 +482,27 @@ bool Ask::revised() const {
 
 void Ask::Interrupt(const Terminal& term, ChildInput* child) {
   if (phase_ == Phase::kQueued || phase_ == Phase::kDone) return;
-  child->Write(KeysToBytes(config_.interrupt_keys, ModesOf(term)));
+  child->Write(KeysToBytes(config_.interrupt_keys, TerminalKeyModes(term)));
 }
 
 void Ask::Cancel(const Terminal& term, ChildInput* child, const std::string& why) {
   if (phase_ == Phase::kDone) return;
   result_.text = phase_ == Phase::kQueued ? std::string() : CurrentReply(term, false);
   Interrupt(term, child);
-  Fail("cancelled", why);
+  Fail(ErrorKind::kCancelled, why);
 }
 
 void Ask::ChildExited(const Terminal& term, const std::string& why) {
   if (phase_ == Phase::kDone) return;
   result_.text = phase_ == Phase::kQueued ? std::string() : CurrentReply(term, false);
-  Fail("exited", why);
+  Fail(ErrorKind::kExited, why);
 }
 
-void Ask::Fail(const std::string& kind, const std::string& error) {
+void Ask::Fail(ErrorKind kind, const std::string& error) {
   result_.ok = false;
   result_.kind = kind;
   result_.error = error;
-  outbox_.clear();
+  typist_.Clear();
   phase_ = Phase::kDone;
 }
 

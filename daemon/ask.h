@@ -7,53 +7,28 @@
 
 #include <chrono>
 #include <cstdint>
-#include <deque>
 #include <string>
 #include <vector>
 
+#include "child.h"
+#include "clock.h"
 #include "engine_config.h"
-#include "platform.h"
+#include "error_kind.h"
+#include "question_watch.h"
 #include "reply_extractor.h"
 #include "reply_stream.h"
 #include "request.h"
 #include "terminal.h"
 #include "turn_input.h"
+#include "typist.h"
 
 namespace tuidriver {
 
 class ScreenMatcher;
 
-using Clock = std::chrono::steady_clock;
-using TimePoint = Clock::time_point;
-
-// Where an ask's keystrokes go: the child's PTY, or a fake in tests.
-class ChildInput {
- public:
-  virtual ~ChildInput() = default;
-  virtual void Write(const std::string& bytes) = 0;
-  // Whether the program waits reading the terminal (platform.h). Unknown
-  // where it cannot be observed: the engine's patterns decide then.
-  virtual TerminalReader ReadsTerminal() const = 0;
-};
-
-// Key names (keys.h) to bytes in the terminal's current cursor and keypad
-// modes, written to the child.
-void WriteKeys(const std::vector<std::string>& keys, const Terminal& term, ChildInput* child);
-
-// Where outgoing lines (replies, chunks, events; built by messages.h) go:
-// the daemon's stdout, or a fake in tests.
-class MessageSink {
- public:
-  virtual ~MessageSink() = default;
-  virtual void Send(const std::string& line) = 0;
-  // Raw program output for subscribers: may be dropped when the reader
-  // lags (see Output::SendDroppable).
-  virtual void SendDroppable(const std::string& line, size_t raw_bytes) { Send(line); }
-};
-
 struct AskResult {
   bool ok = false;
-  std::string kind;      // on failure: timeout, cancelled, exited, needs_input
+  ErrorKind kind = ErrorKind::kError;  // on failure: timeout, cancelled, exited, needs_input
   std::string error;     // on failure: human-readable
   std::string text;      // the reply (ok), or what was seen so far
   std::string question;  // needs_input: the question on screen
@@ -97,7 +72,7 @@ class Ask {
   // spent behind other asks does not count.
   void RestartClock(TimePoint now) { deadline_ = now + std::chrono::milliseconds(timeout_ms_); }
   // Fails a queued ask that never got to start (timeout, exited, not_ready).
-  void FailInQueue(const std::string& kind, const std::string& why) { Fail(kind, why); }
+  void FailInQueue(ErrorKind kind, const std::string& why) { Fail(kind, why); }
   TimePoint deadline() const { return deadline_; }
   // The earliest time Update must run even without output.
   TimePoint next_wakeup() const;
@@ -126,14 +101,6 @@ class Ask {
 
  private:
   enum class Phase { kQueued, kSending, kWaiting, kDone };
-  // Bytes waiting to be typed, each after a pause (Enter after text).
-  struct Pending {
-    std::string bytes;
-    int delay_ms = 0;
-    // The pause starts only once the screen changed after the last write.
-    bool after_echo = false;
-  };
-
   std::string WrapPrompt() const;
   void QueueLine(const Terminal& term);
   void QueueWhole(const Terminal& term);
@@ -144,16 +111,6 @@ class Ask {
   void ResubmitIfLost(const Terminal& term, ChildInput* child, TimePoint now);
   bool PromptAfterSend(const Terminal& term, bool* continuation);
   bool EchoWiped(const Terminal& term) const;
-  // A question is up (not yet settled): on screen, or the program waits
-  // reading the terminal. *certain: seen from the process, so it counts at once.
-  bool QuestionUp(const Terminal& term, ChildInput* child, TimePoint now, std::string* question,
-                  bool* certain);
-  // Asks the process, once the output has been quiet a moment and then
-  // every little while; the last answer holds until the screen changes.
-  TerminalReader ProbeReader(const ChildInput& child, TimePoint now);
-  bool QuestionSettled(const std::string& question, TimePoint now);
-  // A settled question: fails the ask, or (on_input "wait") reports it.
-  void OnQuestion(const Terminal& term, const std::string& question, TimePoint now);
   void CloseLineSegment(const Terminal& term);
   void AppendSegment(const std::vector<Row>& rows, std::string* text, bool* has) const;
   std::string CurrentReply(const Terminal& term, bool final) const;
@@ -173,7 +130,7 @@ class Ask {
   bool ShowsStartReply(const Terminal& term) const;
   void Finish(const Terminal& term);
   void Stream(const std::string& candidate, bool final);
-  void Fail(const std::string& kind, const std::string& error);
+  void Fail(ErrorKind kind, const std::string& error);
   void Interrupt(const Terminal& term, ChildInput* child);
   uint64_t CursorRow(const Terminal& term) const;
 
@@ -192,17 +149,7 @@ class Ask {
   uint64_t seen_generation_ = ~0ull;  // screen changes, for reply_settle_ms
   TimePoint last_change_;
   TimePoint settle_until_;
-  std::deque<Pending> outbox_;
-  TimePoint next_send_at_;
-  // enter_after_echo: the screen's generation when the text was written,
-  // and when to stop waiting for the program to show it.
-  uint64_t written_generation_ = 0;
-  TimePoint echo_give_up_;
-  // submit.resubmit_ms: when the whole prompt's Enter went out, and how many
-  // times it was pressed again since (ResubmitIfLost).
-  TimePoint submitted_at_;
-  TimePoint resubmit_declined_;
-  int resubmits_ = 0;
+  Typist typist_;  // the prompt's and answers' keystrokes, paced; resubmits
   uint64_t start_row_ = 0;
 
   // Where the current line was typed, and whether its echo has shown
@@ -220,31 +167,7 @@ class Ask {
   bool has_output_ = false;
   uint64_t output_start_ = 0;
 
-  // A needs_input question on screen, waiting to settle (its text as last
-  // seen, since when, since when it has been up, and when it will count).
-  bool question_pending_ = false;  // on screen at the last update
-  bool question_seen_ever_ = false;
-  std::string question_seen_;
-  TimePoint question_since_;
-  TimePoint question_first_;
-  TimePoint question_due_;
-
-  // needs_input_from_process: the last answer, the screen it holds for, when
-  // to ask next, and whether the ask waits for that (no prompt showing).
-  TerminalReader reader_ = TerminalReader::kNotReading;
-  uint64_t reader_generation_ = ~0ull;
-  TimePoint next_probe_;
-  bool probing_ = false;
-
-  // on_input "wait": the question reported and not yet gone, whether it was
-  // answered, and since when the screen has shown none.
-  bool wait_input_ = false;
-  bool question_reported_ = false;
-  bool answered_ = false;
-  bool input_event_pending_ = false;
-  InputQuestion input_question_;
-  TimePoint question_gone_since_;
-  TimePoint question_shown_at_;  // when the reported question settled
+  QuestionWatch questions_;  // needs_input: the question, waiting, answering
 
   std::string exit_report_;  // exit_osc's payload at Start
   // echo_osc's payload when the line was typed, and whether the helper has

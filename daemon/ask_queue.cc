@@ -2,13 +2,12 @@
 
 #include <algorithm>
 
+#include "keys.h"
 #include "markdown_text.h"
 #include "messages.h"
 
 namespace tuidriver {
 namespace {
-
-std::chrono::milliseconds Ms(long ms) { return std::chrono::milliseconds(ms); }
 
 // Swallows writes: a cancelled ask's interrupt is sent by the queue
 // itself, a little later (see CancelActive).
@@ -84,7 +83,7 @@ void AskQueue::Cancel(const Request& r, Terminal* term, ChildInput* child, TimeP
     out_->Send(ReplyOkMessage(r.id));
     return;
   }
-  out_->Send(ReplyErrorMessage(r.id, "error", "no ask with id " + r.target.json + " is running or queued"));
+  out_->Send(ReplyErrorMessage(r.id, ErrorKind::kError, "no ask with id " + r.target.json + " is running or queued"));
 }
 
 void AskQueue::Answer(const Request& r, const Terminal& term, ChildInput* child, TimePoint now) {
@@ -93,7 +92,7 @@ void AskQueue::Answer(const Request& r, const Terminal& term, ChildInput* child,
   if (active_ && active_->id() == r.target && active_->Answer(r, term, &in, now, &err)) {
     out_->Send(ReplyOkMessage(r.id));
   } else {
-    out_->Send(ReplyErrorMessage(r.id, "error", err));
+    out_->Send(ReplyErrorMessage(r.id, ErrorKind::kError, err));
   }
 }
 
@@ -166,7 +165,7 @@ void AskQueue::StartNext(Terminal* term, TimePoint last_output, bool dialog_busy
   if (now >= queue_.front()->deadline()) {
     // The program never became ready for it (busy, or lost after an
     // interrupt): fail it rather than wait forever.
-    queue_.front()->FailInQueue("timeout", "the program did not become ready for this ask in time");
+    queue_.front()->FailInQueue(ErrorKind::kTimeout, "the program did not become ready for this ask in time");
     ReplyAsk(*queue_.front());
     queue_.pop_front();
     if (!queue_.empty()) queue_.front()->RestartClock(now);
@@ -314,11 +313,11 @@ void AskQueue::FinishAsk(Terminal* term, TimePoint now) {
   }
   const AskResult& r = active_->result();
   if (r.ok) resync_ = Resync::kAtPrompt;
-  else if (r.kind == "needs_input") {
+  else if (r.kind == ErrorKind::kNeedsInput) {
     resync_ = Resync::kInterruptFirst;
     question_at_ = now;
   }
-  else if (r.kind == "timeout" || r.kind == "cancelled") EnterResync(*term, now);
+  else if (r.kind == ErrorKind::kTimeout || r.kind == ErrorKind::kCancelled) EnterResync(*term, now);
   else resync_ = Resync::kUnknown;
   if (transcript_->enabled() && r.ok) {
     held_ = std::move(active_);
@@ -380,7 +379,7 @@ void AskQueue::CancelQueued(const std::string& why, const Terminal& term, ChildI
   queue_.clear();
 }
 
-void AskQueue::FailQueued(const std::string& kind, const std::string& why) {
+void AskQueue::FailQueued(ErrorKind kind, const std::string& why) {
   for (auto& ask : queue_) {
     ask->FailInQueue(kind, why);
     ReplyAsk(*ask);
@@ -397,7 +396,7 @@ void AskQueue::ChildExited(Terminal* term, const std::string& why, TimePoint now
   if (active_ && !active_->finished()) active_->ChildExited(*term, why);
   FinishAsk(term, now);
   ReleaseHeldReply(now, true);
-  FailQueued("exited", why);
+  FailQueued(ErrorKind::kExited, why);
   // Nothing is left to interrupt or wait for.
   resync_ = Resync::kUnknown;
   clear_after_dialog_ = false;
@@ -421,7 +420,7 @@ void AskQueue::ReplyAsk(const Ask& ask, const JsonObject& extra) {
     out_->Send(ReplyOkMessage(ask.id(), fields.Merge(extra)));
     return;
   }
-  if (r.kind == "needs_input") fields.Add("question", r.question);
+  if (r.kind == ErrorKind::kNeedsInput) fields.Add("question", r.question);
   if (r.exit_code >= 0) fields.Add("exit_code", static_cast<int64_t>(r.exit_code));
   out_->Send(ReplyErrorMessage(ask.id(), r.kind, r.error, fields));
 }

@@ -102,7 +102,7 @@ class AskQueue {
   // Fails every queued ask as cancelled (a close request).
   void CancelQueued(const std::string& why, const Terminal& term, ChildInput* child);
   // Fails every queued ask with `kind` (exited, not_ready).
-  void FailQueued(const std::string& kind, const std::string& why);
+  void FailQueued(ErrorKind kind, const std::string& why);
   // A held reply goes out now, with or without its transcript turn.
   void ReleaseHeld(TimePoint now) { ReleaseHeldReply(now, true); }
   // The program is gone: a last look at the screen for the active ask

@@ -4,32 +4,12 @@
 
 #include <algorithm>
 
+#include "test_fakes.h"
+
 namespace tuidriver {
 namespace {
 
 using std::chrono::milliseconds;
-
-void Feed(Terminal* t, const std::string& s) { t->Feed(s.data(), s.size()); }
-
-struct RecordingInput : ChildInput {
-  void Write(const std::string& bytes) override { written += bytes; }
-  TerminalReader ReadsTerminal() const override { return TerminalReader::kUnknown; }
-  std::string Take() {
-    std::string w;
-    w.swap(written);
-    return w;
-  }
-  std::string written;
-};
-
-struct RecordingSink : MessageSink {
-  void Send(const std::string& line) override { lines.push_back(line); }
-  bool Has(const std::string& part) const {
-    return std::any_of(lines.begin(), lines.end(),
-                       [&](const std::string& l) { return l.find(part) != std::string::npos; });
-  }
-  std::vector<std::string> lines;
-};
 
 // A REPL: `>>> ` at the cursor, one line per ask, C-c to interrupt.
 EngineConfig Repl() {
@@ -68,7 +48,7 @@ class AskQueueTest : public ::testing::Test {
         asks_(engine_, matcher_, "exec", &transcript_, &sink_) {
     Feed(&term_, ">>> ");
   }
-  TimePoint At(int ms) const { return t0_ + milliseconds(ms); }
+  TimePoint At(int ms) const { return clock_.At(ms); }
   void Update(int ms) { asks_.Update(&term_, last_output_, false, &input_, At(ms)); }
   void Output(const std::string& s, int ms) {
     Feed(&term_, s);
@@ -92,11 +72,11 @@ class AskQueueTest : public ::testing::Test {
   ScreenMatcher matcher_;
   Terminal term_;
   TranscriptReader transcript_;
-  RecordingInput input_;
+  FakeChild input_;
   RecordingSink sink_;
   AskQueue asks_;
-  TimePoint t0_ = TimePoint() + std::chrono::hours(1);
-  TimePoint last_output_ = t0_ - milliseconds(1000);
+  FakeClock clock_;
+  TimePoint last_output_ = clock_.t0 - milliseconds(1000);
 };
 
 TEST_F(AskQueueTest, AnAskRunsAndRepliesAndLeavesNoWakeUp) {
@@ -310,7 +290,7 @@ TEST_F(AskQueueTest, BackgroundOutputAtThePromptGetsAnEnterOncePerScreen) {
 }
 
 TEST_F(AskQueueTest, InputSentByTheClientEndsTheAtPromptState) {
-  asks_.OnInput(t0_);
+  asks_.OnInput(clock_.t0);
   EXPECT_EQ(AskQueue::Resync::kUnknown, asks_.resync());
   Output("tick\r\n", 0);
   ASSERT_TRUE(asks_.Add(AskFor("1", "1+1", 1000), At(0)));
@@ -320,7 +300,7 @@ TEST_F(AskQueueTest, InputSentByTheClientEndsTheAtPromptState) {
 }
 
 TEST_F(AskQueueTest, AQueuedAskThatNeverGetsReadyTimesOut) {
-  asks_.OnInput(t0_);  // (else an Enter would try to bring the prompt back)
+  asks_.OnInput(clock_.t0);  // (else an Enter would try to bring the prompt back)
   Output("busy\r\n", 0);  // no prompt
   ASSERT_TRUE(asks_.Add(AskFor("1", "1+1", 1000), At(0)));
   asks_.OnReady(At(0));
@@ -350,7 +330,7 @@ TEST_F(AskQueueTest, AQueuedAsksDeadlineIsNoWakeUpWhileAnotherRuns) {
 // not_ready: every queued ask gets its reply.
 TEST_F(AskQueueTest, FailQueuedAnswersEveryQueuedAsk) {
   for (const char* id : {"1", "2", "3"}) ASSERT_TRUE(asks_.Add(AskFor(id, "x"), At(0)));
-  asks_.FailQueued("not_ready", "it never showed its prompt");
+  asks_.FailQueued(ErrorKind::kNotReady, "it never showed its prompt");
   ASSERT_EQ(3u, sink_.lines.size());
   for (const std::string& l : sink_.lines) {
     EXPECT_NE(std::string::npos, l.find(R"("ok":false,"kind":"not_ready","error":"it never showed its prompt")")) << l;

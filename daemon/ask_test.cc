@@ -5,19 +5,10 @@
 #include "engine_config.h"
 #include "screen_matcher.h"
 #include "terminal.h"
+#include "test_fakes.h"
 
 namespace tuidriver {
 namespace {
-
-void Feed(Terminal* t, const std::string& s) { t->Feed(s.data(), s.size()); }
-
-struct RecordingInput : ChildInput {
-  void Write(const std::string& bytes) override { written += bytes; }
-  TerminalReader ReadsTerminal() const override { return TerminalReader::kUnknown; }
-  std::string written;
-};
-
-std::chrono::milliseconds Ms(int ms) { return std::chrono::milliseconds(ms); }
 
 // A paste-mode TUI that shows pasted text only when it gets round to it.
 EngineConfig PasteEngine(bool after_echo) {
@@ -47,7 +38,7 @@ class PasteAsk : public ::testing::Test {
     return w.size() > 0 && w.back() == '\r';
   }
   Terminal term_;
-  RecordingInput input_;
+  FakeChild input_;
   TimePoint t0_ = Clock::now();
 };
 
@@ -110,7 +101,7 @@ TEST_F(PasteAsk, QuestionIsReadOnceItsFrameIsComplete) {
   EXPECT_EQ(t0_ + Ms(280), ask.next_wakeup());
   ask.Update(term_, &input_, t0_ + Ms(280));
   ASSERT_TRUE(ask.finished());
-  EXPECT_EQ("needs_input", ask.result().kind);
+  EXPECT_EQ(ErrorKind::kNeedsInput, ask.result().kind);
   EXPECT_EQ("? Shell  rm x\nAllow execution?\n1. Allow once", ask.result().question);
 }
 
@@ -131,7 +122,7 @@ TEST_F(PasteAsk, ChangingQuestionCountsAfterABoundedWait) {
     ask.Update(term_, &input_, t0_ + Ms(t));
   }
   ASSERT_TRUE(ask.finished());
-  EXPECT_EQ("needs_input", ask.result().kind);
+  EXPECT_EQ(ErrorKind::kNeedsInput, ask.result().kind);
   EXPECT_GE(t, 600);
   EXPECT_LE(t, 640);
 }
@@ -248,7 +239,7 @@ TEST_F(PasteAsk, WithoutOnInputTheQuestionEndsTheAsk) {
   ask.Update(term_, &input_, t0_ + Ms(200));
   ask.Update(term_, &input_, t0_ + Ms(260));
   ASSERT_TRUE(ask.finished());
-  EXPECT_EQ("needs_input", ask.result().kind);
+  EXPECT_EQ(ErrorKind::kNeedsInput, ask.result().kind);
   std::string event;
   EXPECT_FALSE(ask.TakeInputEvent(&event));
 }
@@ -268,7 +259,7 @@ TEST(StreamAsk, PreviousReplyToTheSamePromptNeverStreams) {
   c.reply.chrome = {"^working"};
   ScreenMatcher m(c);
   Terminal term(40, 12, 100);
-  RecordingInput input;
+  FakeChild input;
   TimePoint t0 = Clock::now();
   Feed(&term, "\x1b[?2004h> go\r\n* old one\r\n* old two\r\n> ");
   Request r = AskFor("go");
@@ -294,7 +285,7 @@ TEST(StreamAsk, PreviousReplyToTheSamePromptNeverStreams) {
 }
 
 // A line REPL whose questions are decided from its process (bash, python).
-struct ReaderInput : RecordingInput {
+struct ReaderInput : FakeChild {
   TerminalReader ReadsTerminal() const override {
     ++probes;
     return reader;
@@ -359,7 +350,7 @@ TEST_F(ProcessQuestion, AReadWithAnyPromptOrNoneIsAQuestionOnceQuiet) {
     EXPECT_EQ(t0_ + Ms(110), ask.next_wakeup());
     ask.Update(term, &input, t0_ + Ms(110));
     ASSERT_TRUE(ask.finished()) << prompt;
-    EXPECT_EQ("needs_input", ask.result().kind);
+    EXPECT_EQ(ErrorKind::kNeedsInput, ask.result().kind);
     std::string want(prompt);
     EXPECT_EQ(want.substr(0, want.find_last_not_of(' ') + 1), ask.result().question);
   }
@@ -386,7 +377,7 @@ TEST_F(ProcessQuestion, UnobservableProcessFallsBackToTheShapeOfAQuietScreen) {
   EXPECT_FALSE(ask.finished()) << "the shape counts only after question_ms of quiet";
   ask.Update(term_, &input_, t0_ + Ms(1020));
   ASSERT_TRUE(ask.finished());
-  EXPECT_EQ("needs_input", ask.result().kind);
+  EXPECT_EQ(ErrorKind::kNeedsInput, ask.result().kind);
   EXPECT_EQ("Continue? [y/N]", ask.result().question);
 }
 
@@ -398,7 +389,7 @@ TEST_F(ProcessQuestion, FullScreenProgramIsReportedWithItsScreen) {
   ask.Update(term_, &input_, t0_ + Ms(20));
   ask.Update(term_, &input_, t0_ + Ms(120));
   ASSERT_TRUE(ask.finished());
-  EXPECT_EQ("needs_input", ask.result().kind);
+  EXPECT_EQ(ErrorKind::kNeedsInput, ask.result().kind);
   EXPECT_EQ("line 1\nline 2\n:", ask.result().question);
 }
 
@@ -419,7 +410,7 @@ TEST(RedrawnEcho, ARedrawCutAfterItsPromptIsNotTheNextPrompt) {
   EngineConfig c = RedrawingRepl();
   ScreenMatcher m(c);
   Terminal term(40, 10, 100);
-  RecordingInput input;
+  FakeChild input;
   TimePoint t0 = Clock::now();
   Feed(&term, "earlier\r\ntd>>> ");
   Ask ask(AskFor("run(1)"), c, m, t0);

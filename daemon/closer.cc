@@ -1,16 +1,12 @@
 #include "closer.h"
 
+#include "keys.h"
+
 #include <signal.h>
 
 #include <algorithm>
 
 namespace tuidriver {
-namespace {
-
-std::chrono::milliseconds Ms(long ms) { return std::chrono::milliseconds(ms); }
-
-}  // namespace
-
 void Closer::Begin(bool settle_first, bool urgent, const Terminal& term, ChildInput* child, TimePoint now) {
   if (phase_ != Phase::kNone) return;
   urgent_ = urgent;

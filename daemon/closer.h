@@ -9,19 +9,12 @@
 #ifndef TUIDRIVER_CLOSER_H_
 #define TUIDRIVER_CLOSER_H_
 
-#include "ask.h"
+#include "child.h"
+#include "clock.h"
 #include "engine_config.h"
 #include "terminal.h"
 
 namespace tuidriver {
-
-// Signals to the child: the PTY's foreground job and the child's group.
-class ChildSignals {
- public:
-  virtual ~ChildSignals() = default;
-  virtual void SignalForeground(int sig) = 0;
-  virtual void SignalGroup(int sig) = 0;
-};
 
 class Closer {
  public:

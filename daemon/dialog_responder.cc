@@ -1,14 +1,10 @@
 #include "dialog_responder.h"
 
+#include "keys.h"
+
 #include <algorithm>
 
 namespace tuidriver {
-namespace {
-
-std::chrono::milliseconds Ms(long ms) { return std::chrono::milliseconds(ms); }
-
-}  // namespace
-
 DialogResponder::DialogResponder(const EngineConfig& engine, const ScreenMatcher& matcher,
                                  const std::string& mode)
     : engine_(engine), matcher_(matcher), mode_(mode) {}

@@ -12,7 +12,8 @@
 #include <deque>
 #include <string>
 
-#include "ask.h"
+#include "child.h"
+#include "clock.h"
 #include "engine_config.h"
 #include "screen_matcher.h"
 #include "terminal.h"

@@ -2,18 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include "test_fakes.h"
+
 namespace tuidriver {
 namespace {
-
-using std::chrono::milliseconds;
-
-void Feed(Terminal* t, const std::string& s) { t->Feed(s.data(), s.size()); }
-
-struct RecordingInput : ChildInput {
-  void Write(const std::string& bytes) override { written += bytes; }
-  TerminalReader ReadsTerminal() const override { return TerminalReader::kUnknown; }
-  std::string written;
-};
 
 class DialogResponderTest : public ::testing::Test {
  protected:
@@ -28,7 +20,7 @@ class DialogResponderTest : public ::testing::Test {
     c.dialogs = {trust};
     return c;
   }
-  TimePoint At(int ms) const { return t0_ + milliseconds(ms); }
+  TimePoint At(int ms) const { return clock_.At(ms); }
   int Update(int ms, bool answer = true) {
     return dialogs_.Update(term_, last_output_, answer, &input_, At(ms));
   }
@@ -39,10 +31,10 @@ class DialogResponderTest : public ::testing::Test {
   EngineConfig engine_ = Engine();
   ScreenMatcher matcher_{engine_};
   Terminal term_;
-  RecordingInput input_;
+  FakeChild input_;
   DialogResponder dialogs_{engine_, matcher_, "exec"};
-  TimePoint t0_ = TimePoint() + std::chrono::hours(1);
-  TimePoint last_output_ = t0_;
+  FakeClock clock_;
+  TimePoint last_output_ = clock_.t0;
 };
 
 TEST_F(DialogResponderTest, NoDialogNoKeysNoWakeUp) {

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 
+#include "child.h"
+#include "terminal.h"
 #include "utf8.h"
 
 namespace tuidriver {
@@ -285,6 +287,17 @@ std::string BracketedPaste(std::string text) {
   static const char kEnd[] = "\x1b[201~";
   for (size_t p; (p = text.find(kEnd)) != std::string::npos;) text.erase(p, sizeof kEnd - 1);
   return "\x1b[200~" + text + kEnd;
+}
+
+KeyModes TerminalKeyModes(const Terminal& term) {
+  KeyModes modes;
+  modes.app_cursor_keys = term.app_cursor_keys();
+  modes.app_keypad = term.app_keypad();
+  return modes;
+}
+
+void WriteKeys(const std::vector<std::string>& keys, const Terminal& term, ChildInput* child) {
+  child->Write(KeysToBytes(keys, TerminalKeyModes(term)));
 }
 
 }  // namespace tuidriver

@@ -52,6 +52,13 @@ bool CheckKeyNames(const std::vector<std::string>& names, std::string* err);
 // name is typed as the text it is.
 std::string KeysToBytes(const std::vector<std::string>& names, const KeyModes& modes);
 
+class ChildInput;
+class Terminal;
+// The modes the program has set on the terminal.
+KeyModes TerminalKeyModes(const Terminal& term);
+// Key names to bytes in the terminal's current modes, written to the child.
+void WriteKeys(const std::vector<std::string>& keys, const Terminal& term, ChildInput* child);
+
 // Text as a terminal pastes it in bracketed-paste mode (ESC [200~ ... ESC
 // [201~), so the program takes it literally: a TAB inserts a TAB. An end
 // marker inside the text is dropped, so the paste cannot end early.

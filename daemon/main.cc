@@ -8,8 +8,10 @@
 #include <string>
 
 #include "engine_config.h"
+#include "error_kind.h"
 #include "home.h"
 #include "json_writer.h"
+#include "messages.h"
 #include "options.h"
 #include "request.h"
 #include "session.h"
@@ -18,14 +20,12 @@ namespace {
 
 // Exit code 2 or 3 with one JSON error line on stdout and a plain message
 // on stderr.
-int Fail(int code, const std::string& kind, const std::string& message) {
-  tuidriver::JsonObject o;
-  o.Add("type", "error").Add("kind", kind).Add("error", message);
-  std::string line = o.Finish() + "\n";
+int Fail(int code, tuidriver::ErrorKind kind, const std::string& message) {
+  std::string line = tuidriver::SessionErrorMessage(kind, message) + "\n";
   fwrite(line.data(), 1, line.size(), stdout);
   fflush(stdout);
   fprintf(stderr, "tuidriver: %s\n", message.c_str());
-  if (kind == "usage") fprintf(stderr, "%s", tuidriver::UsageText());
+  if (kind == tuidriver::ErrorKind::kUsage) fprintf(stderr, "%s", tuidriver::UsageText());
   return code;
 }
 
@@ -53,6 +53,12 @@ int ListFields() {
     o.AddStringArray(type.c_str(), fields);
   }
   printf("%s\n", o.Finish().c_str());
+  return 0;
+}
+
+// Every error kind the daemon sends, one a line (error_kind.h).
+int ListErrorKinds() {
+  for (const std::string& kind : tuidriver::ErrorKindNames()) printf("%s\n", kind.c_str());
   return 0;
 }
 
@@ -102,7 +108,7 @@ void AddTranscript(const tuidriver::Options& o, tuidriver::SessionOptions* s) {
 int main(int argc, char** argv) {
   tuidriver::Options o;
   std::string err;
-  if (!tuidriver::ParseOptions(argc, argv, &o, &err)) return Fail(2, "usage", err);
+  if (!tuidriver::ParseOptions(argc, argv, &o, &err)) return Fail(2, tuidriver::ErrorKind::kUsage, err);
   switch (o.action) {
     case tuidriver::Options::Action::kHelp:
       printf("%s", tuidriver::UsageText());
@@ -114,6 +120,8 @@ int main(int argc, char** argv) {
       return ListEngines();
     case tuidriver::Options::Action::kListFields:
       return ListFields();
+    case tuidriver::Options::Action::kListErrorKinds:
+      return ListErrorKinds();
     case tuidriver::Options::Action::kRun:
       break;
   }
@@ -123,12 +131,12 @@ int main(int argc, char** argv) {
     session.engine.name = "raw";
     session.engine.command = o.command;
   } else if (!LoadEngine(o, &session.engine, &err)) {
-    return Fail(2, "engine", err);
+    return Fail(2, tuidriver::ErrorKind::kEngine, err);
   }
   if (!o.engine.empty() && !o.engine_file.empty()) session.engine.name = o.engine;
   if (!session.raw) tuidriver::ExpandPlaceholders(tuidriver::NewSessionToken(), &session.engine);
   if (!o.resume.empty() && session.engine.transcript.resume_args.empty()) {
-    return Fail(2, "usage", "--resume needs an engine that declares transcript.resume_args (" +
+    return Fail(2, tuidriver::ErrorKind::kUsage, "--resume needs an engine that declares transcript.resume_args (" +
                                 session.engine.name + " does not)");
   }
   if (!session.engine.transcript.format.empty()) AddTranscript(o, &session);

@@ -10,10 +10,10 @@ std::string ReplyOkMessage(const RequestId& id, const JsonObject& fields) {
   return o.Finish();
 }
 
-std::string ReplyErrorMessage(const RequestId& id, const std::string& kind, const std::string& error,
+std::string ReplyErrorMessage(const RequestId& id, ErrorKind kind, const std::string& error,
                               const JsonObject& fields) {
   JsonObject o;
-  o.AddRaw("id", id.json).Add("type", "reply").Add("ok", false).Add("kind", kind).Add("error", error);
+  o.AddRaw("id", id.json).Add("type", "reply").Add("ok", false).Add("kind", ErrorKindName(kind)).Add("error", error);
   return o.Merge(fields).Finish();
 }
 
@@ -83,9 +83,9 @@ std::string DialogEvent(const std::string& name, const std::vector<std::string>&
   return o.Finish();
 }
 
-std::string SessionErrorMessage(const std::string& kind, const std::string& error, const JsonObject& fields) {
+std::string SessionErrorMessage(ErrorKind kind, const std::string& error, const JsonObject& fields) {
   JsonObject o;
-  o.Add("type", "error").Add("kind", kind).Add("error", error).Merge(fields);
+  o.Add("type", "error").Add("kind", ErrorKindName(kind)).Add("error", error).Merge(fields);
   return o.Finish();
 }
 

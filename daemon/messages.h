@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "error_kind.h"
 #include "json_writer.h"
 #include "request.h"
 #include "terminal.h"
@@ -16,7 +17,7 @@ namespace tuidriver {
 // {"id":…,"type":"reply","ok":true, …fields}
 std::string ReplyOkMessage(const RequestId& id, const JsonObject& fields = JsonObject());
 // {"id":…,"type":"reply","ok":false,"kind":…,"error":…, …fields}
-std::string ReplyErrorMessage(const RequestId& id, const std::string& kind, const std::string& error,
+std::string ReplyErrorMessage(const RequestId& id, ErrorKind kind, const std::string& error,
                               const JsonObject& fields = JsonObject());
 // The screen's "styles" field (screen with "styles":true): per row, its
 // runs {"col","len", colours and only the attributes that are set}.
@@ -31,7 +32,7 @@ std::string ExitEvent(const JsonObject& exit_fields);
 std::string DialogEvent(const std::string& name, const std::vector<std::string>& keys);
 // {"type":"error","kind":…,"error":…, …fields}: a failure no request caused
 // (spawn, not_ready).
-std::string SessionErrorMessage(const std::string& kind, const std::string& error,
+std::string SessionErrorMessage(ErrorKind kind, const std::string& error,
                                 const JsonObject& fields = JsonObject());
 
 }  // namespace tuidriver

@@ -17,7 +17,7 @@ TEST(Messages, RepliesCarryTheIdVerbatimAndTheirFields) {
   EXPECT_EQ(R"({"id":7,"type":"reply","ok":true,"text":"4\"2","revised":true})", ReplyOkMessage(Id("7"), fields));
   EXPECT_EQ(R"({"id":"a","type":"reply","ok":true})", ReplyOkMessage(Id("\"a\"")));
   EXPECT_EQ(R"({"id":null,"type":"reply","ok":false,"kind":"protocol","error":"bad"})",
-            ReplyErrorMessage(RequestId(), "protocol", "bad"));
+            ReplyErrorMessage(RequestId(), ErrorKind::kProtocol, "bad"));
 }
 
 TEST(Messages, EventsAndChunks) {
@@ -27,7 +27,7 @@ TEST(Messages, EventsAndChunks) {
   EXPECT_EQ(R"({"type":"exit","exit_code":3,"signal":null})", ExitEvent(exit));
   EXPECT_EQ(R"({"type":"dialog","name":"trust","keys":["Enter"]})", DialogEvent("trust", {"Enter"}));
   EXPECT_EQ(R"({"type":"output","data":"x"})", OutputEvent("x"));
-  EXPECT_EQ(R"({"type":"error","kind":"spawn","error":"no such file"})", SessionErrorMessage("spawn", "no such file"));
+  EXPECT_EQ(R"({"type":"error","kind":"spawn","error":"no such file"})", SessionErrorMessage(ErrorKind::kSpawn, "no such file"));
 }
 
 TEST(JsonObject, MergeAppendsFields) {

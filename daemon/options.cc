@@ -56,6 +56,7 @@ bool ParseOne(const std::string& arg, int argc, char** argv, int* i, Options* o,
   else if (arg == "--version") o->action = Options::Action::kVersion;
   else if (arg == "--list-engines") o->action = Options::Action::kListEngines;
   else if (arg == "--list-fields") o->action = Options::Action::kListFields;
+  else if (arg == "--list-error-kinds") o->action = Options::Action::kListErrorKinds;
   else if (Matches(arg, "--cols")) {
     if (!TakeValue(arg, "--cols", argc, argv, i, &v, err) || !ParseInt("--cols", v, 2, 1000, &n, err)) return false;
     o->cols = static_cast<int>(n);
@@ -121,7 +122,7 @@ bool ParseOptions(int argc, char** argv, Options* o, std::string* err) {
 const char* UsageText() {
   return "usage: tuidriver ENGINE [options]\n"
          "       tuidriver [--cols N] [--rows N] -- COMMAND [ARGS...]\n"
-         "       tuidriver --list-engines | --list-fields | --version | --help\n"
+         "       tuidriver --list-engines | --list-fields | --list-error-kinds | --version | --help\n"
          "\n"
          "Drives one interactive program through a pseudo-terminal and speaks\n"
          "newline-delimited JSON on stdin/stdout (see docs/protocol.md).\n"

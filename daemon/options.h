@@ -8,7 +8,7 @@
 namespace tuidriver {
 
 struct Options {
-  enum class Action { kRun, kHelp, kVersion, kListEngines, kListFields } action = Action::kRun;
+  enum class Action { kRun, kHelp, kVersion, kListEngines, kListFields, kListErrorKinds } action = Action::kRun;
   std::string engine;                  // engine name, or empty for a raw session
   std::string engine_file;             // --engine-file
   std::vector<std::string> command;    // after "--": a raw session

@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "child.h"
+
 namespace tuidriver {
 
 struct SpawnOptions {
@@ -22,13 +24,6 @@ struct SpawnOptions {
   std::string cwd;  // empty: inherit
   int cols = 120;
   int rows = 40;
-};
-
-// How a child ended, as waitpid reported it.
-struct ExitStatus {
-  bool exited = false;  // false until reaped
-  int code = -1;        // exit code, or -1 when killed by a signal
-  int signal = 0;       // terminating signal, 0 when it exited normally
 };
 
 class PtyProcess {
@@ -95,10 +90,6 @@ class PtyProcess {
 // master means EOF).
 ssize_t ReadAvailable(int fd, char* buf, size_t len);
 
-// Maps "INT", "SIGINT", "int" or "2" to a signal number; 0 if unknown.
-int SignalFromName(const std::string& name);
-// "INT" for SIGINT; the number as text if unknown.
-std::string SignalName(int sig);
 
 // Sends sig to every process whose parent is this process: after the
 // program is reaped, those are the orphans it left. Returns how many.

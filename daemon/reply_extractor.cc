@@ -5,20 +5,11 @@
 
 #include "screen_matcher.h"
 #include "terminal.h"
+#include "text.h"
 #include "utf8.h"
 
 namespace tuidriver {
 namespace {
-
-std::string TrimRight(const std::string& s) {
-  size_t end = s.find_last_not_of(' ');
-  return end == std::string::npos ? std::string() : s.substr(0, end + 1);
-}
-
-std::string TrimBoth(const std::string& s) {
-  size_t start = s.find_first_not_of(' ');
-  return start == std::string::npos ? std::string() : TrimRight(s.substr(start));
-}
 
 std::string FirstLine(const std::string& s) {
   return s.substr(0, s.find('\n'));
@@ -64,7 +55,7 @@ void DropRowBeingDrawn(std::vector<std::string>* body, const std::vector<size_t>
 std::string WithoutRightAlignedField(const std::string& rest) {
   size_t gap = rest.rfind("   ");
   if (gap == std::string::npos) return rest;
-  std::string field = TrimBoth(rest.substr(gap));
+  std::string field = Trim(rest.substr(gap));
   if (field.empty() || field.find(' ') != std::string::npos || StringColumns(field) > 8) return rest;
   return TrimRight(rest.substr(0, gap));
 }
@@ -76,12 +67,12 @@ std::string WithoutRightAlignedField(const std::string& rest) {
 bool EchoedAfterMarker(const std::string& line, const std::string& needle, const std::string& first_line) {
   size_t pos = line.find(needle);
   if (pos == std::string::npos) return false;
-  std::string rest = TrimBoth(line.substr(pos));
+  std::string rest = Trim(line.substr(pos));
   if (first_line.compare(0, rest.size(), rest) != 0) {
     rest = WithoutRightAlignedField(rest);
     if (first_line.compare(0, rest.size(), rest) != 0) return false;
   }
-  std::string marker = TrimBoth(line.substr(0, pos));
+  std::string marker = Trim(line.substr(0, pos));
   if (marker.empty() || StringColumns(marker) > 4) return false;
   // A list bullet in a reply ("- the prompt", "• the prompt") is no input marker.
   static const char* const kBullets[] = {"-", "*", "+", "\u2022", "\u00b7", "\u2013"};
@@ -101,7 +92,7 @@ bool EchoedAfterMarker(const std::string& line, const std::string& needle, const
 // prompt "hi") is not its echo, nor is a reply's first line ("● hi there").
 int FindEcho(const std::vector<std::string>& lines, int from, int end,
              const std::string& prompt, const ScreenMatcher& matcher) {
-  std::string first_line = TrimBoth(FirstLine(prompt));
+  std::string first_line = Trim(FirstLine(prompt));
   std::string needle = first_line.substr(0, 40);
   if (needle.empty()) return -1;
   size_t prefix;
@@ -110,7 +101,7 @@ int FindEcho(const std::vector<std::string>& lines, int from, int end,
     if (EchoedAfterMarker(line, needle, first_line) && !matcher.IsReplyStart(line, &prefix)) return i;
   }
   for (int i = end - 1; i >= from; --i) {
-    if (TrimBoth(lines[static_cast<size_t>(i)]).compare(0, needle.size(), needle) == 0) return i;
+    if (Trim(lines[static_cast<size_t>(i)]).compare(0, needle.size(), needle) == 0) return i;
   }
   return -1;
 }
@@ -120,7 +111,7 @@ int FindEcho(const std::vector<std::string>& lines, int from, int end,
 // the end of a long reply (Codex) shows no reply.start row any more.
 bool ContinuesAReply(const std::string& line, const ScreenMatcher& matcher, const ReplyConfig& config) {
   const std::string& indent = config.continuation_indent;
-  return !indent.empty() && line.compare(0, indent.size(), indent) == 0 && !TrimBoth(line).empty() &&
+  return !indent.empty() && line.compare(0, indent.size(), indent) == 0 && !Trim(line).empty() &&
          !matcher.IsChrome(line) && !matcher.IsToolOutput(line);
 }
 
@@ -171,7 +162,7 @@ void CollectBody(const std::vector<std::string>& lines, const std::vector<size_t
       last_row->push_back(at > prefix ? at - prefix : 0);
       continue;
     }
-    if (!started && first_content && !TrimBoth(line).empty()) {
+    if (!started && first_content && !Trim(line).empty()) {
       first_content = false;
       started = *headless = ContinuesAReply(line, matcher, config);
     }
@@ -279,7 +270,7 @@ bool MergeReplyRows(std::vector<std::string>* seen, const std::vector<std::strin
   for (size_t k = std::min(seen->size(), window.size()); k > 0; --k) {
     auto common = window.begin() + static_cast<long>(k);
     if (!std::equal(window.begin(), common, seen->end() - static_cast<long>(k))) continue;
-    if (std::all_of(window.begin(), common, [](const std::string& r) { return TrimBoth(r).empty(); })) break;
+    if (std::all_of(window.begin(), common, [](const std::string& r) { return Trim(r).empty(); })) break;
     seen->erase(seen->end() - static_cast<long>(k), seen->end());
     seen->insert(seen->end(), window.begin(), window.end());
     return true;
@@ -308,7 +299,7 @@ std::vector<std::string> MarkedReplyRows(const std::vector<Row>& rows, const std
   // No echo yet: whatever is on the screen belongs to earlier turns.
   if (echo < 0) return {};
   // The echo of a multi-line prompt spans several rows: skip to its last.
-  std::string last_line = TrimBoth(prompt.substr(prompt.rfind('\n') == std::string::npos ? 0 : prompt.rfind('\n') + 1));
+  std::string last_line = Trim(prompt.substr(prompt.rfind('\n') == std::string::npos ? 0 : prompt.rfind('\n') + 1));
   if (echo >= 0 && prompt.find('\n') != std::string::npos && !last_line.empty()) {
     if (last_line.size() > 40) last_line.resize(40);
     for (int i = echo; i < end; ++i) {

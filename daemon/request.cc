@@ -339,11 +339,11 @@ const std::vector<std::string>& KnownRequestFields(const std::string& type) {
   return spec ? spec->fields : kNone;
 }
 
-const char* RequestErrorKind(RequestError error) {
+ErrorKind RequestErrorKind(RequestError error) {
   switch (error) {
-    case RequestError::kUnknownType: return "unknown_type";
-    case RequestError::kBadRequest: return "bad_request";
-    default: return "protocol";
+    case RequestError::kUnknownType: return ErrorKind::kUnknownType;
+    case RequestError::kBadRequest: return ErrorKind::kBadRequest;
+    default: return ErrorKind::kProtocol;
   }
 }
 

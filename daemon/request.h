@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "error_kind.h"
+
 namespace tuidriver {
 
 // Longest request line accepted; longer lines are refused with a protocol
@@ -66,7 +68,7 @@ struct Request {
 // Why a line was refused, as the reply's kind: "protocol", "unknown_type",
 // "bad_request" (a field the request's type does not have).
 enum class RequestError { kNone, kProtocol, kUnknownType, kBadRequest };
-const char* RequestErrorKind(RequestError error);
+ErrorKind RequestErrorKind(RequestError error);
 
 class RequestParser {
  public:

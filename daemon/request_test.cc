@@ -183,7 +183,7 @@ TEST(Request, UnknownFieldsAreBadRequests) {
   Parsed r = Parse(&p, R"({"id":3,"type":"ask","prompt":"hi","timeout_sec":400})");
   EXPECT_FALSE(r.ok);
   EXPECT_EQ(RequestError::kBadRequest, r.kind);
-  EXPECT_STREQ("bad_request", RequestErrorKind(r.kind));
+  EXPECT_EQ(ErrorKind::kBadRequest, RequestErrorKind(r.kind));
   EXPECT_EQ("3", r.request.id.json);
   EXPECT_EQ("unknown field 'timeout_sec' in a 'ask' request (known: id, type, prompt, timeout_ms, timeout, on_input)", r.err);
   r = Parse(&p, R"({"type":"status","verbose":true})");

@@ -46,8 +46,6 @@ void InstallSignals(sigset_t* wait_mask) {
   signal(SIGPIPE, SIG_IGN);  // a closed stdout is an EPIPE, not a death
 }
 
-std::chrono::milliseconds Ms(long ms) { return std::chrono::milliseconds(ms); }
-
 }  // namespace
 
 Session::Session(SessionOptions options, int in_fd, int out_fd)
@@ -110,7 +108,7 @@ bool Session::Spawn() {
   spawn.rows = options_.engine.rows;
   std::string err;
   if (pty_.Spawn(spawn, &err)) return true;
-  out_.Send(SessionErrorMessage("spawn", err));
+  out_.Send(SessionErrorMessage(ErrorKind::kSpawn, err));
   out_.Drain(1000);
   fprintf(stderr, "tuidriver: %s\n", err.c_str());
   return false;
@@ -203,7 +201,7 @@ bool Session::AppendRequestBytes(const char* data, size_t len) {
   }
   // Refuse now, and discard the rest of the line as it arrives: the line
   // is never held whole, and no more than the limit is ever buffered.
-  out_.Send(ReplyErrorMessage(RequestId(), "protocol", "request line longer than " +
+  out_.Send(ReplyErrorMessage(RequestId(), ErrorKind::kProtocol, "request line longer than " +
                               std::to_string(kMaxRequestBytes) + " bytes; discarded"));
   std::string().swap(in_buf_);
   discarding_long_line_ = true;

@@ -7,12 +7,6 @@
 #include "messages.h"
 
 namespace tuidriver {
-namespace {
-
-std::chrono::milliseconds Ms(long ms) { return std::chrono::milliseconds(ms); }
-
-}  // namespace
-
 SessionCore::SessionCore(const SessionOptions& options, SessionChild* child, MessageSink* out)
     : options_(options),
       program_(child),
@@ -38,7 +32,7 @@ void SessionCore::Start(TimePoint now) {
   std::string err;
   if (!options_.record_path.empty() && !StartRecording(options_.record_path, &err)) {
     // The session runs on, unrecorded, and says why.
-    out_->Send(SessionErrorMessage("record", err));
+    out_->Send(SessionErrorMessage(ErrorKind::kRecord, err));
     fprintf(stderr, "tuidriver: %s\n", err.c_str());
   }
   if (options_.raw) CheckReady(now);
@@ -143,7 +137,7 @@ void SessionCore::ReportExit() {
   out_->Send(ExitEvent(ExitFields()));
   std::string why = ExitDescription();
   asks_.ChildExited(&term_, why, now);
-  FailPending("exited", why);
+  FailPending(ErrorKind::kExited, why);
   if (was_starting && !options_.raw && !closing_) {
     // Nothing more can happen: the daemon ends with 3 (ReportNotReady).
     ReportNotReady(options_.engine.name + " exited before it showed its prompt: " + why);
@@ -153,7 +147,7 @@ void SessionCore::ReportExit() {
   else if (!stdin_open_) BeginClose(nullptr);
 }
 
-void SessionCore::FailPending(const std::string& kind, const std::string& why) {
+void SessionCore::FailPending(ErrorKind kind, const std::string& why) {
   asks_.FailQueued(kind, why);
   for (const RequestId& id : waiters_.TakeAll()) ReplyError(id, kind, why, ScreenFields());
 }
@@ -219,7 +213,7 @@ void SessionCore::CheckReady(TimePoint now) {
     std::string error = options_.engine.name + missing + " within " +
                         std::to_string(options_.engine.timeouts.ready_ms) + " ms";
     ReportNotReady(error);
-    FailPending("not_ready", error);
+    FailPending(ErrorKind::kNotReady, error);
     // Closed as `close` would, without the quit keys: its whole process
     // group goes, and the daemon ends (with 3) once the child is reaped.
     urgent_close_ = true;
@@ -234,7 +228,7 @@ void SessionCore::ReportNotReady(const std::string& error) {
   std::vector<std::string> screen = term_.ScreenLines();
   JsonObject fields;
   fields.AddStringArray("screen", screen);
-  out_->Send(SessionErrorMessage("not_ready", error, fields));
+  out_->Send(SessionErrorMessage(ErrorKind::kNotReady, error, fields));
   while (!screen.empty() && screen.back().empty()) screen.pop_back();
   size_t first = screen.size() > 8 ? screen.size() - 8 : 0;
   std::string tail;
@@ -252,7 +246,7 @@ void SessionCore::UpdateWaiters(TimePoint now) {
   };
   for (Waiters::Outcome& o : waiters_.Update(screen, now)) {
     if (o.met) ReplyOk(o.id, o.fields);
-    else ReplyError(o.id, "timeout", "condition not met within " + std::to_string(o.timeout_ms) + " ms", ScreenFields());
+    else ReplyError(o.id, ErrorKind::kTimeout, "condition not met within " + std::to_string(o.timeout_ms) + " ms", ScreenFields());
   }
 }
 
@@ -271,7 +265,7 @@ void SessionCore::HandleLine(const std::string& line) {
     return;
   }
   if (request.id.kind != RequestId::Kind::kNone && IdInUse(request.id)) {
-    ReplyError(request.id, "protocol", "id " + request.id.json + " is already in use by a pending request");
+    ReplyError(request.id, ErrorKind::kProtocol, "id " + request.id.json + " is already in use by a pending request");
     return;
   }
   Dispatch(request);
@@ -316,36 +310,36 @@ void SessionCore::HandleCancel(const Request& r) {
     asks_.Cancel(r, &term_, child_, now_);
     return;
   }
-  ReplyError(r.target, "cancelled", "cancelled by request " + r.id.json, ScreenFields());
+  ReplyError(r.target, ErrorKind::kCancelled, "cancelled by request " + r.id.json, ScreenFields());
   ReplyOk(r.id);
 }
 
 void SessionCore::HandleAsk(Request& r) {
   if (options_.raw) {
-    ReplyError(r.id, "error", "this is a raw session with no engine; ask needs an engine (tuidriver ENGINE)");
+    ReplyError(r.id, ErrorKind::kError, "this is a raw session with no engine; ask needs an engine (tuidriver ENGINE)");
   } else if (state_ == State::kExited) {
-    ReplyError(r.id, "exited", ExitDescription(), ExitFields());
+    ReplyError(r.id, ErrorKind::kExited, ExitDescription(), ExitFields());
   } else if (closing_) {
-    ReplyError(r.id, "error", "the session is closing");
+    ReplyError(r.id, ErrorKind::kError, "the session is closing");
   } else if (!asks_.Add(r, now_)) {
-    ReplyError(r.id, "busy", "too many asks queued (" + std::to_string(AskQueue::kMaxQueued) + ")");
+    ReplyError(r.id, ErrorKind::kBusy, "too many asks queued (" + std::to_string(AskQueue::kMaxQueued) + ")");
   }
 }
 
 void SessionCore::HandleInput(const Request& r) {
   if (state_ == State::kExited) {
-    ReplyError(r.id, "exited", ExitDescription(), ExitFields());
+    ReplyError(r.id, ErrorKind::kExited, ExitDescription(), ExitFields());
     return;
   }
   std::string bad_key;
   if (r.type == RequestType::kKeys && !CheckKeyNames(r.keys, &bad_key)) {
-    ReplyError(r.id, "protocol", bad_key);  // nothing of the list is sent
+    ReplyError(r.id, ErrorKind::kProtocol, bad_key);  // nothing of the list is sent
     return;
   }
   if (child_->input_pending() > kMaxPendingInput) {
     // Input waits for the program without blocking the daemon, but not
     // without bound.
-    ReplyError(r.id, "busy", "the program has not read the " + std::to_string(child_->input_pending()) +
+    ReplyError(r.id, ErrorKind::kBusy, "the program has not read the " + std::to_string(child_->input_pending()) +
                " bytes sent to it earlier; nothing was sent");
     return;
   }
@@ -397,7 +391,7 @@ void SessionCore::HandleRecord(const Request& r) {
   }
   std::string err;
   if (!StartRecording(r.path, &err)) {
-    ReplyError(r.id, "record", err);
+    ReplyError(r.id, ErrorKind::kRecord, err);
     return;
   }
   fields.Add("path", r.path);
@@ -445,19 +439,19 @@ void SessionCore::HandleScrollback(const Request& r) {
 void SessionCore::HandleExpect(Request& r) {
   std::string err;
   if (!waiters_.AddExpect(r, now_, &err)) {
-    ReplyError(r.id, "protocol", "field 'pattern' is not a valid regular expression: " + err);
+    ReplyError(r.id, ErrorKind::kProtocol, "field 'pattern' is not a valid regular expression: " + err);
     return;
   }
   UpdateWaiters(now_);
   // The program is gone: the final screen matches now or never.
   if (state_ == State::kExited && waiters_.Has(r.id)) {
-    FailPending("exited", ExitDescription());
+    FailPending(ErrorKind::kExited, ExitDescription());
   }
 }
 
 void SessionCore::HandleWaitIdle(Request& r) {
   if (state_ == State::kExited) {
-    ReplyError(r.id, "exited", ExitDescription(), ScreenFields());
+    ReplyError(r.id, ErrorKind::kExited, ExitDescription(), ScreenFields());
     return;
   }
   waiters_.AddWaitIdle(r, now_);
@@ -466,11 +460,11 @@ void SessionCore::HandleWaitIdle(Request& r) {
 void SessionCore::HandleSignal(const Request& r) {
   int sig = SignalFromName(r.signal);
   if (sig == 0) {
-    ReplyError(r.id, "protocol", "unknown signal '" + r.signal + "'");
+    ReplyError(r.id, ErrorKind::kProtocol, "unknown signal '" + r.signal + "'");
   } else if (state_ == State::kExited) {
-    ReplyError(r.id, "exited", ExitDescription(), ExitFields());
+    ReplyError(r.id, ErrorKind::kExited, ExitDescription(), ExitFields());
   } else if (std::string err; !child_->Signal(sig, &err)) {
-    ReplyError(r.id, "error", "could not send the signal: " + err);
+    ReplyError(r.id, ErrorKind::kError, "could not send the signal: " + err);
   } else {
     JsonObject fields;
     fields.Add("signal", "SIG" + SignalName(sig));
@@ -521,13 +515,13 @@ void SessionCore::HandleStatus(const Request& r) {
 void SessionCore::HandleHistory(const Request& r) {
   if (!transcript_.enabled()) {
     std::string what = options_.raw ? "a raw session" : "the engine " + options_.engine.name;
-    ReplyError(r.id, "history", what + " keeps no transcript, so it has no history to read");
+    ReplyError(r.id, ErrorKind::kHistory, what + " keeps no transcript, so it has no history to read");
     return;
   }
   std::vector<Turn> turns;
   std::string err;
   if (!transcript_.ReadHistory(&turns, &err)) {
-    ReplyError(r.id, "history", err);
+    ReplyError(r.id, ErrorKind::kHistory, err);
     return;
   }
   ReplyOk(r.id, HistoryJson(turns, transcript_.session_id()));
@@ -592,7 +586,7 @@ void SessionCore::ReplyOk(const RequestId& id, const JsonObject& fields) {
   out_->Send(ReplyOkMessage(id, fields));
 }
 
-void SessionCore::ReplyError(const RequestId& id, const std::string& kind,
+void SessionCore::ReplyError(const RequestId& id, ErrorKind kind,
                          const std::string& error, const JsonObject& fields) {
   out_->Send(ReplyErrorMessage(id, kind, error, fields));
 }

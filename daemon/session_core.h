@@ -24,11 +24,12 @@
 
 #include "ask.h"
 #include "ask_queue.h"
+#include "child.h"
+#include "clock.h"
 #include "closer.h"
 #include "dialog_responder.h"
 #include "engine_config.h"
 #include "json_writer.h"
-#include "pty_process.h"
 #include "recorder.h"
 #include "request.h"
 #include "screen_matcher.h"
@@ -52,24 +53,6 @@ struct SessionOptions {
   std::string transcript_path;  // the file, or a glob (docs/engines.md)
   std::string transcript_cwd;   // absolute: how a glob's match names its session
   std::string record_path;      // --record FILE: an asciicast v2 recording from the start
-};
-
-// The running program, as the session sees it: the PTY, or a fake.
-class SessionChild : public ChildInput, public ChildSignals {
- public:
-  // The `signal` request: to the foreground job. False with *err.
-  virtual bool Signal(int sig, std::string* err) = 0;
-  virtual void Resize(int cols, int rows) = 0;
-  virtual int64_t pid() const = 0;
-  virtual int64_t ForegroundPid() const = 0;
-  virtual std::string Cwd() const = 0;
-  // Input written but not yet read by the program.
-  virtual size_t input_pending() const = 0;
-  // Valid once OnChildExit was called.
-  virtual ExitStatus exit_status() const = 0;
-  // The end of a close: the process group and any descendants re-parented
-  // to us are killed.
-  virtual void KillLeftovers() = 0;
 };
 
 // The child as the session's parts see it: what they write to it goes to
@@ -141,7 +124,7 @@ class SessionCore {
   void ReportNotReady(const std::string& error);
   // Every request still waiting (queued asks, expect, wait_idle) gets its
   // one reply: the program is gone or never became ready.
-  void FailPending(const std::string& kind, const std::string& why);
+  void FailPending(ErrorKind kind, const std::string& why);
   // No more requests can come and none waits: close, as EOF implies.
   bool NothingPending() const { return asks_.empty() && waiters_.empty(); }
   void UpdateWaiters(TimePoint now);
@@ -175,7 +158,7 @@ class SessionCore {
 
   // Replies. Every line goes through messages.h.
   void ReplyOk(const RequestId& id, const JsonObject& fields = JsonObject());
-  void ReplyError(const RequestId& id, const std::string& kind,
+  void ReplyError(const RequestId& id, ErrorKind kind,
                   const std::string& error, const JsonObject& fields = JsonObject());
   JsonObject ScreenFields() const;
   // "exit_code":N,"signal":null or "exit_code":null,"signal":"SIGKILL".

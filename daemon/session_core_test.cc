@@ -5,54 +5,10 @@
 
 #include <algorithm>
 
+#include "test_fakes.h"
+
 namespace tuidriver {
 namespace {
-
-using std::chrono::milliseconds;
-
-struct FakeChild : SessionChild {
-  void Write(const std::string& bytes) override { written += bytes; }
-  void SignalForeground(int sig) override { signals.push_back("fg:" + std::to_string(sig)); }
-  void SignalGroup(int sig) override { signals.push_back("group:" + std::to_string(sig)); }
-  bool Signal(int sig, std::string*) override {
-    signals.push_back("request:" + std::to_string(sig));
-    return true;
-  }
-  void Resize(int, int) override {}
-  int64_t pid() const override { return 4242; }
-  int64_t ForegroundPid() const override { return 4243; }
-  std::string Cwd() const override { return "/tmp"; }
-  size_t input_pending() const override { return 0; }
-  TerminalReader ReadsTerminal() const override { return reader; }
-  ExitStatus exit_status() const override { return status; }
-  void KillLeftovers() override { killed_leftovers = true; }
-  bool Signalled(int sig) const {
-    return std::find(signals.begin(), signals.end(), "group:" + std::to_string(sig)) != signals.end();
-  }
-
-  std::string written;
-  std::vector<std::string> signals;
-  ExitStatus status;
-  TerminalReader reader = TerminalReader::kUnknown;
-  bool killed_leftovers = false;
-};
-
-struct RecordingSink : MessageSink {
-  void Send(const std::string& line) override { lines.push_back(line); }
-  // The line with `part`, or "" (and a failure) if none.
-  std::string Find(const std::string& part) const {
-    for (const std::string& l : lines) {
-      if (l.find(part) != std::string::npos) return l;
-    }
-    ADD_FAILURE() << "no line with " << part;
-    return "";
-  }
-  size_t Count(const std::string& part) const {
-    return std::count_if(lines.begin(), lines.end(),
-                         [&](const std::string& l) { return l.find(part) != std::string::npos; });
-  }
-  std::vector<std::string> lines;
-};
 
 SessionOptions Raw() {
   SessionOptions o;
@@ -81,7 +37,7 @@ class SessionCoreTest : public ::testing::Test {
     core_ = std::make_unique<SessionCore>(options, &child_, &sink_);
     core_->Start(At(0));
   }
-  TimePoint At(int ms) const { return t0_ + milliseconds(ms); }
+  TimePoint At(int ms) const { return clock_.At(ms); }
   void Line(const std::string& line, int ms) { core_->OnLine(line, At(ms)); }
   void Output(const std::string& s, int ms) { core_->OnOutput(s.data(), s.size(), At(ms)); }
   void Tick(int ms) { core_->Tick(At(ms)); }
@@ -101,7 +57,7 @@ class SessionCoreTest : public ::testing::Test {
   FakeChild child_;
   RecordingSink sink_;
   std::unique_ptr<SessionCore> core_;
-  TimePoint t0_ = TimePoint() + std::chrono::hours(1);
+  FakeClock clock_;
 };
 
 // The 100% CPU defect, caught without timing: once a timed-out ask is

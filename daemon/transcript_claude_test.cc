@@ -91,9 +91,7 @@ TEST(ClaudeTranscript, UnknownRecordTypesAreSkippedUnknownShapesFailLoudly) {
 }
 
 TEST(ClaudeTranscript, HistoryIsEveryTurnWithItsPrompt) {
-  std::vector<Turn> turns;
-  std::string err;
-  ASSERT_TRUE(ParseClaudeTurns(Sample(), &turns, &err)) << err;
+  std::vector<Turn> turns = HistoryOf(ParseClaudeTurns, Sample());
   ASSERT_EQ(2u, turns.size());
   EXPECT_EQ("run it", turns[0].prompt);
   EXPECT_EQ("Done.", turns[0].markdown);
@@ -111,14 +109,14 @@ TEST(ClaudeTranscript, HistoryIsEveryTurnWithItsPrompt) {
       R"({"type":"assistant","message":{"id":"m1","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls"}}]}})" "\n"
       R"({"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"no such dir","is_error":true}]}})" "\n"
       R"({"type":"assistant","message":{"id":"m2","content":[{"type":"text","text":"It failed."}]}})" "\n";
-  ASSERT_TRUE(ParseClaudeTurns(jsonl, &turns, &err)) << err;
-  turns = PromptedTurns(turns);
+  turns = HistoryOf(ParseClaudeTurns, jsonl);
   ASSERT_EQ(1u, turns.size());
   EXPECT_EQ("list", turns[0].prompt);
   EXPECT_EQ("It failed.", turns[0].markdown);
   ASSERT_EQ(1u, turns[0].tools.size());
   EXPECT_FALSE(turns[0].tools[0].ok);
   EXPECT_EQ("no such dir", turns[0].tools[0].output);
+  std::string err;
   EXPECT_FALSE(ParseClaudeTurns(jsonl + R"({"type":"user","message":{"role":"user","content":7}})" "\n", &turns, &err));
   EXPECT_NE(std::string::npos, err.find("neither text nor blocks")) << err;
 }

@@ -49,10 +49,7 @@ TEST(CodexTranscript, TheLastTurnAndUnknownShapes) {
 }
 
 TEST(CodexTranscript, HistoryIsEveryTurnWithItsPrompt) {
-  std::vector<Turn> turns;
-  std::string err;
-  ASSERT_TRUE(ParseCodexTurns(CodexSample(), &turns, &err)) << err;
-  turns = PromptedTurns(turns);
+  std::vector<Turn> turns = HistoryOf(ParseCodexTurns, CodexSample());
   ASSERT_EQ(2u, turns.size());
   EXPECT_EQ("run it", turns[0].prompt);  // not the <environment_context> the CLI adds before it
   EXPECT_EQ("## Plan\nUse **bold**.", turns[0].markdown);

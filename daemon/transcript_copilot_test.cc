@@ -71,10 +71,7 @@ TEST(CopilotTranscript, AKnownEventInAnUnknownShapeFails) {
 }
 
 TEST(CopilotTranscript, HistoryIsEveryTurnWithItsPrompt) {
-  std::vector<Turn> turns;
-  std::string err;
-  ASSERT_TRUE(ParseCopilotTurns(Sample(), &turns, &err)) << err;
-  turns = PromptedTurns(turns);
+  std::vector<Turn> turns = HistoryOf(ParseCopilotTurns, Sample());
   ASSERT_EQ(2u, turns.size());
   EXPECT_EQ("say hello", turns[0].prompt);
   EXPECT_EQ("Hello **there** from the fake. ", turns[0].markdown);

@@ -44,10 +44,7 @@ TEST(GeminiTranscript, MergedByIdAndEndedByAnAnswer) {
 }
 
 TEST(GeminiTranscript, HistoryIsEveryTurnWithItsPrompt) {
-  std::vector<Turn> turns;
-  std::string err;
-  ASSERT_TRUE(ParseGeminiTurns(GeminiSample(), &turns, &err)) << err;
-  turns = PromptedTurns(turns);
+  std::vector<Turn> turns = HistoryOf(ParseGeminiTurns, GeminiSample());
   ASSERT_EQ(2u, turns.size());
   EXPECT_EQ("run it", turns[0].prompt);
   EXPECT_EQ("Done.", turns[0].markdown);

@@ -88,10 +88,7 @@ TEST(PiTranscript, TheHeaderNamesTheSession) {
 }
 
 TEST(PiTranscript, HistoryIsEveryTurnWithItsPrompt) {
-  std::vector<Turn> turns;
-  std::string err;
-  ASSERT_TRUE(ParsePiTurns(Sample(), &turns, &err)) << err;
-  turns = PromptedTurns(turns);
+  std::vector<Turn> turns = HistoryOf(ParsePiTurns, Sample());
   ASSERT_EQ(2u, turns.size());
   EXPECT_EQ("run two commands", turns[0].prompt);
   EXPECT_EQ("Done.", turns[0].markdown);

@@ -74,10 +74,7 @@ TEST(QwenTranscript, AHalfWrittenLastLineIsNotYetAnError) {
 }
 
 TEST(QwenTranscript, HistoryIsEveryTurnWithItsPrompt) {
-  std::vector<Turn> turns;
-  std::string err;
-  ASSERT_TRUE(ParseQwenTurns(Sample(), &turns, &err)) << err;
-  turns = PromptedTurns(turns);
+  std::vector<Turn> turns = HistoryOf(ParseQwenTurns, Sample());
   ASSERT_EQ(2u, turns.size());
   EXPECT_EQ("run it", turns[0].prompt);
   EXPECT_EQ("Done.", turns[0].markdown);

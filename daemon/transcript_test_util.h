@@ -5,6 +5,11 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "transcript_format.h"
 
 namespace tuidriver {
 
@@ -24,6 +29,17 @@ inline std::string Lines(const std::string& text, size_t from, size_t to) {
     if (i >= from && i < to) out += line + "\n";
   }
   return out;
+}
+
+// The turns the history request gives for a recorded transcript: parsed
+// with `parse` (ParseClaudeTurns, ...), then only those with a prompt. A
+// parse error fails the test.
+using TurnsParser = bool (*)(const std::string&, std::vector<Turn>*, std::string*);
+inline std::vector<Turn> HistoryOf(TurnsParser parse, const std::string& jsonl) {
+  std::vector<Turn> turns;
+  std::string err;
+  EXPECT_TRUE(parse(jsonl, &turns, &err)) << err;
+  return PromptedTurns(turns);
 }
 
 }  // namespace tuidriver

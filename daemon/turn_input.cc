@@ -6,32 +6,12 @@
 #include <memory>
 
 #include "json_writer.h"
+#include "text.h"
 
 namespace tuidriver {
-namespace {
-
-std::string Trim(const std::string& s) {
-  size_t a = s.find_first_not_of(' ');
-  if (a == std::string::npos) return std::string();
-  return s.substr(a, s.find_last_not_of(' ') - a + 1);
-}
-
-std::vector<std::string> Lines(const std::string& text) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  for (;;) {
-    size_t nl = text.find('\n', start);
-    out.push_back(text.substr(start, nl == std::string::npos ? std::string::npos : nl - start));
-    if (nl == std::string::npos) return out;
-    start = nl + 1;
-  }
-}
-
-}  // namespace
-
 InputQuestion ParseInputQuestion(const std::string& text, const InputOptionsConfig& config) {
   InputQuestion q;
-  std::vector<std::string> lines = Lines(text);
+  std::vector<std::string> lines = SplitLines(text);
   std::unique_ptr<RE2> option, selected;
   if (!config.option.empty()) option = std::make_unique<RE2>(config.option);
   if (!config.selected.empty()) selected = std::make_unique<RE2>(config.selected);

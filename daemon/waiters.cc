@@ -16,7 +16,7 @@ long Waiters::TimeoutMs(const Request& r) {
   return r.timeout_ms > 0 ? r.timeout_ms : kDefaultTimeoutMs;
 }
 
-bool Waiters::AddExpect(const Request& r, WaitTime now, std::string* err) {
+bool Waiters::AddExpect(const Request& r, TimePoint now, std::string* err) {
   Waiter w;
   w.pattern = CompileRegex(r.pattern, err);
   if (!w.pattern) return false;
@@ -29,7 +29,7 @@ bool Waiters::AddExpect(const Request& r, WaitTime now, std::string* err) {
   return true;
 }
 
-void Waiters::AddWaitIdle(const Request& r, WaitTime now) {
+void Waiters::AddWaitIdle(const Request& r, TimePoint now) {
   Waiter w;
   w.id = r.id;
   w.idle_ms = r.idle_ms;
@@ -39,7 +39,7 @@ void Waiters::AddWaitIdle(const Request& r, WaitTime now) {
   waiters_.push_back(std::move(w));
 }
 
-void Waiters::OnOutput(const std::string& text, WaitTime now) {
+void Waiters::OnOutput(const std::string& text, TimePoint now) {
   last_output_ = now;
   for (Waiter& w : waiters_) {
     if (!w.pattern) continue;
@@ -48,7 +48,7 @@ void Waiters::OnOutput(const std::string& text, WaitTime now) {
   }
 }
 
-WaitTime Waiters::IdleDue(const Waiter& w) const {
+TimePoint Waiters::IdleDue(const Waiter& w) const {
   return std::max(last_output_, w.received) + std::chrono::milliseconds(w.idle_ms);
 }
 
@@ -69,7 +69,7 @@ bool Waiters::Match(const Waiter& w, const std::string& screen, JsonObject* fiel
   return true;
 }
 
-std::vector<Waiters::Outcome> Waiters::Update(const std::function<std::string()>& screen, WaitTime now) {
+std::vector<Waiters::Outcome> Waiters::Update(const std::function<std::string()>& screen, TimePoint now) {
   std::vector<Outcome> out;
   std::string text;
   bool have_text = false;
@@ -96,8 +96,8 @@ std::vector<Waiters::Outcome> Waiters::Update(const std::function<std::string()>
   return out;
 }
 
-WaitTime Waiters::next_wakeup() const {
-  WaitTime wake = WaitTime::max();
+TimePoint Waiters::next_wakeup() const {
+  TimePoint wake = TimePoint::max();
   for (const Waiter& w : waiters_) {
     wake = std::min(wake, w.deadline);
     if (!w.pattern) wake = std::min(wake, IdleDue(w));

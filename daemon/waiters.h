@@ -8,19 +8,16 @@
 
 #include <re2/re2.h>
 
-#include <chrono>
 #include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "clock.h"
 #include "json_writer.h"
 #include "request.h"
 
 namespace tuidriver {
-
-using WaitClock = std::chrono::steady_clock;
-using WaitTime = WaitClock::time_point;
 
 class Waiters {
  public:
@@ -32,17 +29,17 @@ class Waiters {
   };
 
   // False, with *err, when the pattern is not a valid regular expression.
-  bool AddExpect(const Request& r, WaitTime now, std::string* err);
-  void AddWaitIdle(const Request& r, WaitTime now);
+  bool AddExpect(const Request& r, TimePoint now, std::string* err);
+  void AddWaitIdle(const Request& r, TimePoint now);
   // Program output (already sanitised text), for expect's "since the request".
-  void OnOutput(const std::string& text, WaitTime now);
+  void OnOutput(const std::string& text, TimePoint now);
 
   // The waiters whose condition holds or whose deadline passed, removed.
   // `screen` gives the screen's text (rows joined by \n), asked for at most
   // once, and only when an expect is waiting.
-  std::vector<Outcome> Update(const std::function<std::string()>& screen, WaitTime now);
+  std::vector<Outcome> Update(const std::function<std::string()>& screen, TimePoint now);
   // The earliest time Update must run without new output; max() if none.
-  WaitTime next_wakeup() const;
+  TimePoint next_wakeup() const;
 
   // Every waiter's id, removed (the program is gone, or never became ready).
   std::vector<RequestId> TakeAll();
@@ -59,16 +56,16 @@ class Waiters {
     bool output_only = false;      // expect: match `seen` only, not the screen
     long idle_ms = 0;              // wait_idle
     long timeout_ms = 0;
-    WaitTime received;
-    WaitTime deadline;
+    TimePoint received;
+    TimePoint deadline;
   };
   static long TimeoutMs(const Request& r);
   bool Match(const Waiter& w, const std::string& screen, JsonObject* fields) const;
   // wait_idle: quiet since the later of the last output and the request.
-  WaitTime IdleDue(const Waiter& w) const;
+  TimePoint IdleDue(const Waiter& w) const;
 
   std::vector<Waiter> waiters_;
-  WaitTime last_output_;
+  TimePoint last_output_;
 };
 
 }  // namespace tuidriver

@@ -29,7 +29,7 @@ std::function<std::string()> Screen(const std::string& text) {
   return [text] { return text; };
 }
 
-const WaitTime kT0 = WaitTime() + std::chrono::hours(1);
+const TimePoint kT0 = TimePoint() + std::chrono::hours(1);
 
 TEST(Waiters, ExpectMatchesTheScreenOrTheOutputSinceTheRequest) {
   Waiters w;
@@ -84,7 +84,7 @@ TEST(Waiters, DeadlinesEndWaitersThatNeverMeetTheirCondition) {
   EXPECT_FALSE(out[0].met);
   EXPECT_EQ(2000, out[0].timeout_ms);
   // Nothing left: no wake-up at all, so an idle daemon sleeps.
-  EXPECT_EQ(WaitTime::max(), w.next_wakeup());
+  EXPECT_EQ(TimePoint::max(), w.next_wakeup());
 }
 
 TEST(Waiters, TakeAllAndHas) {

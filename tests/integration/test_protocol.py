@@ -125,6 +125,14 @@ class BadRequests(unittest.TestCase):
         self.assertEqual(fields["history"], ["id", "type"])
         self.assertEqual(len(fields), 20)
 
+    def test_list_error_kinds(self):
+        p = subprocess.run([BIN, "--list-error-kinds"], capture_output=True, timeout=10, check=True)
+        kinds = p.stdout.decode().split("\n")
+        self.assertEqual(kinds[-1], "")  # one a line, each ended
+        for kind in ("timeout", "needs_input", "not_ready", "record", "usage", "error"):
+            self.assertIn(kind, kinds[:-1])
+        self.assertEqual(len(set(kinds[:-1])), len(kinds) - 1)
+
     def test_history_of_a_session_without_a_transcript(self):
         r = self.d.request("history")
         self.assertEqual((r["ok"], r["kind"]), (False, "history"))

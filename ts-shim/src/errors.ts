@@ -8,7 +8,12 @@
  * - `engine`: an unknown engine or an invalid engine file;
  * - `needs_input`: the program asks a question no dialog rule answers (`question` holds it);
  * - `history`: `history` found no past turns to read (no transcript, or none written yet);
+ * - `not_ready`: the program never showed its prompt, so the request could not run;
+ * - `record`: the asciicast recording could not be started or written;
+ * - `usage`: the daemon refused its command line;
  * - `busy`, `error`, `unknown_type`, `bad_request`: passed through from the daemon.
+ *
+ * Every kind the daemon sends is here (`tuidriver --list-error-kinds`; errors.test.ts compares).
  */
 export type TuiDriverErrorKind =
   | 'spawn'
@@ -22,6 +27,9 @@ export type TuiDriverErrorKind =
   | 'unknown_type'
   | 'bad_request'
   | 'history'
+  | 'not_ready'
+  | 'record'
+  | 'usage'
   | 'error';
 
 export interface TuiDriverErrorDetails {
@@ -36,9 +44,14 @@ export interface TuiDriverErrorDetails {
   cause?: unknown;
 }
 
-const KINDS: ReadonlySet<string> = new Set([
-  'spawn', 'timeout', 'cancelled', 'exited', 'protocol', 'engine', 'needs_input', 'busy', 'unknown_type', 'bad_request', 'history', 'error',
-]);
+/** Every kind, as a value: a Record so that the compiler checks it against the type. */
+const KIND_NAMES: Readonly<Record<TuiDriverErrorKind, true>> = {
+  spawn: true, timeout: true, cancelled: true, exited: true, protocol: true, engine: true, needs_input: true,
+  busy: true, unknown_type: true, bad_request: true, history: true, not_ready: true, record: true, usage: true,
+  error: true,
+};
+
+const KINDS: ReadonlySet<string> = new Set(Object.keys(KIND_NAMES));
 
 /** The one error class the package throws. Switch on `kind`. */
 export class TuiDriverError extends Error {

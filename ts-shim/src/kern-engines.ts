@@ -62,6 +62,9 @@ const SEED_KIND: Readonly<Record<TuiDriverErrorKind, PtySessionErrorKind>> = {
   busy: 'engine',
   needs_input: 'engine',
   history: 'engine',
+  not_ready: 'timeout',
+  record: 'engine',
+  usage: 'spawn',
   error: 'engine',
 };
 

@@ -1,0 +1,139 @@
+#include "question_watch.h"
+
+#include <algorithm>
+
+#include "screen_matcher.h"
+
+namespace tuidriver {
+namespace {
+
+// What a question looks like to the client: the whole screen of a
+// full-screen program (a pager, an editor), else the cursor's line.
+std::string ScreenQuestion(const Terminal& term) {
+  if (!term.alt_screen()) {
+    std::string line = CursorLineText(term);
+    return line.substr(0, line.find_last_not_of(' ') + 1);
+  }
+  std::vector<std::string> lines = term.ScreenLines();
+  while (!lines.empty() && lines.back().empty()) lines.pop_back();
+  std::string question;
+  for (const std::string& line : lines) question += (question.empty() ? "" : "\n") + line;
+  return question;
+}
+
+}  // namespace
+
+bool QuestionWatch::Update(const Terminal& term, const ChildInput& child, uint64_t generation,
+                           TimePoint last_change, TimePoint now, std::string* question) {
+  bool certain = false;
+  if (QuestionUp(term, child, generation, last_change, now, question, &certain)) {
+    if (!certain && !Settled(*question, last_change, now)) return false;
+    pending_ = true;
+    if (!wait_input_) return true;
+    if (!reported_) Report(*question, now);  // once reported, the ask waits for its answer
+    return false;
+  }
+  if (pending_) gone_since_ = now;
+  pending_ = false;  // gone, or a frame drawn without it
+  // Answered and gone, or gone a while: the next question is a new one.
+  if (answered_ || now >= gone_since_ + Ms(kGoneMs)) reported_ = false;
+  return false;
+}
+
+TimePoint QuestionWatch::next_wakeup() const {
+  if (pending_) return reported_ ? TimePoint::max() : due_;
+  return probing_ ? next_probe_ : TimePoint::max();
+}
+
+bool QuestionWatch::QuestionUp(const Terminal& term, const ChildInput& child, uint64_t generation,
+                               TimePoint last_change, TimePoint now, std::string* question, bool* certain) {
+  probing_ = false;
+  bool lines = config_.submit.mode == SubmitMode::kLines;
+  // A line REPL at its own prompt waits for the next line, not an answer.
+  if (lines && (matcher_.PromptVisible(term) || matcher_.ContinuationVisible(term))) return false;
+  if (config_.needs_input_from_process) {
+    probing_ = true;
+    TerminalReader reader = ProbeReader(child, generation, last_change, now);
+    if (reader == TerminalReader::kReading) {
+      *question = ScreenQuestion(term);
+      *certain = true;
+      return true;
+    }
+    if (reader == TerminalReader::kNotReading) return false;
+  }
+  // A full-screen program that took over (a pager) and went quiet.
+  if (lines && term.alt_screen()) {
+    *question = ScreenQuestion(term);
+    return true;
+  }
+  return matcher_.NeedsInput(term, question);
+}
+
+// Asks the process, once the output has been quiet a moment and then every
+// little while; the last answer holds until the screen changes.
+TerminalReader QuestionWatch::ProbeReader(const ChildInput& child, uint64_t generation, TimePoint last_change,
+                                          TimePoint now) {
+  if (reader_generation_ != generation) {
+    reader_generation_ = generation;
+    reader_ = TerminalReader::kNotReading;
+    next_probe_ = last_change + Ms(kProbeQuietMs);
+  }
+  if (now >= next_probe_) {
+    reader_ = child.ReadsTerminal();
+    next_probe_ = now + Ms(kProbeEveryMs);
+  }
+  return reader_;
+}
+
+// A TUI's frame may arrive in pieces: a question counts once its text has
+// stayed the same a moment, or once it was first seen long enough ago (a TUI
+// that redraws all the time, in pieces, may change it or hide it in every
+// read).
+bool QuestionWatch::Settled(const std::string& question, TimePoint last_change, TimePoint now) {
+  if (!seen_ever_) {
+    seen_ever_ = true;
+    first_ = now;
+  }
+  if (!pending_) {
+    pending_ = true;
+    since_ = now;
+    seen_ = question;
+  } else if (question != seen_) {
+    seen_ = question;
+    since_ = now;
+  }
+  due_ = std::min(since_ + Ms(kStableMs), first_ + Ms(kMaxWaitMs));
+  // A REPL's program asks on its cursor line, which ordinary output passes
+  // through too ("Result: " before the value): it counts once quiet a while.
+  int quiet = config_.timeouts.question_ms;
+  if (quiet > 0) due_ = std::max(due_, last_change + Ms(quiet));
+  return now >= due_;
+}
+
+void QuestionWatch::Report(const std::string& question, TimePoint now) {
+  reported_ = true;
+  answered_ = false;
+  shown_at_ = now;
+  input_question_ = ParseInputQuestion(question, config_.needs_input_options);
+  event_pending_ = true;
+}
+
+bool QuestionWatch::TakeInputEvent(const RequestId& id, std::string* json) {
+  if (!event_pending_) return false;
+  event_pending_ = false;
+  *json = NeedsInputEvent(id, input_question_);
+  return true;
+}
+
+bool QuestionWatch::Answer(int option, std::vector<std::string>* keys, std::string* err) {
+  if (!AnswerKeys(input_question_, config_.needs_input_options, option, keys, err)) return false;
+  answered_ = true;
+  return true;
+}
+
+void QuestionWatch::Reset() {
+  pending_ = seen_ever_ = false;
+  reported_ = answered_ = event_pending_ = false;
+}
+
+}  // namespace tuidriver

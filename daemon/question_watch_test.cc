@@ -1,0 +1,134 @@
+#include "question_watch.h"
+
+#include <gtest/gtest.h>
+
+#include "screen_matcher.h"
+#include "test_fakes.h"
+
+namespace tuidriver {
+namespace {
+
+// A REPL whose program asks on its cursor line ("Continue? ").
+EngineConfig Repl(bool from_process) {
+  EngineConfig c;
+  c.prompt = {">>> $", MatchScope::kCursorLine};
+  c.needs_input = {{"\\S.*\\? ?$", MatchScope::kCursorLine}};
+  c.needs_input_from_process = from_process;
+  return c;
+}
+
+class QuestionWatchTest : public ::testing::Test {
+ protected:
+  explicit QuestionWatchTest(bool wait_input = false, bool from_process = false)
+      : engine_(Repl(from_process)), matcher_(engine_), term_(40, 5, 10), watch_(engine_, matcher_, wait_input) {}
+  TimePoint At(int ms) const { return clock_.At(ms); }
+  void Output(const std::string& s, int ms) {
+    Feed(&term_, s);
+    last_change_ = At(ms);
+  }
+  bool Update(int ms) {
+    question_.clear();
+    return watch_.Update(term_, child_, term_.generation(), last_change_, At(ms), &question_);
+  }
+  EngineConfig engine_;
+  ScreenMatcher matcher_;
+  Terminal term_;
+  QuestionWatch watch_;
+  FakeChild child_;
+  FakeClock clock_;
+  TimePoint last_change_ = clock_.At(0);
+  std::string question_;
+};
+
+TEST_F(QuestionWatchTest, NoQuestionNoWakeUp) {
+  Output("working", 0);
+  EXPECT_FALSE(Update(0));
+  EXPECT_FALSE(watch_.pending());
+  EXPECT_EQ(TimePoint::max(), watch_.next_wakeup());
+}
+
+TEST_F(QuestionWatchTest, AQuestionCountsOnceItsTextHeldStill) {
+  Output("Continue? ", 0);
+  EXPECT_FALSE(Update(0));  // just drawn: maybe half a frame
+  EXPECT_TRUE(watch_.pending());
+  EXPECT_EQ(At(QuestionWatch::kStableMs), watch_.next_wakeup());
+  EXPECT_FALSE(Update(QuestionWatch::kStableMs - 1));
+  EXPECT_TRUE(Update(QuestionWatch::kStableMs));  // on_input "fail": the ask fails with it
+  EXPECT_EQ("Continue?", question_);
+}
+
+TEST_F(QuestionWatchTest, AChangingQuestionCountsAfterTheLongestWait) {
+  Output("Continue? ", 0);
+  for (int ms = 0; ms < QuestionWatch::kMaxWaitMs; ms += 40) {
+    Output(ms % 80 ? "\rGo ahead? " : "\rContinue? ", ms);
+    EXPECT_FALSE(Update(ms)) << ms;
+  }
+  EXPECT_TRUE(Update(QuestionWatch::kMaxWaitMs));
+}
+
+class WaitingQuestionWatchTest : public QuestionWatchTest {
+ protected:
+  WaitingQuestionWatchTest() : QuestionWatchTest(true) {}
+};
+
+TEST_F(WaitingQuestionWatchTest, ReportsOnceThenWaitsForTheAnswer) {
+  Output("Continue? ", 0);
+  Update(0);
+  EXPECT_FALSE(Update(QuestionWatch::kStableMs));  // on_input "wait": never fails the ask
+  std::string event;
+  ASSERT_TRUE(watch_.TakeInputEvent(RequestId(), &event));
+  EXPECT_NE(std::string::npos, event.find("Continue?")) << event;
+  EXPECT_FALSE(watch_.TakeInputEvent(RequestId(), &event));  // once per question
+  EXPECT_EQ(At(QuestionWatch::kStableMs), watch_.shown_at());
+  EXPECT_EQ(TimePoint::max(), watch_.next_wakeup());  // reported: only new output matters
+  EXPECT_TRUE(watch_.waiting_for_answer());
+  Update(500);
+  EXPECT_FALSE(watch_.TakeInputEvent(RequestId(), &event));  // still the same question
+  std::vector<std::string> keys;
+  std::string err;
+  EXPECT_FALSE(watch_.Answer(2, &keys, &err));  // no numbered choices
+  EXPECT_TRUE(watch_.waiting_for_answer());
+  ASSERT_TRUE(watch_.Answer(0, &keys, &err)) << err;
+  EXPECT_FALSE(watch_.waiting_for_answer());
+}
+
+TEST_F(WaitingQuestionWatchTest, AQuestionGoneAWhileIsNewWhenItComesBack) {
+  Output("Continue? ", 0);
+  Update(0);
+  Update(QuestionWatch::kStableMs);
+  std::string event;
+  ASSERT_TRUE(watch_.TakeInputEvent(RequestId(), &event));
+  Output("\r\n", 100);
+  Update(100);
+  EXPECT_FALSE(watch_.pending());
+  Update(100 + QuestionWatch::kGoneMs);  // gone long enough
+  Output("Continue? ", 500);
+  Update(500);
+  Update(500 + QuestionWatch::kStableMs);
+  EXPECT_TRUE(watch_.TakeInputEvent(RequestId(), &event));
+}
+
+class ProcessQuestionWatchTest : public QuestionWatchTest {
+ protected:
+  ProcessQuestionWatchTest() : QuestionWatchTest(false, true) {}
+};
+
+TEST_F(ProcessQuestionWatchTest, AProgramReadingTheTerminalCountsAtOnceOnceQuiet) {
+  Output("name: ", 0);  // no pattern matches it
+  child_.reader = TerminalReader::kReading;
+  EXPECT_FALSE(Update(0));  // not asked yet: the output may go on
+  EXPECT_TRUE(watch_.probing());
+  EXPECT_EQ(At(QuestionWatch::kProbeQuietMs), watch_.next_wakeup());
+  EXPECT_TRUE(Update(QuestionWatch::kProbeQuietMs));  // seen from the process: certain
+  EXPECT_EQ("name:", question_);
+}
+
+TEST_F(ProcessQuestionWatchTest, AProgramNotReadingIsNotAskingWhateverTheScreenSays) {
+  Output("Continue? ", 0);
+  child_.reader = TerminalReader::kNotReading;
+  for (int ms = 0; ms <= 1000; ms += QuestionWatch::kProbeEveryMs) EXPECT_FALSE(Update(ms)) << ms;
+  EXPECT_FALSE(watch_.pending());
+}
+
+}  // namespace
+}  // namespace tuidriver

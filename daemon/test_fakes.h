@@ -1,0 +1,86 @@
+// The fakes the parts' unit tests share: a child that records what it is
+// given, a sink that records the lines sent, and a fake clock. Header-only,
+// for *_test.cc files.
+#ifndef TUIDRIVER_TEST_FAKES_H_
+#define TUIDRIVER_TEST_FAKES_H_
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "child.h"
+#include "clock.h"
+#include "terminal.h"
+
+namespace tuidriver {
+
+inline void Feed(Terminal* t, const std::string& s) { t->Feed(s.data(), s.size()); }
+
+// The program: records the bytes written and the signals sent ("fg:15",
+// "group:1", "request:2"); its exit status and terminal reader are set by
+// the test.
+struct FakeChild : SessionChild {
+  void Write(const std::string& bytes) override { written += bytes; }
+  void SignalForeground(int sig) override { signals.push_back("fg:" + std::to_string(sig)); }
+  void SignalGroup(int sig) override { signals.push_back("group:" + std::to_string(sig)); }
+  bool Signal(int sig, std::string*) override {
+    signals.push_back("request:" + std::to_string(sig));
+    return true;
+  }
+  void Resize(int, int) override {}
+  int64_t pid() const override { return 4242; }
+  int64_t ForegroundPid() const override { return 4243; }
+  std::string Cwd() const override { return "/tmp"; }
+  size_t input_pending() const override { return 0; }
+  TerminalReader ReadsTerminal() const override { return reader; }
+  ExitStatus exit_status() const override { return status; }
+  void KillLeftovers() override { killed_leftovers = true; }
+
+  // What was written since the last Take.
+  std::string Take() {
+    std::string w;
+    w.swap(written);
+    return w;
+  }
+  bool Signalled(int sig) const {
+    return std::find(signals.begin(), signals.end(), "group:" + std::to_string(sig)) != signals.end();
+  }
+
+  std::string written;
+  std::vector<std::string> signals;
+  ExitStatus status;
+  TerminalReader reader = TerminalReader::kUnknown;
+  bool killed_leftovers = false;
+};
+
+// Stdout: keeps every line sent.
+struct RecordingSink : MessageSink {
+  void Send(const std::string& line) override { lines.push_back(line); }
+  bool Has(const std::string& part) const { return Count(part) > 0; }
+  // The line with `part`, or "" (and a failure) if none.
+  std::string Find(const std::string& part) const {
+    for (const std::string& l : lines) {
+      if (l.find(part) != std::string::npos) return l;
+    }
+    ADD_FAILURE() << "no line with " << part;
+    return "";
+  }
+  size_t Count(const std::string& part) const {
+    return std::count_if(lines.begin(), lines.end(),
+                         [&](const std::string& l) { return l.find(part) != std::string::npos; });
+  }
+  std::vector<std::string> lines;
+};
+
+// Made-up times: t0 is an hour in, so that times before it exist too.
+struct FakeClock {
+  TimePoint At(long ms) const { return t0 + Ms(ms); }
+  TimePoint t0 = TimePoint() + std::chrono::hours(1);
+};
+
+}  // namespace tuidriver
+
+#endif  // TUIDRIVER_TEST_FAKES_H_
