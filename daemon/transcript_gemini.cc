@@ -85,27 +85,21 @@ bool KeepMessage(const element& record, std::string json, std::vector<GeminiMess
   return true;
 }
 
-// The messages as Gemini itself reads its file back: records merged by id;
-// {"$set":{"messages":[...]}} replaces the whole list (Gemini writes it on
-// resume and after a compression); {"$rewindTo": id} drops that message and
-// every later one (all of them when the id is unknown, as Gemini does).
+// The messages of a Gemini chat file: records merged by id; {"$rewindTo": id}
+// drops that message and every later one (all of them when the id is
+// unknown, as Gemini does). A {"$set":{"messages":[...]}} is left out: on
+// resume Gemini writes its whole history there again, under new ids and in
+// the model's own shape (function calls as content parts, no toolCalls, no
+// results), which would lose the tool calls its earlier records hold.
 bool ReadGeminiMessages(const std::string& jsonl, std::vector<GeminiMessage>* messages, std::string* err) {
   return ForEachJsonlRecord(jsonl, [&](const element& record, const std::string& line) {
-    simdjson::dom::array list;
-    if (!record["$set"]["messages"].get(list)) {
-      messages->clear();
-      for (element m : list) {
-        if (!JsonStr(m, "id").empty() && !KeepMessage(m, simdjson::minify(m), messages, err)) return false;
-      }
-      return true;
-    }
     std::string_view rewind;
     if (!record["$rewindTo"].get(rewind)) {
       auto it = std::find_if(messages->begin(), messages->end(), [&](const GeminiMessage& m) { return m.id == rewind; });
       messages->erase(it == messages->end() ? messages->begin() : it, messages->end());
       return true;
     }
-    if (JsonStr(record, "id").empty()) return true;  // metadata: nothing of the turn's messages
+    if (JsonStr(record, "id").empty()) return true;  // metadata, $set: nothing of the turn's messages
     return KeepMessage(record, line, messages, err);
   }, err);
 }

@@ -60,7 +60,8 @@ TEST(GeminiTranscript, HistoryIsEveryTurnWithItsPrompt) {
 // Recorded from Gemini CLI 0.61.0 resumed (--resume) in a later minute than
 // the session began: it writes a new file for the id (a header and its
 // session context, no prompt) and goes on in the old one, where it first
-// rewrites its message list ($set) and then appends the resumed turns.
+// writes its message list again ($set, left out) and then appends the
+// resumed turns.
 TEST(GeminiTranscript, AResumedFileReadsAsGeminiReadsIt) {
   std::vector<Turn> turns;
   std::string err;
@@ -68,31 +69,34 @@ TEST(GeminiTranscript, AResumedFileReadsAsGeminiReadsIt) {
   turns = PromptedTurns(turns);
   ASSERT_EQ(2u, turns.size());
   EXPECT_EQ("remember the word kiwi", turns[0].prompt);
-  EXPECT_EQ("remembered", turns[0].markdown);  // from the rewritten list, content as parts
+  EXPECT_EQ("remembered", turns[0].markdown);
   EXPECT_EQ("which word?", turns[1].prompt);
   EXPECT_EQ("kiwi", turns[1].markdown);
   ASSERT_TRUE(ParseGeminiTurns(RecordedTranscript("gemini-0.61.0-resume-stub.jsonl"), &turns, &err)) << err;
   EXPECT_TRUE(PromptedTurns(turns).empty());  // its session context is no prompt
 }
 
-TEST(GeminiTranscript, SetMessagesReplacesTheListAndRewindDropsTheTail) {
+// A $set of the message list is Gemini's history again in the model's shape
+// (new ids, calls as parts, no results): the records before it are read.
+TEST(GeminiTranscript, SetMessagesIsLeftOutAndRewindDropsTheTail) {
   const std::string before = R"({"id":"1","type":"user","content":[{"text":"a"}]})" "\n"
-                             R"({"id":"2","type":"gemini","content":"x"})" "\n";
-  const std::string set = R"({"$set":{"messages":[{"id":"3","type":"user","content":[{"text":"b"}]},)"
-                          R"({"id":"4","type":"gemini","content":[{"text":"y"}]}]}})" "\n";
+                             R"({"id":"2","type":"gemini","content":"x","toolCalls":[{"name":"t","status":"success"}]})" "\n"
+                             R"({"id":"3","type":"gemini","content":"y"})" "\n";
+  const std::string set = R"({"$set":{"messages":[{"id":"9","type":"user","content":[{"text":"a"}]},)"
+                          R"({"id":"8","type":"gemini","content":[{"functionCall":{"name":"t"}}]}]}})" "\n";
   std::vector<Turn> turns;
   std::string err;
   ASSERT_TRUE(ParseGeminiTurns(before + set, &turns, &err)) << err;
   turns = PromptedTurns(turns);
   ASSERT_EQ(1u, turns.size());
-  EXPECT_EQ("b", turns[0].prompt);
+  EXPECT_EQ("a", turns[0].prompt);
   EXPECT_EQ("y", turns[0].markdown);
+  EXPECT_EQ(1u, turns[0].tools.size());
   EXPECT_TRUE(turns[0].finished);
-  ASSERT_TRUE(ParseGeminiTurns(before + R"({"$rewindTo":"2"})" "\n", &turns, &err)) << err;
+  ASSERT_TRUE(ParseGeminiTurns(before + R"({"$rewindTo":"3"})" "\n", &turns, &err)) << err;
   turns = PromptedTurns(turns);
   ASSERT_EQ(1u, turns.size());
-  EXPECT_EQ("", turns[0].markdown);
-  EXPECT_FALSE(turns[0].finished);
+  EXPECT_EQ("x", turns[0].markdown);
   ASSERT_TRUE(ParseGeminiTurns(before + R"({"$rewindTo":"gone"})" "\n", &turns, &err)) << err;
   EXPECT_TRUE(PromptedTurns(turns).empty());
 }
