@@ -75,18 +75,9 @@ class ClaudeExact(ExactTurns, unittest.TestCase):
         self.assertEqual(event["options"][0], {"index": 1, "label": "Yes"}, event)
         self.assertTrue(daemon.request("answer", target=rid, option=1)["ok"])
 
-    # A KNOWN DEFECT, found when this suite came to Claude: with the shared
-    # test's command (compound, its Bash(...) header wrapped onto a second
-    # row) in agent mode, `text` still holds the tool's block ("Bash(echo
-    # ... cat\n    ...)\n⎿ tool said hi\n\nDone."); `markdown` and
-    # turn.tools are right.
-    # Expected to fail until the extractor leaves that block out; an
-    # unexpected pass fails the run. test_a_short_tool_call_and_its_output
-    # keeps the case that works.
-    @unittest.expectedFailure
-    def test_a_tool_call_and_the_answer_after_it(self):
-        super().test_a_tool_call_and_the_answer_after_it()
-
+    # The shared test's command (compound) wraps Claude's Bash(...) header onto
+    # a second row in agent mode; `text` still starts at the answer
+    # (FromAnswerStart). The short call keeps the plain case.
     def test_a_short_tool_call_and_its_output(self):
         self.start()
         self.api.script(self.shell_call("echo tool said hi"))
