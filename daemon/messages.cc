@@ -89,4 +89,36 @@ std::string SessionErrorMessage(ErrorKind kind, const std::string& error, const 
   return o.Finish();
 }
 
+std::string ReadyEvent(const std::string& engine, int64_t pid, int cols, int rows, const std::string& session_id) {
+  JsonObject o;
+  o.Add("type", "ready");
+  if (engine.empty()) o.AddNull("engine");
+  else o.Add("engine", engine);
+  o.Add("pid", pid).Add("cols", cols).Add("rows", rows);
+  if (!session_id.empty()) o.Add("session_id", session_id);
+  return o.Finish();
+}
+
+std::string OutputDroppedEvent(int64_t bytes, int64_t events) {
+  JsonObject o;
+  o.Add("type", "output_dropped")
+      .Add("bytes", bytes)
+      .Add("events", events)
+      .Add("reason", "the client was not reading stdout");
+  return o.Finish();
+}
+
+std::string NeedsInputEvent(const RequestId& id, const InputQuestion& q) {
+  std::string options = "[";
+  for (size_t i = 0; i < q.options.size(); ++i) {
+    JsonObject o;
+    o.Add("index", q.options[i].index).Add("label", q.options[i].label);
+    options += (i ? "," : "") + o.Finish();
+  }
+  options += "]";
+  JsonObject o;
+  o.AddRaw("id", id.json).Add("type", "needs_input").Add("question", q.question).AddRaw("options", options);
+  return o.Finish();
+}
+
 }  // namespace tuidriver

@@ -11,6 +11,7 @@
 #include "json_writer.h"
 #include "request.h"
 #include "terminal.h"
+#include "turn_input.h"
 
 namespace tuidriver {
 
@@ -30,6 +31,14 @@ std::string OutputEvent(std::string_view data);
 std::string ExitEvent(const JsonObject& exit_fields);
 // {"type":"dialog","name":…,"keys":[…]}: a dialog rule answered.
 std::string DialogEvent(const std::string& name, const std::vector<std::string>& keys);
+// {"type":"ready","engine":…|null,"pid","cols","rows"[,"session_id"]}: the
+// program is at its prompt (raw sessions: started); `engine` empty is null.
+std::string ReadyEvent(const std::string& engine, int64_t pid, int cols, int rows, const std::string& session_id);
+// {"type":"output_dropped","bytes","events","reason"}: output events the
+// client did not read in time were dropped (counted, never silently).
+std::string OutputDroppedEvent(int64_t bytes, int64_t events);
+// {"id":ID,"type":"needs_input","question":"...","options":[{"index":1,"label":"Yes"},...]}
+std::string NeedsInputEvent(const RequestId& id, const InputQuestion& q);
 // {"type":"error","kind":…,"error":…, …fields}: a failure no request caused
 // (spawn, not_ready).
 std::string SessionErrorMessage(ErrorKind kind, const std::string& error,

@@ -7,7 +7,7 @@
 
 #include <chrono>
 
-#include "json_writer.h"
+#include "messages.h"
 
 namespace tuidriver {
 
@@ -37,14 +37,9 @@ void Output::SendDroppable(const std::string& json, size_t raw_bytes) {
 }
 
 void Output::NoteDropped() {
-  JsonObject o;
-  o.Add("type", "output_dropped")
-      .Add("bytes", static_cast<int64_t>(dropped_bytes_))
-      .Add("events", static_cast<int64_t>(dropped_events_))
-      .Add("reason", "the client was not reading stdout");
-  dropped_bytes_ = dropped_events_ = 0;
-  buffer_ += o.Finish();
+  buffer_ += OutputDroppedEvent(static_cast<int64_t>(dropped_bytes_), static_cast<int64_t>(dropped_events_));
   buffer_ += '\n';
+  dropped_bytes_ = dropped_events_ = 0;
 }
 
 bool Output::Flush() {

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "screen_matcher.h"
+#include "messages.h"
 
 namespace tuidriver {
 namespace {

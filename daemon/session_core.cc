@@ -193,15 +193,8 @@ void SessionCore::CheckReady(TimePoint now) {
                        started)) {
     state_ = State::kReady;
     asks_.OnReady(now);
-    JsonObject o;
-    o.Add("type", "ready");
-    if (options_.raw) o.AddNull("engine");
-    else o.Add("engine", options_.engine.name);
-    o.Add("pid", child_->pid())
-        .Add("cols", term_.cols())
-        .Add("rows", term_.rows());
-    if (!transcript_.session_id().empty()) o.Add("session_id", transcript_.session_id());
-    out_->Send(o.Finish());
+    out_->Send(ReadyEvent(options_.raw ? std::string() : options_.engine.name, child_->pid(), term_.cols(),
+                          term_.rows(), transcript_.session_id()));
     return;
   }
   if (now >= ready_deadline_ && !closing_) {

@@ -5,7 +5,6 @@
 #include <cstdlib>
 #include <memory>
 
-#include "json_writer.h"
 #include "text.h"
 
 namespace tuidriver {
@@ -65,19 +64,6 @@ bool AnswerKeys(const InputQuestion& q, const InputOptionsConfig& config, int op
   for (int i = 0; i < std::abs(pos - q.selected); ++i) keys->insert(keys->end(), step.begin(), step.end());
   keys->insert(keys->end(), config.confirm.begin(), config.confirm.end());
   return true;
-}
-
-std::string NeedsInputEvent(const RequestId& id, const InputQuestion& q) {
-  std::string options = "[";
-  for (size_t i = 0; i < q.options.size(); ++i) {
-    JsonObject o;
-    o.Add("index", q.options[i].index).Add("label", q.options[i].label);
-    options += (i ? "," : "") + o.Finish();
-  }
-  options += "]";
-  JsonObject o;
-  o.AddRaw("id", id.json).Add("type", "needs_input").Add("question", q.question).AddRaw("options", options);
-  return o.Finish();
 }
 
 }  // namespace tuidriver

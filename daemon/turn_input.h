@@ -1,6 +1,6 @@
 // Questions inside a turn (an ask with "on_input":"wait"): the choices a
 // needs_input question lists, parsed by the engine's needs_input_options,
-// the keys that answer it, and the needs_input event. Pure functions over
+// and the keys that answer it (messages.h builds the needs_input event). Pure functions over
 // text, so they are tested on captured screens.
 #ifndef TUIDRIVER_TURN_INPUT_H_
 #define TUIDRIVER_TURN_INPUT_H_
@@ -34,8 +34,6 @@ InputQuestion ParseInputQuestion(const std::string& text, const InputOptionsConf
 bool AnswerKeys(const InputQuestion& q, const InputOptionsConfig& config, int option,
                 std::vector<std::string>* keys, std::string* err);
 
-// {"id":ID,"type":"needs_input","question":"...","options":[{"index":1,"label":"Yes"},...]}
-std::string NeedsInputEvent(const RequestId& id, const InputQuestion& q);
 
 }  // namespace tuidriver
 

@@ -1,4 +1,5 @@
 #include "turn_input.h"
+#include "messages.h"
 
 #include <gtest/gtest.h>
 
