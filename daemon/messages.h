@@ -11,9 +11,21 @@
 #include "json_writer.h"
 #include "request.h"
 #include "terminal.h"
-#include "turn_input.h"
 
 namespace tuidriver {
+
+// What a needs_input event carries: a question inside a turn, and its
+// choices when it lists them (turn_input.h reads them off the screen).
+struct InputOption {
+  int index = 0;      // the number the dialog shows
+  std::string label;
+};
+
+struct InputQuestion {
+  std::string question;               // the rows above the first choice
+  std::vector<InputOption> options;   // empty: a free-text question
+  int selected = -1;                  // position in options of the highlight
+};
 
 // {"id":…,"type":"reply","ok":true, …fields}
 std::string ReplyOkMessage(const RequestId& id, const JsonObject& fields = JsonObject());

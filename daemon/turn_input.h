@@ -9,20 +9,10 @@
 #include <vector>
 
 #include "engine_config.h"
+#include "messages.h"
 #include "request.h"
 
 namespace tuidriver {
-
-struct InputOption {
-  int index = 0;      // the number the dialog shows
-  std::string label;
-};
-
-struct InputQuestion {
-  std::string question;               // the rows above the first choice
-  std::vector<InputOption> options;   // empty: a free-text question
-  int selected = -1;                  // position in options of the highlight
-};
 
 // Parses the question text NeedsInput found (its matching row down to the
 // end of the screen).
