@@ -22,7 +22,6 @@
 #include <string>
 #include <vector>
 
-#include "ask.h"
 #include "ask_queue.h"
 #include "child.h"
 #include "clock.h"
