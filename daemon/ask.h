@@ -92,7 +92,10 @@ class Ask {
   bool revised() const;
   // The reply's text from the CLI's own record, when the screen never showed
   // some of its rows (result().rows_missing).
-  void ReplaceText(const std::string& text) { result_.text = text; }
+  void ReplaceText(const std::string& text) {
+    result_.text = text;
+    if (streaming_) stream_.Offer(text, true);  // the rest goes out as a delta when it extends what was sent
+  }
   // First row of the ask on the terminal: history from here is pinned.
   uint64_t start_row() const { return start_row_; }
   // The terminal was just resized: its rows were renumbered by reflow, so

@@ -351,6 +351,8 @@ void AskQueue::ReleaseHeldReply(TimePoint now, bool final) {
     } else {
       held_->ReplaceText(FromAnswerStart(held_->result().text, turn.markdown));
     }
+    std::string delta = held_->TakeDelta();  // an ask_stream's tail the screen had not shown
+    if (!delta.empty()) out_->Send(ChunkMessage(held_->id(), delta));
     extra.Add("markdown", turn.markdown).AddRaw("turn", TurnJson(turn, transcript_->session_id()).Finish());
   } else {
     // Never a silent wrong answer: the screen's text, and why there is no more.

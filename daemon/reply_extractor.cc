@@ -239,7 +239,10 @@ std::vector<std::string> UnwrapWordWrapped(const std::vector<std::string>& rows,
     if (inside_word) {
       out.back() += row;
     } else if (join) {
-      out.back() += " " + row;
+      // A wrapper that kept the space at the break (at the row's end, or
+      // at the next row's start, as Qwen Code's does) already gave it.
+      bool spaced = out.back().back() == ' ' || row[0] == ' ';
+      out.back() += (spaced ? "" : " ") + row;
     } else {
       out.push_back(row);
     }

@@ -268,6 +268,15 @@ TEST(ReplyExtractor, UnwrapJoinsOnlyWhatTheProgramWrapped) {
   EXPECT_EQ((std::vector<std::string>{"a", "", "b"}), UnwrapWordWrapped({"a", "", "b"}, 20));
 }
 
+// Qwen Code keeps the space at a break at the next row's start (seen:
+// "terminal  and" in a fresh-machine run); a kept space is not doubled.
+TEST(ReplyExtractor, UnwrapKeepsOneSpaceWhereTheWrapperKeptIt) {
+  EXPECT_EQ((std::vector<std::string>{"alpha beta gamma delta and staying"}),
+            UnwrapWordWrapped({"alpha beta gamma delta", " and staying"}, 24));
+  EXPECT_EQ((std::vector<std::string>{"alpha beta gamma delta and staying"}),
+            UnwrapWordWrapped({"alpha beta gamma delta ", "and staying"}, 24));
+}
+
 TEST(ReplyExtractor, UnwrapJoinsAWordBrokenInsideWithoutASpace) {
   const std::string y20(20, 'y'), u30(30, 'u'), u20(20, 'u');
   // Width 50. A word longer than a row (a URL, a code line) is cut on full

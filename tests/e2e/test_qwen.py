@@ -26,20 +26,6 @@ class Qwen(AgentTurns, RowStreaming, unittest.TestCase):
     def touch_call(self, path):
         return {"tool_call": {"name": "run_shell_command", "input": {"command": "touch " + path}}}
 
-    # A KNOWN DEFECT, left open in issue 25 (not a pass): while a paragraph
-    # streams, a delta at a row boundary doubles a space ("reply  staying");
-    # the final reply is right and says revised:true. Run them by hand with
-    # TUIDRIVER_KNOWN_DEFECTS=1 to see it.
-    _KNOWN = "known defect (issue 25): Qwen's streamed deltas double a space at a row boundary"
-
-    @unittest.skipUnless(os.environ.get("TUIDRIVER_KNOWN_DEFECTS"), _KNOWN)
-    def test_stream(self):
-        super().test_stream()
-
-    @unittest.skipUnless(os.environ.get("TUIDRIVER_KNOWN_DEFECTS"), _KNOWN)
-    def test_stream_paragraph_row_by_row(self):
-        super().test_stream_paragraph_row_by_row()
-
     # 8. A question no rule answers ends the ask with needs_input; the client
     # answers with keys (Escape: no) and the session goes on.
     def test_needs_input(self):
