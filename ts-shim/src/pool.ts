@@ -81,7 +81,9 @@ export class SessionPool {
         await session.close().catch(() => undefined);
         throw this.closedError();
       }
-      if (!session.exited) return session;
+      // A daemon killed while it waited may not have been noticed yet (its
+      // stdout's end is an event still to come): one round trip tells.
+      if (!session.exited && (await session.status().then(() => true, () => false))) return session;
       await session.close().catch(() => undefined);
     }
     throw lastError ?? new TuiDriverError('exited', `SessionPool(${this.engine}): every warm session had ended before it was taken`);
