@@ -4,7 +4,7 @@ that binary, the engines and Debian's busybox-static (no libc, no loader, no
 scripts/test.sh after `npm run build` put the shipped file in place.
 
 TUIDRIVER_SHIPPED_BIN names the binary (default npm/tuidriver-linux-x64/bin/
-tuidriver). Needs root (chroot, mount): the test re-runs itself in a private
+tuidriver). Needs root (chroot, mount): the test re-runs itself in its own
 mount namespace (unshare -m), so nothing stays mounted when it ends.
 """
 import json
@@ -61,18 +61,30 @@ def make_root(root):
     subprocess.run([CHROOT, root, "/bin/busybox", "--install", "-s", "/bin"], check=True)
 
 
+def remove_root(root):
+    """Unmounts what make_root mounted (a mount left behind would show in the
+    machine's namespace where mounts are shared) and removes the chroot."""
+    for m in ("proc", "dev/pts"):
+        path = os.path.join(root, m)
+        if os.path.ismount(path):
+            subprocess.run(["umount", path], check=True)
+    shutil.rmtree(root)
+
+
 class AnyLinux(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.root = tempfile.mkdtemp(prefix="tuidriver-chroot-")
-        make_root(cls.root)
+        try:
+            make_root(cls.root)
+        except BaseException:
+            remove_root(cls.root)  # tearDownClass does not run when this fails
+            raise
         cls.launcher = [CHROOT, cls.root, "/tuidriver"]
 
     @classmethod
     def tearDownClass(cls):
-        for m in ("proc", "dev/pts"):
-            subprocess.run(["umount", os.path.join(cls.root, m)], check=True)
-        shutil.rmtree(cls.root)
+        remove_root(cls.root)
 
     def daemon(self, *args):
         return Daemon(*args, env=ENV, launcher=self.launcher)
@@ -146,6 +158,16 @@ console.log(JSON.stringify({ text, cols: screen.cols, rows: screen.rows, exit })
         self.assertEqual((out["cols"], out["rows"]), (70, 15))
 
 
+def namespace_propagation():
+    """"private" keeps the test's mounts out of the machine's namespace. It
+    needs "/" to be a mount point, which it is not inside a plain chroot (a
+    debootstrap'd fresh machine): there the mounts stay shared, so they show
+    outside while the test runs and go with tearDownClass's umounts."""
+    probe = subprocess.run(["unshare", "--mount", "--propagation", "private", "true"],
+                           capture_output=True)
+    return "private" if probe.returncode == 0 else "unchanged"
+
+
 def main():
     if os.geteuid() != 0:
         sys.exit("test_chroot.py needs root (chroot, mount)")
@@ -155,7 +177,7 @@ def main():
         sys.exit("no %s: apt-get install busybox-static (scripts/deps.sh)" % BUSYBOX)
     if os.environ.get("TUIDRIVER_CHROOT_NS") != "1":
         env = dict(os.environ, TUIDRIVER_CHROOT_NS="1")
-        os.execvpe("unshare", ["unshare", "--mount", "--propagation", "private",
+        os.execvpe("unshare", ["unshare", "--mount", "--propagation", namespace_propagation(),
                                sys.executable, *sys.argv], env)
     unittest.main()
 
