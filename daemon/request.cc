@@ -1,6 +1,7 @@
 #include "request.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "json_fields.h"
 #include "json_type_name.h"
@@ -293,13 +294,18 @@ const RequestSpec* FindRequestSpec(std::string_view name) {
   return nullptr;
 }
 
+// "a 'screen' request", "an 'ask' request".
+std::string RequestOfType(const std::string& type) {
+  bool vowel = !type.empty() && std::strchr("aeiou", type[0]) != nullptr;
+  return std::string(vowel ? "an '" : "a '") + type + "' request";
+}
+
 // A field the type does not have is refused, naming what it has: a typo
 // ("timeout_sec") must not silently fall back to a default. So are both
 // spellings of the time limit at once: which one was meant is unclear.
 bool CheckFieldNames(const object& obj, const RequestSpec& spec, std::string* err) {
   if (obj["timeout"].error() == simdjson::SUCCESS && obj["timeout_ms"].error() == simdjson::SUCCESS) {
-    *err = "a '" + std::string(spec.name) +
-           "' request gives both 'timeout_ms' and 'timeout' (seconds, the older spelling): send one";
+    *err = RequestOfType(spec.name) + " gives both 'timeout_ms' and 'timeout' (seconds, the older spelling): send one";
     return false;
   }
   for (auto field : obj) {
@@ -309,7 +315,7 @@ bool CheckFieldNames(const object& obj, const RequestSpec& spec, std::string* er
     }
     std::string list = "id, type";
     for (const std::string& f : spec.fields) list += ", " + f;
-    *err = "unknown field '" + key + "' in a '" + spec.name + "' request (known: " + list + ")";
+    *err = "unknown field '" + key + "' in " + RequestOfType(spec.name) + " (known: " + list + ")";
     return false;
   }
   return true;

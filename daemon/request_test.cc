@@ -56,7 +56,7 @@ TEST(Request, TimeoutMsAndTheOlderSecondsSpelling) {
   EXPECT_FALSE(r.ok);
   EXPECT_EQ(RequestError::kBadRequest, r.kind);
   EXPECT_EQ("4", r.request.id.json);
-  EXPECT_EQ("a 'ask' request gives both 'timeout_ms' and 'timeout' (seconds, the older spelling): send one", r.err);
+  EXPECT_EQ("an 'ask' request gives both 'timeout_ms' and 'timeout' (seconds, the older spelling): send one", r.err);
 
   // Whole milliseconds, at least 1, at most a week.
   EXPECT_FALSE(Parse(&p, R"({"type":"ask","prompt":"x","timeout_ms":0})").ok);
@@ -185,7 +185,7 @@ TEST(Request, UnknownFieldsAreBadRequests) {
   EXPECT_EQ(RequestError::kBadRequest, r.kind);
   EXPECT_EQ(ErrorKind::kBadRequest, RequestErrorKind(r.kind));
   EXPECT_EQ("3", r.request.id.json);
-  EXPECT_EQ("unknown field 'timeout_sec' in a 'ask' request (known: id, type, prompt, timeout_ms, timeout, on_input)", r.err);
+  EXPECT_EQ("unknown field 'timeout_sec' in an 'ask' request (known: id, type, prompt, timeout_ms, timeout, on_input)", r.err);
   r = Parse(&p, R"({"type":"status","verbose":true})");
   EXPECT_EQ("unknown field 'verbose' in a 'status' request (known: id, type)", r.err);
   // A field of another type is unknown here too.

@@ -36,6 +36,7 @@ class ExactTurns:
     CLI = None
     SESSION_ID = r"^\S+$"  # how the CLI's session ids look
     SHELL_TOOL = "Bash"    # the model's name for the shell tool
+    SHELL_DESCRIBED = True  # its input takes a "description" beside "command"
     MODEL = None           # turn.model, when the CLI records the model it was given
     BARE_HOME = {}         # more AgentSession arguments for the bare home (Codex: git_repo)
     ID_AT_READY = False    # the CLI is given its session id, so `ready` names it
@@ -43,7 +44,10 @@ class ExactTurns:
     # Hooks a subclass may override.
     def shell_call(self, command):
         """The fake model's call of the shell tool."""
-        return {"tool_call": {"name": self.SHELL_TOOL, "input": {"command": command, "description": "Run it"}}}
+        args = {"command": command}
+        if self.SHELL_DESCRIBED:
+            args["description"] = "Run it"
+        return {"tool_call": {"name": self.SHELL_TOOL, "input": args}}
 
     def asking_call(self, path):
         """A call creating `path` that the CLI asks about before it runs it."""

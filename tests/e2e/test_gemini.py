@@ -92,11 +92,9 @@ class GeminiExact(ExactTurns, unittest.TestCase):
     CLI = CLI
     SESSION_ID = r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"
     SHELL_TOOL = "run_shell_command"
+    SHELL_DESCRIBED = False
     ID_AT_READY = True  # --session-id
     MODEL = "gemini-3.8-flash"  # the pinned version's default model
-
-    def shell_call(self, command):
-        return {"tool_call": {"name": "run_shell_command", "input": {"command": command}}}
 
     # Gemini wraps a command's output, with the process group it ran in.
     def tool_output_pattern(self, output):

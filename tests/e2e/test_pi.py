@@ -27,10 +27,8 @@ class PiExact(ExactTurns, unittest.TestCase):
     CLI = CLI
     SESSION_ID = r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"
     SHELL_TOOL = "bash"
+    SHELL_DESCRIBED = False
     MODEL = "fake-model"
-
-    def shell_call(self, command):
-        return {"tool_call": {"name": "bash", "input": {"command": command}}}
 
     def break_transcript(self, session):
         sid = session.daemon.request("status")["session_id"]

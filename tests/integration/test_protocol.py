@@ -108,7 +108,7 @@ class BadRequests(unittest.TestCase):
     def test_unknown_fields_are_bad_requests(self):
         r = self.raw_reply(b'{"id":"t","type":"ask","prompt":"1","timeout_sec":400}')
         self.assertEqual((r["id"], r["ok"], r["kind"]), ("t", False, "bad_request"))
-        self.assertEqual(r["error"], "unknown field 'timeout_sec' in a 'ask' request "
+        self.assertEqual(r["error"], "unknown field 'timeout_sec' in an 'ask' request "
                                      "(known: id, type, prompt, timeout_ms, timeout, on_input)")
         r = self.raw_reply(b'{"id":5,"type":"screen","style":true}')
         self.assertEqual((r["kind"], r["error"]), ("bad_request", "unknown field 'style' in a 'screen' "
@@ -285,11 +285,11 @@ class RawSession(unittest.TestCase):
             self.assertEqual((r["kind"], r["error"]), ("timeout", "condition not met within 250 ms"))
             r = d.request("wait_idle", idle_ms=50, timeout_ms=5000)
             self.assertEqual((r["ok"], r["idle_ms"]), (True, 50))
-            for t in ("expect", "wait_idle"):
+            for t, a in (("expect", "an"), ("wait_idle", "a")):
                 fields = {"pattern": "x"} if t == "expect" else {}
                 r = d.request(t, timeout_ms=100, timeout=1, **fields)
                 self.assertEqual((r["ok"], r["kind"]), (False, "bad_request"), r)
-                self.assertEqual(r["error"], f"a '{t}' request gives both 'timeout_ms' and 'timeout' "
+                self.assertEqual(r["error"], f"{a} '{t}' request gives both 'timeout_ms' and 'timeout' "
                                              "(seconds, the older spelling): send one")
         with Daemon("python") as d:
             r = d.request("ask", prompt="import time; time.sleep(30)", timeout_ms=500, wait=20)
