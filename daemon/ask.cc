@@ -193,6 +193,7 @@ void Ask::ResubmitIfLost(const Terminal& term, ChildInput* child, TimePoint now)
 
 void Ask::Update(const Terminal& term, ChildInput* child, TimePoint now) {
   if (phase_ == Phase::kQueued || phase_ == Phase::kDone) return;
+  settling_ = false;
   if (term.generation() != seen_generation_) {
     seen_generation_ = term.generation();
     last_change_ = now;
@@ -449,6 +450,7 @@ void Ask::UpdateWhole(const Terminal& term, TimePoint now) {
                          term.synchronized_updates() > term.osc_frame(config_.busy_osc);
   if (settle > 0 && !drawn_after_osc && now < last_change_ + std::chrono::milliseconds(settle)) {
     settle_until_ = last_change_ + std::chrono::milliseconds(settle);
+    settling_ = true;
     return;
   }
   Finish(term);

@@ -76,6 +76,14 @@ class Ask {
   TimePoint deadline() const { return deadline_; }
   // The earliest time Update must run even without output.
   TimePoint next_wakeup() const;
+  // The screen shows the turn done; only reply_settle_ms's quiet time
+  // (a TUI may still paint the reply's end) keeps the ask from finishing.
+  bool settling() const { return phase_ == Phase::kWaiting && settling_; }
+  // Finishes a settling ask now: the CLI's record says the turn is over, and
+  // words the screen has not painted yet come from that record.
+  void FinishSettling(const Terminal& term) {
+    if (settling()) Finish(term);
+  }
 
   // on_input "wait": a needs_input event to send (a question came up and
   // settled), once per question.
@@ -152,6 +160,7 @@ class Ask {
   uint64_t seen_generation_ = ~0ull;  // screen changes, for reply_settle_ms
   TimePoint last_change_;
   TimePoint settle_until_;
+  bool settling_ = false;  // see settling()
   Typist typist_;  // the prompt's and answers' keystrokes, paced; resubmits
   uint64_t start_row_ = 0;
 

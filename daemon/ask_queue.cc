@@ -129,6 +129,7 @@ void AskQueue::Update(Terminal* term, TimePoint last_output, bool dialog_busy, C
       std::string delta = active_->TakeDelta();
       if (!delta.empty()) out_->Send(ChunkMessage(active_->id(), delta));
     }
+    if (active_->settling()) EndSettleEarly(*term, now);
     if (active_->finished()) FinishAsk(term, now);
   }
   if (held_ && now >= held_poll_) ReleaseHeldReply(now, false);
@@ -329,6 +330,23 @@ void AskQueue::FinishAsk(Terminal* term, TimePoint now) {
   }
   term->UnpinHistory();
   if (!queue_.empty()) queue_.front()->RestartClock(now);
+}
+
+// A TUI that shows its done state may still paint the reply's end, so the
+// ask waits reply_settle_ms for a quiet screen. Once the CLI's record says
+// the turn is over, that wait buys nothing: the held reply takes the words
+// the screen lacks from the record.
+void AskQueue::EndSettleEarly(const Terminal& term, TimePoint now) {
+  if (!transcript_->enabled()) return;
+  if (now < settle_poll_) {
+    WakeAt(settle_poll_, now);
+    return;
+  }
+  settle_poll_ = now + Ms(kTranscriptPollMs);
+  WakeAt(settle_poll_, now);
+  Turn turn;
+  std::string err;
+  if (transcript_->ReadTurn(&turn, &err) == TranscriptReader::Result::kDone) active_->FinishSettling(term);
 }
 
 // A finished agent ask waits for its turn in the transcript, up to

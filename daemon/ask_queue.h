@@ -129,7 +129,8 @@ class AskQueue {
   static constexpr int kAnswerEffectMs = 300;
   // A cancel's interrupt waits this long after the ask's last input.
   static constexpr int kInterruptAfterInputMs = 100;
-  // A finished agent ask waits this long for its transcript turn.
+  // How often the transcript is read while a finished agent ask waits for
+  // its turn, or while a settling one may end early.
   static constexpr int kTranscriptPollMs = 10;
   static constexpr size_t kMaxQueued = 10000;
 
@@ -149,6 +150,7 @@ class AskQueue {
   bool InResync() const {
     return resync_ == Resync::kAwaitReaction || resync_ == Resync::kNudged || resync_ == Resync::kNudgedTwice;
   }
+  void EndSettleEarly(const Terminal& term, TimePoint now);
   void FinishAsk(Terminal* term, TimePoint now);
   void ReleaseHeldReply(TimePoint now, bool final);
   void ReplyAsk(const Ask& ask, const JsonObject& extra = JsonObject());
@@ -168,6 +170,7 @@ class AskQueue {
   std::unique_ptr<Ask> held_;  // finished, its reply waiting for the transcript
   TimePoint held_until_;
   TimePoint held_poll_;
+  TimePoint settle_poll_;  // the transcript's next look while an ask settles
   TimePoint last_write_;  // the asks' last keystrokes to the program
   // When an ask last ended at a question, and when input (send, keys,
   // paste) last reached the program: an answer to take effect first.

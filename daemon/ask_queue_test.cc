@@ -2,9 +2,14 @@
 
 #include <gtest/gtest.h>
 
+#include <stdlib.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <fstream>
 
 #include "test_fakes.h"
+#include "transcript_test_util.h"
 
 namespace tuidriver {
 namespace {
@@ -376,6 +381,94 @@ TEST_F(AskQueueTest, CancelOfAnUnknownAskIsAnError) {
   ASSERT_EQ(1u, sink_.lines.size());
   EXPECT_EQ(R"({"id":2,"type":"reply","ok":false,"kind":"error","error":"no ask with id 7 is running or queued"})",
             sink_.lines[0]);
+}
+
+// An agent TUI that waits reply_settle_ms after its done state, with pi's
+// transcript: its reply's end comes when the record says the turn is over,
+// not a quiet time later.
+class SettlingAgentTest : public ::testing::Test {
+ protected:
+  static EngineConfig Agent(const std::string& dir) {
+    EngineConfig c;
+    c.name = "agent";
+    c.prompt = {"^> $", MatchScope::kCursorLine};
+    c.busy = {{"working", MatchScope::kScreen}};
+    c.submit.mode = SubmitMode::kPaste;
+    c.submit.enter_delay_ms = 0;
+    c.reply.start = "^\\* ";
+    c.timeouts.reply_settle_ms = 150;
+    c.transcript.format = "pi";
+    c.transcript.path = dir + "/*.jsonl";
+    return c;
+  }
+  SettlingAgentTest()
+      : dir_(MakeDir()), file_(dir_ + "/session.jsonl"), engine_(Agent(dir_)), matcher_(engine_),
+        term_(60, 10, 100), transcript_("pi", engine_.transcript.path, "/tmp/clisb-pi/proj", kSessionId),
+        asks_(engine_, matcher_, "exec", &transcript_, &sink_) {
+    std::ofstream(file_) << Lines(RecordedTranscript("pi-0.73.1.jsonl"), 0, 3);  // the header
+    Feed(&term_, "> ");
+  }
+  ~SettlingAgentTest() override {
+    unlink(file_.c_str());
+    rmdir(dir_.c_str());
+  }
+  static std::string MakeDir() {
+    char dir[] = "/tmp/tuidriver-settle-XXXXXX";
+    return mkdtemp(dir) ? dir : "";
+  }
+  void Update(int ms) { asks_.Update(&term_, clock_.At(ms), false, &input_, clock_.At(ms)); }
+  // The ask's turn up to its done state at 100 ms: typed, busy, answered.
+  void TurnShownDone() {
+    ASSERT_TRUE(asks_.Add(AskFor("1", "run two commands"), clock_.At(0)));
+    asks_.OnReady(clock_.At(0));
+    Update(0);
+    Update(1);
+    EXPECT_NE("", input_.Take());
+    Feed(&term_, "run two commands\r\nworking");
+    Update(20);
+    Feed(&term_, "\r\x1b[K* Done.\r\n> ");
+    Update(100);
+  }
+  // The turn's records (the prompt, two tool calls, "Done."), as pi writes them.
+  void RecordTurn() { std::ofstream(file_, std::ios::app) << Lines(RecordedTranscript("pi-0.73.1.jsonl"), 3, 9); }
+
+  static constexpr const char* kSessionId = "01a214af-98e8-7262-a7c1-fdd5b0865a01";
+  std::string dir_, file_;
+  EngineConfig engine_;
+  ScreenMatcher matcher_;
+  Terminal term_;
+  TranscriptReader transcript_;
+  FakeChild input_;
+  RecordingSink sink_;
+  AskQueue asks_;
+  FakeClock clock_;
+};
+
+TEST_F(SettlingAgentTest, TheRecordedEndOfTheTurnCutsTheQuietTimeShort) {
+  TurnShownDone();
+  EXPECT_TRUE(sink_.lines.empty());
+  // Nothing recorded yet: the transcript is read again every poll.
+  EXPECT_EQ(clock_.At(100 + AskQueue::kTranscriptPollMs), asks_.next_wakeup());
+  Update(110);
+  EXPECT_TRUE(sink_.lines.empty());
+  RecordTurn();
+  Update(120);  // 130 ms before the quiet time was over
+  ASSERT_EQ(1u, sink_.lines.size());
+  EXPECT_NE(std::string::npos, sink_.lines[0].find(R"("ok":true,"text":"Done.","markdown":"Done.")")) << sink_.lines[0];
+}
+
+TEST_F(SettlingAgentTest, WithoutARecordTheQuietTimeDecides) {
+  TurnShownDone();
+  for (int ms = 110; ms < 250; ms += 10) {
+    Update(ms);
+    ASSERT_TRUE(sink_.lines.empty()) << ms;
+  }
+  Update(250);  // quiet long enough: finished, its reply held for the record
+  EXPECT_TRUE(sink_.lines.empty());
+  RecordTurn();
+  Update(260);
+  ASSERT_EQ(1u, sink_.lines.size());
+  EXPECT_NE(std::string::npos, sink_.lines[0].find(R"("markdown":"Done.")")) << sink_.lines[0];
 }
 
 }  // namespace
