@@ -880,6 +880,12 @@ char* Terminal::EncodeCells(const Line& line, size_t end, char* out, bool tabs) 
   bool in_tab = false;  // the cells of a TAB follow its first
   for (size_t i = 0; i < end; ++i) {
     const Cell& cell = cells[i];
+    // Most cells: one narrow ASCII character (or a blank), no marks.
+    if (cell.ch < 0x80 && cell.kind == kNarrow && cell.marks == 0) {
+      *out++ = cell.ch == 0 ? ' ' : static_cast<char>(cell.ch);
+      in_tab = false;
+      continue;
+    }
     if (cell.kind == kWideRight) continue;  // its character is in the left half
     in_tab = cell.kind == kTab || (in_tab && cell.kind == kTabSkip);
     if (tabs && in_tab) {
