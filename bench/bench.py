@@ -171,22 +171,12 @@ def measure_throughput(cfg):
 # ---------------------------------------------------------------- 2. latency
 
 def measure_latency(cfg):
-    res = {}
-    d = daemon([cfg.td, "python"])
-    d.wait_for(lambda m: m.get("type") == "ready", 120)
-    ms, bad = [], 0
-    for i in range(cfg.asks):
-        req = (json.dumps({"id": i, "type": "ask", "prompt": "6*7"}) + "\n").encode()
-        t0 = time.perf_counter_ns()
-        os.write(d.proc.stdin.fileno(), req)
-        r = d.read_line(120)
-        ms.append((time.perf_counter_ns() - t0) / 1e6)
-        bad += not (r.get("ok") and r.get("text") == "42")
-    res["tuidriver ask"] = {"ms": ms, "bad": bad, "hwm_kb": vm_hwm_kb(d.proc.pid)}
-    log(f"latency: tuidriver p50 {median(ms):.2f} ms p99 {percentile(ms, 99):.2f} ms, bad={bad}")
-    d.end_input()
-    res["python3 on a bare PTY (floor)"] = {"ms": repl_floor(cfg.asks), "bad": 0}
-    log(f"latency: floor p50 {median(res['python3 on a bare PTY (floor)']['ms']):.2f} ms")
+    res = {"tuidriver ask": repl_asks(cfg, "python"),
+           "python3 on a bare PTY (floor)": {"ms": repl_floor(cfg.asks, ["python3", "-i", "-q"], b">>> "), "bad": 0},
+           "tuidriver ask (node)": repl_asks(cfg, "node"),
+           "node on a bare PTY (floor)": {"ms": repl_floor(cfg.asks, ["node", "-i"], b"> "), "bad": 0}}
+    for name, v in res.items():
+        log(f"latency: {name} p50 {median(v['ms']):.2f} ms p99 {percentile(v['ms'], 99):.2f} ms, bad={v['bad']}")
     res["tuidriver send + 1 s silence"] = quiescence_tuidriver(cfg)
     if cfg.node:
         out = subprocess.run(["node", os.path.join(HERE, "node_baseline.mjs"), "quiet", str(cfg.quiet_n)],
@@ -196,22 +186,40 @@ def measure_latency(cfg):
     return res
 
 
-def repl_floor(n):
-    """The REPL's own speed: python3 on a PTY, type 6*7, read until the next
-    prompt, no emulator. What any driver must wait for at least."""
+def repl_asks(cfg, engine):
+    """`ask("6*7")` cfg.asks times on one session of `engine`, each timed from
+    writing the request line to reading the reply line."""
+    d = daemon([cfg.td, engine])
+    d.wait_for(lambda m: m.get("type") == "ready", 120)
+    ms, bad = [], 0
+    for i in range(cfg.asks):
+        req = (json.dumps({"id": i, "type": "ask", "prompt": "6*7"}) + "\n").encode()
+        t0 = time.perf_counter_ns()
+        os.write(d.proc.stdin.fileno(), req)
+        r = d.read_line(120)
+        ms.append((time.perf_counter_ns() - t0) / 1e6)
+        bad += not (r.get("ok") and r.get("text") == "42")
+    hwm_kb = vm_hwm_kb(d.proc.pid)
+    d.end_input()
+    return {"ms": ms, "bad": bad, "hwm_kb": hwm_kb}
+
+
+def repl_floor(n, argv, prompt):
+    """The REPL's own speed: it runs on a PTY, 6*7 is typed, the output read
+    until the next prompt, no emulator. What any driver must wait for at least."""
     pid, fd = pty.fork()
     if pid == 0:
-        os.environ["PYTHON_BASIC_REPL"] = "1"
-        os.execvp("python3", ["python3", "-i", "-q"])
+        os.environ.update(PYTHON_BASIC_REPL="1", NODE_DISABLE_COLORS="1", NODE_REPL_HISTORY="")
+        os.execvp(argv[0], argv)
     buf = b""
-    while not buf.endswith(b">>> "):
+    while not buf.endswith(prompt):
         buf += os.read(fd, 65536)
     ms = []
     for _ in range(n):
         buf = b""
         t0 = time.perf_counter_ns()
         os.write(fd, b"6*7\r")
-        while not (buf.endswith(b">>> ") and b"42" in buf):
+        while not (buf.endswith(prompt) and b"42" in buf):
             buf += os.read(fd, 65536)
         ms.append((time.perf_counter_ns() - t0) / 1e6)
     os.kill(pid, 9)
