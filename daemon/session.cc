@@ -218,7 +218,8 @@ bool Session::PtyChild::Signal(int sig, std::string* err) {
 
 void Session::PtyChild::KillLeftovers() {
   pty_->SignalGroup(SIGKILL);
-  if (SignalOrphans(SIGKILL) > 0) ReapOrphans(1000);
+  SignalOrphans(SIGKILL);
+  ReapLeftovers(pty_->pid(), 1000);
 }
 
 }  // namespace tuidriver

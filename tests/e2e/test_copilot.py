@@ -5,7 +5,7 @@ from ~/.copilot/session-state/<session id>/events.jsonl."""
 import os
 import unittest
 
-from agent_harness import AgentLifecycle, AgentTurns
+from agent_harness import AgentLifecycle, AgentTurns, words
 from exact_turns import ExactTurns
 
 CLI = "copilot"
@@ -16,6 +16,19 @@ CLI = "copilot"
 class Copilot(AgentTurns, unittest.TestCase):
     CLI = CLI
     CHROME = ("Working", "❯", "───", "/project")
+
+    # What ask_stream gives instead: the whole answer once the model has
+    # finished, in deltas that add up to the reply. Should Copilot start
+    # drawing answers as they grow, this fails: mix in RowStreaming then.
+    def test_a_stream_comes_whole_once_the_model_finished(self):
+        text = words(120, seed=5)
+        self.api.script({"text": text, "first_delay_ms": 300, "word_delay_ms": 20})
+        chunks, reply = self.s.ask_stream("one long paragraph please", timeout=90)
+        self.assertTrue(reply["ok"], reply)
+        self.assertEqual(reply["text"], text)
+        self.assertEqual("".join(c for _, c in chunks), text)
+        finished = self.api.state()["last_turn_finished_at"]
+        self.assertEqual([c for t, c in chunks if t < finished], [])
 
 
 class CopilotExact(ExactTurns, unittest.TestCase):
