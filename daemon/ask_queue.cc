@@ -334,8 +334,9 @@ void AskQueue::FinishAsk(Terminal* term, TimePoint now) {
 
 // A TUI that shows its done state may still paint the reply's end, so the
 // ask waits reply_settle_ms for a quiet screen. Once the CLI's record says
-// the turn is over, that wait buys nothing: the held reply takes the words
-// the screen lacks from the record.
+// the turn is over, that wait buys nothing: the reply's text then comes
+// from the record, since the screen may be mid-paint (pi was seen with its
+// input box's rule under the reply).
 void AskQueue::EndSettleEarly(const Terminal& term, TimePoint now) {
   if (!transcript_->enabled()) return;
   if (now < settle_poll_) {
@@ -346,7 +347,9 @@ void AskQueue::EndSettleEarly(const Terminal& term, TimePoint now) {
   WakeAt(settle_poll_, now);
   Turn turn;
   std::string err;
-  if (transcript_->ReadTurn(&turn, &err) == TranscriptReader::Result::kDone) active_->FinishSettling(term);
+  if (transcript_->ReadTurn(&turn, &err) != TranscriptReader::Result::kDone) return;
+  active_->FinishSettling(term);
+  text_from_record_ = true;
 }
 
 // A finished agent ask waits for its turn in the transcript, up to
@@ -362,9 +365,10 @@ void AskQueue::ReleaseHeldReply(TimePoint now, bool final) {
   }
   JsonObject extra;
   if (got == TranscriptReader::Result::kDone) {
-    // Rows the screen never showed, or showed only in part before the TUI said
-    // it was done: the words come from the transcript's markdown instead.
-    if (held_->result().rows_missing || !ShowsAllWordsOf(held_->result().text, turn.markdown)) {
+    // Rows the screen never showed, showed only in part before the TUI said
+    // it was done, or may still have been painting (the settle cut short):
+    // the words come from the transcript's markdown instead.
+    if (text_from_record_ || held_->result().rows_missing || !ShowsAllWordsOf(held_->result().text, turn.markdown)) {
       held_->ReplaceText(MarkdownText(turn.markdown));
     } else {
       held_->ReplaceText(FromAnswerStart(held_->result().text, turn.markdown));
@@ -378,6 +382,7 @@ void AskQueue::ReleaseHeldReply(TimePoint now, bool final) {
   }
   ReplyAsk(*held_, extra);
   held_.reset();
+  text_from_record_ = false;
 }
 
 void AskQueue::CancelActive(const std::string& why, Terminal* term, ChildInput* child, TimePoint now) {

@@ -171,6 +171,7 @@ class AskQueue {
   TimePoint held_until_;
   TimePoint held_poll_;
   TimePoint settle_poll_;  // the transcript's next look while an ask settles
+  bool text_from_record_ = false;  // the held ask's settle was cut short
   TimePoint last_write_;  // the asks' last keystrokes to the program
   // When an ask last ended at a question, and when input (send, keys,
   // paste) last reached the program: an answer to take effect first.

@@ -417,8 +417,9 @@ class SettlingAgentTest : public ::testing::Test {
     return mkdtemp(dir) ? dir : "";
   }
   void Update(int ms) { asks_.Update(&term_, clock_.At(ms), false, &input_, clock_.At(ms)); }
-  // The ask's turn up to its done state at 100 ms: typed, busy, answered.
-  void TurnShownDone() {
+  // The ask's turn up to its done state at 100 ms: typed, busy, answered
+  // with `reply` on screen.
+  void TurnShownDone(const std::string& reply = "Done.") {
     ASSERT_TRUE(asks_.Add(AskFor("1", "run two commands"), clock_.At(0)));
     asks_.OnReady(clock_.At(0));
     Update(0);
@@ -426,7 +427,7 @@ class SettlingAgentTest : public ::testing::Test {
     EXPECT_NE("", input_.Take());
     Feed(&term_, "run two commands\r\nworking");
     Update(20);
-    Feed(&term_, "\r\x1b[K* Done.\r\n> ");
+    Feed(&term_, "\r\x1b[K* " + reply + "\r\n> ");
     Update(100);
   }
   // The turn's records (the prompt, two tool calls, "Done."), as pi writes them.
@@ -444,8 +445,10 @@ class SettlingAgentTest : public ::testing::Test {
   FakeClock clock_;
 };
 
+// The screen may still be painting then (here: a row the TUI is about to
+// replace), so the text is the record's.
 TEST_F(SettlingAgentTest, TheRecordedEndOfTheTurnCutsTheQuietTimeShort) {
-  TurnShownDone();
+  TurnShownDone("Done. ───");
   EXPECT_TRUE(sink_.lines.empty());
   // Nothing recorded yet: the transcript is read again every poll.
   EXPECT_EQ(clock_.At(100 + AskQueue::kTranscriptPollMs), asks_.next_wakeup());

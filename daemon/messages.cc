@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "base64.h"
+
 namespace tuidriver {
 
 std::string ReplyOkMessage(const RequestId& id, const JsonObject& fields) {
@@ -69,6 +71,14 @@ std::string OutputEvent(std::string_view data) {
   JsonObject o;
   o.Add("type", "output").Add("data", data);
   return o.Finish();
+}
+
+std::string OutputBase64Event(std::string_view bytes) {
+  std::string line = R"({"type":"output","data_base64":")";
+  line.reserve(line.size() + (bytes.size() + 2) / 3 * 4 + 2);
+  AppendBase64(bytes, &line);
+  line += "\"}";
+  return line;
 }
 
 std::string ExitEvent(const JsonObject& exit_fields) {

@@ -39,6 +39,9 @@ void AddScreenStyles(const Terminal& term, JsonObject* screen);
 std::string ChunkMessage(const RequestId& id, const std::string& delta);
 // {"type":"output","data":…}: raw program output, for subscribers.
 std::string OutputEvent(std::string_view data);
+// {"type":"output","data_base64":…}: the same as exact bytes (subscribe's
+// encoding "base64").
+std::string OutputBase64Event(std::string_view bytes);
 // {"type":"exit", …exit fields}: the program ended (after EOF and waitpid).
 std::string ExitEvent(const JsonObject& exit_fields);
 // {"type":"dialog","name":…,"keys":[…]}: a dialog rule answered.

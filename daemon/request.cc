@@ -241,6 +241,20 @@ bool ReadEvents(const object& obj, Request* r, JsonFields* f, std::string* err) 
   return true;
 }
 
+// subscribe: the events, and how `output` carries the bytes: "utf8" (the
+// default: a JSON string) or "base64" (exact bytes, cheaper to write).
+bool ReadSubscribe(const object& obj, Request* r, JsonFields* f, std::string* err) {
+  if (!ReadEvents(obj, r, f, err)) return false;
+  std::string encoding = "utf8";
+  if (!f->String(obj, "encoding", false, &encoding)) return false;
+  if (encoding != "utf8" && encoding != "base64") {
+    *err = "unknown encoding '" + encoding + "' (known: utf8, base64)";
+    return false;
+  }
+  r->output_base64 = encoding == "base64";
+  return true;
+}
+
 bool ReadRecord(const object& obj, Request* r, JsonFields* f, std::string* err) {
   if (!f->String(obj, "path", false, &r->path) || !f->Bool(obj, "stop", false, &r->stop)) return false;
   if (r->path.empty() == !r->stop) {
@@ -277,7 +291,7 @@ const std::vector<RequestSpec>& RequestTable() {
       {"wait_idle", RequestType::kWaitIdle, {"idle_ms", "timeout_ms", "timeout"}, ReadWaitIdle},
       {"signal", RequestType::kSignal, {"signal"}, ReadSignal},
       {"status", RequestType::kStatus, {}, ReadNothing},
-      {"subscribe", RequestType::kSubscribe, {"events"}, ReadEvents},
+      {"subscribe", RequestType::kSubscribe, {"events", "encoding"}, ReadSubscribe},
       {"unsubscribe", RequestType::kUnsubscribe, {"events"}, ReadEvents},
       {"close", RequestType::kClose, {}, ReadNothing},
       {"answer", RequestType::kAnswer, {"target", "option", "text"}, ReadAnswer},

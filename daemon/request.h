@@ -60,6 +60,7 @@ struct Request {
   int idle_ms = 0;                   // wait_idle
   std::string signal;                // signal
   std::vector<std::string> events;   // subscribe / unsubscribe
+  bool output_base64 = false;        // subscribe: `output` events carry base64 bytes
   bool styles = false;               // screen: add the styled runs
   std::string path;                  // record: the asciicast file to start
   bool stop = false;                 // record: stop recording

@@ -204,7 +204,7 @@ TEST(Request, EveryKnownFieldIsRead) {
       R"({"id":1,"type":"expect","pattern":"x","timeout":1})",
       R"({"id":1,"type":"wait_idle","idle_ms":5,"timeout":1})",
       R"({"id":1,"type":"resize","cols":80,"rows":24})",
-      R"({"id":1,"type":"subscribe","events":["output"]})",
+      R"({"id":1,"type":"subscribe","events":["output"],"encoding":"base64"})",
       R"({"id":1,"type":"answer","target":"a","option":1})",
       R"({"id":1,"type":"answer","target":"a","text":"t"})",
       R"({"id":1,"type":"record","path":"/tmp/x"})",
@@ -216,6 +216,21 @@ TEST(Request, EveryKnownFieldIsRead) {
     Parsed r = Parse(&p, line);
     EXPECT_TRUE(r.ok) << line << ": " << r.err;
   }
+}
+
+TEST(Request, SubscribeTakesAnEncoding) {
+  RequestParser p;
+  Parsed r = Parse(&p, R"({"type":"subscribe"})");
+  ASSERT_TRUE(r.ok) << r.err;
+  EXPECT_FALSE(r.request.output_base64);
+  r = Parse(&p, R"({"type":"subscribe","encoding":"base64"})");
+  ASSERT_TRUE(r.ok) << r.err;
+  EXPECT_TRUE(r.request.output_base64);
+  r = Parse(&p, R"({"type":"subscribe","encoding":"hex"})");
+  EXPECT_EQ("unknown encoding 'hex' (known: utf8, base64)", r.err);
+  r = Parse(&p, R"({"type":"unsubscribe","encoding":"base64"})");
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(0u, r.err.find("unknown field 'encoding' in an 'unsubscribe' request")) << r.err;
 }
 
 TEST(Request, FieldRangesAreChecked) {

@@ -12,7 +12,8 @@ SessionCore::SessionCore(const SessionOptions& options, SessionChild* child, Mes
       program_(child),
       recorded_child_(child, &recorder_),
       child_(&recorded_child_),
-      out_(out),
+      batch_(out),
+      out_(&batch_),
       term_(options_.engine.cols, options_.engine.rows, options_.scrollback_lines),
       matcher_(options_.engine),
       transcript_(options_.engine.transcript.format, options_.transcript_path, options_.transcript_cwd,
@@ -83,6 +84,7 @@ void SessionCore::OnStdoutGone(TimePoint now) {
 void SessionCore::Tick(TimePoint now) {
   now_ = now;
   OnScreen(now);
+  batch_.Update(now);
 }
 
 TimePoint SessionCore::NextWakeup(TimePoint now) const {
@@ -106,6 +108,7 @@ TimePoint SessionCore::NextWakeup(TimePoint now) const {
   }
   consider(waiters_.next_wakeup());
   consider(closer_.next_wakeup());
+  consider(batch_.next_wakeup());
   return wake;
 }
 
@@ -116,9 +119,10 @@ void SessionCore::FeedChild(const char* data, size_t len) {
   if (!replies.empty() && !child_exited_) program_->Write(replies);
   last_output_ = now_;
   if (subscribed_output_) {
-    // One pass over the bytes: the JSON string replaces invalid UTF-8.
-    std::string_view text = output_utf8_.Complete(data, len);
-    if (!text.empty()) out_->SendDroppable(OutputEvent(text), len);
+    // base64: the bytes as they are. Else a JSON string: a character split
+    // between reads waits for its end, invalid UTF-8 becomes U+FFFD.
+    std::string_view bytes = batch_.base64() ? std::string_view(data, len) : output_utf8_.Complete(data, len);
+    batch_.AddOutput(bytes, len, now_);
   }
   if (!waiters_.empty()) waiters_.OnOutput(SanitizePrompt(std::string(data, len)), last_output_);
 }
@@ -129,7 +133,7 @@ void SessionCore::ReportExit() {
   if (subscribed_output_) {
     std::string tail;
     output_utf8_.Flush(&tail);
-    if (!tail.empty()) out_->Send(OutputEvent(tail));
+    batch_.AddOutput(tail, tail.size(), now);
   }
   UpdateWaiters(now);
   bool was_starting = state_ == State::kStarting;
@@ -522,8 +526,16 @@ void SessionCore::HandleHistory(const Request& r) {
 
 void SessionCore::HandleSubscribe(const Request& r) {
   subscribed_output_ = r.type == RequestType::kSubscribe;
+  if (subscribed_output_ && r.output_base64 != batch_.base64()) {
+    // A character held back for its end goes out in the old encoding.
+    std::string tail;
+    output_utf8_.Flush(&tail);
+    batch_.AddOutput(tail, tail.size(), now_);
+    batch_.set_base64(r.output_base64);
+  }
   JsonObject fields;
   fields.AddStringArray("events", subscribed_output_ ? r.events : std::vector<std::string>());
+  if (subscribed_output_) fields.Add("encoding", r.output_base64 ? "base64" : "utf8");
   ReplyOk(r.id, fields);
 }
 
@@ -567,6 +579,7 @@ void SessionCore::FinishClose() {
   // Whatever the program left behind goes with it: its process group, and
   // detached descendants that were re-parented to us.
   child_->KillLeftovers();
+  batch_.Flush();
   for (const RequestId& id : close_ids_) ReplyOk(id, CloseFields());
   close_ids_.clear();
   closed_ = true;

@@ -29,6 +29,7 @@
 #include "dialog_responder.h"
 #include "engine_config.h"
 #include "json_writer.h"
+#include "output_batch.h"
 #include "recorder.h"
 #include "request.h"
 #include "screen_matcher.h"
@@ -176,7 +177,8 @@ class SessionCore {
   SessionChild* program_;  // the child itself: terminal replies, secrets
   RecordedChild recorded_child_;
   SessionChild* child_;    // &recorded_child_: everything else
-  MessageSink* out_;
+  OutputBatch batch_;      // output events; every line goes through it
+  MessageSink* out_;       // &batch_
   Terminal term_;
   ScreenMatcher matcher_;
   StartedLatch started_;  // the engine's `started` patterns, once seen
