@@ -196,3 +196,22 @@ test('scrollbackRows({ wrapped: true }) tells a wrapped line and the cursor row;
     await s.close();
   }
 });
+
+// The shim subscribes with the base64 encoding: the bytes come exactly, and a
+// character the program writes in two parts, in two events, arrives whole.
+test('output events: a character split across events arrives whole; the exit comes after the last', { timeout: 30_000 }, async () => {
+  const s = await Session.spawnCommand(['sh', '-c', 'read x; printf "\\342\\204"; sleep 0.3; printf "\\242 done\\n"; printf "\\377"']);
+  let out = '';
+  const chunks: string[] = [];
+  try {
+    s.onOutput((d) => { out += d; chunks.push(d); });
+    await s.subscribe();
+    await s.send('go\n');
+    const exit = await new Promise((resolve) => s.onExit(resolve));
+    assert.deepEqual(exit, { exitCode: 0, signal: null });
+    assert.equal(out, 'go\r\n\u2122 done\r\n\ufffd');
+    assert.ok(chunks.length >= 2, `the two parts came in separate events: ${JSON.stringify(chunks)}`);
+  } finally {
+    await s.close();
+  }
+});
