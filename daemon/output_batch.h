@@ -4,8 +4,8 @@
 // echo is not delayed). While output keeps coming, it is gathered into one
 // event every kBatchMs, or sooner once kMaxBatchBytes are waiting: a
 // subscriber (the VS Code terminal, the server's WebSocket) then wakes up
-// and parses a few large events instead of one per PTY read, which on a
-// busy machine halved the throughput of a `cat` of a big file.
+// and parses a few large events (a `cat` of 25 MB: about 400) instead of
+// one per PTY read (about 6,000).
 //
 // Every other line goes through Send, which first sends the batch: output
 // stays in order with replies and events (the exit event comes after the
