@@ -456,7 +456,7 @@ void Ask::UpdateWhole(const Terminal& term, TimePoint now) {
   Finish(term);
 }
 
-void Ask::Finish(const Terminal& term) {
+void Ask::Finish(const Terminal& term, bool stream_screen) {
   result_.ok = true;
   if (!config_.reply.start.empty() && config_.submit.mode != SubmitMode::kLines) RememberReplyRows(term);
   result_.rows_missing = rows_missing_;
@@ -470,7 +470,7 @@ void Ask::Finish(const Terminal& term) {
                        "; the session goes on");
     return;
   }
-  if (streaming_) Stream(result_.text, true);
+  if (streaming_ && stream_screen) Stream(result_.text, true);
   phase_ = Phase::kDone;
 }
 

@@ -79,10 +79,11 @@ class Ask {
   // The screen shows the turn done; only reply_settle_ms's quiet time
   // (a TUI may still paint the reply's end) keeps the ask from finishing.
   bool settling() const { return phase_ == Phase::kWaiting && settling_; }
-  // Finishes a settling ask now: the CLI's record says the turn is over, and
-  // words the screen has not painted yet come from that record.
+  // Finishes a settling ask now: the CLI's record says the turn is over.
+  // The screen may be mid-paint, so the reply's text, streamed or not, is
+  // to come from that record (ReplaceText).
   void FinishSettling(const Terminal& term) {
-    if (settling()) Finish(term);
+    if (settling()) Finish(term, false);
   }
 
   // on_input "wait": a needs_input event to send (a question came up and
@@ -139,7 +140,9 @@ class Ask {
   bool ShowsStaleReply(const Terminal& term) const;
   // The screen gives the reply it gave at Start (busy or not).
   bool ShowsStartReply(const Terminal& term) const;
-  void Finish(const Terminal& term);
+  // `stream_screen`: an ask_stream's last delta comes from the screen (else
+  // from ReplaceText, the record's text).
+  void Finish(const Terminal& term, bool stream_screen = true);
   void Stream(const std::string& candidate, bool final);
   void Fail(ErrorKind kind, const std::string& error);
   void Interrupt(const Terminal& term, ChildInput* child);

@@ -419,8 +419,10 @@ class SettlingAgentTest : public ::testing::Test {
   void Update(int ms) { asks_.Update(&term_, clock_.At(ms), false, &input_, clock_.At(ms)); }
   // The ask's turn up to its done state at 100 ms: typed, busy, answered
   // with `reply` on screen.
-  void TurnShownDone(const std::string& reply = "Done.") {
-    ASSERT_TRUE(asks_.Add(AskFor("1", "run two commands"), clock_.At(0)));
+  void TurnShownDone(const std::string& reply = "Done.", bool stream = false) {
+    Request ask = AskFor("1", "run two commands");
+    if (stream) ask.type = RequestType::kAskStream;
+    ASSERT_TRUE(asks_.Add(ask, clock_.At(0)));
     asks_.OnReady(clock_.At(0));
     Update(0);
     Update(1);
@@ -458,6 +460,20 @@ TEST_F(SettlingAgentTest, TheRecordedEndOfTheTurnCutsTheQuietTimeShort) {
   Update(120);  // 130 ms before the quiet time was over
   ASSERT_EQ(1u, sink_.lines.size());
   EXPECT_NE(std::string::npos, sink_.lines[0].find(R"("ok":true,"text":"Done.","markdown":"Done.")")) << sink_.lines[0];
+}
+
+// ask_stream: the last delta is the record's too, not the half-painted row.
+TEST_F(SettlingAgentTest, AStreamCutShortEndsWithTheRecordsText) {
+  TurnShownDone("Done. ───", true);
+  RecordTurn();
+  Update(110);
+  std::string streamed;
+  for (const std::string& line : sink_.lines) {
+    size_t at = line.find(R"("delta":")");
+    if (at != std::string::npos) streamed += line.substr(at + 9, line.find('"', at + 9) - at - 9);
+  }
+  EXPECT_EQ("Done.", streamed);
+  EXPECT_EQ(std::string::npos, sink_.Find(R"("type":"reply")").find("revised"));
 }
 
 TEST_F(SettlingAgentTest, WithoutARecordTheQuietTimeDecides) {

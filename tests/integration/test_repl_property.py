@@ -128,7 +128,7 @@ class Interleavings(unittest.TestCase):
                 late += late_lines
                 reply = d.ask(code, timeout=30)
                 self.assertEqual((reply["ok"], reply["text"]), (True, want),
-                                 "seed %d, code:\n%s" % (SEED, code))
+                                 "seed %d, reply %r, code:\n%s" % (SEED, reply, code))
             self.assert_delivered(d, late)
 
     def assert_delivered(self, d, late):
