@@ -342,14 +342,11 @@ int SignalOrphans(int sig) {
   return count;
 }
 
-void ReapLeftovers(pid_t group, int max_ms) {
+void ReapOrphans(int max_ms) {
   for (int waited = 0; waited <= max_ms; waited += 5) {
     pid_t r;
     do r = waitpid(-1, nullptr, WNOHANG); while (r > 0);
-    bool children_left = !(r < 0 && errno == ECHILD);
-    bool group_left = group > 0 && kill(-group, 0) == 0;
-    if (!children_left && !group_left) return;
-    SignalOrphans(SIGKILL);
+    if (r < 0 && errno == ECHILD) return;
     usleep(5000);
   }
 }

@@ -95,11 +95,8 @@ ssize_t ReadAvailable(int fd, char* buf, size_t len);
 // program is reaped, those are the orphans it left. Returns how many.
 int SignalOrphans(int sig);
 
-// Waits up to `max_ms` until no process of process group `group` and no
-// child of ours is left, reaping children as they exit and killing those
-// re-parented to us meanwhile. A killed process takes a moment to exit
-// (longer under load or qemu-user): a close must not report it gone early.
-void ReapLeftovers(pid_t group, int max_ms);
+// Reaps our exited children for up to `max_ms`, until none is left.
+void ReapOrphans(int max_ms);
 
 }  // namespace tuidriver
 

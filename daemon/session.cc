@@ -218,8 +218,7 @@ bool Session::PtyChild::Signal(int sig, std::string* err) {
 
 void Session::PtyChild::KillLeftovers() {
   pty_->SignalGroup(SIGKILL);
-  SignalOrphans(SIGKILL);
-  ReapLeftovers(pty_->pid(), 1000);
+  if (SignalOrphans(SIGKILL) > 0) ReapOrphans(1000);
 }
 
 }  // namespace tuidriver
