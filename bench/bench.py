@@ -174,7 +174,7 @@ def measure_latency(cfg):
     res = {"tuidriver ask": repl_asks(cfg, "python"),
            "python3 on a bare PTY (floor)": {"ms": repl_floor(cfg.asks, ["python3", "-i", "-q"], b">>> "), "bad": 0},
            "tuidriver ask (node)": repl_asks(cfg, "node"),
-           "node on a bare PTY (floor)": {"ms": repl_floor(cfg.asks, ["node", "-i"], b"> "), "bad": 0}}
+           "node on a bare PTY (floor)": {"ms": repl_floor(cfg.asks, ["node", "-i"], b"> \x1b[3G"), "bad": 0}}
     for name, v in res.items():
         log(f"latency: {name} p50 {median(v['ms']):.2f} ms p99 {percentile(v['ms'], 99):.2f} ms, bad={v['bad']}")
     res["tuidriver send + 1 s silence"] = quiescence_tuidriver(cfg)
