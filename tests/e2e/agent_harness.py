@@ -205,13 +205,7 @@ class RowStreaming:
         for i in range(6):  # the mismatch was seen after six earlier turns
             self.assertEqual(self.ask_ok("warm-up %d" % i, "Warm-up reply %d." % i),
                              "Warm-up reply %d." % i)
-        text = words(300, seed=11)
-        self.api.script({"text": text, "first_delay_ms": 300, "word_delay_ms": 20})
-        chunks, reply = self.s.ask_stream("one long paragraph please", timeout=90)
-        self.assertTrue(reply["ok"], reply)
-        self.assertEqual(reply["text"], text)
-        self.assertNotIn("revised", reply)
-        self.assertEqual("".join(c for _, c in chunks), text)
+        chunks = self.stream_paragraph(words(300, seed=11))
         finished = self.api.state()["last_turn_finished_at"]
         early = [c for t, c in chunks if t < finished]
         self.assertGreaterEqual(len(early), 3, "deltas before the model finished: %r" % early)
@@ -308,6 +302,18 @@ class AgentTurns:
 
     def assert_text_agrees(self, reply):
         assert_text_agrees(reply)
+
+    def stream_paragraph(self, text):
+        """ask_stream of a paragraph the model streams word by word: the reply
+        is the text, never revised, and the deltas add up to it. Returns the
+        (time, delta) pairs."""
+        self.api.script({"text": text, "first_delay_ms": 300, "word_delay_ms": 20})
+        chunks, reply = self.s.ask_stream("one long paragraph please", timeout=90)
+        self.assertTrue(reply["ok"], reply)
+        self.assertEqual(reply["text"], text)
+        self.assertNotIn("revised", reply)
+        self.assertEqual("".join(c for _, c in chunks), text)
+        return chunks
 
     # 2. Replies
     def test_one_word(self):

@@ -22,13 +22,7 @@ class Copilot(AgentTurns, unittest.TestCase):
     # whole, once the model has finished), deltas that add up to the reply,
     # never revised.
     def test_a_stream_adds_up_to_the_reply(self):
-        text = words(120, seed=5)
-        self.api.script({"text": text, "first_delay_ms": 300, "word_delay_ms": 20})
-        chunks, reply = self.s.ask_stream("one long paragraph please", timeout=90)
-        self.assertTrue(reply["ok"], reply)
-        self.assertEqual(reply["text"], text)
-        self.assertNotIn("revised", reply)
-        self.assertEqual("".join(c for _, c in chunks), text)
+        self.stream_paragraph(words(120, seed=5))
 
 
 class CopilotExact(ExactTurns, unittest.TestCase):
