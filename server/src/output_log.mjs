@@ -1,7 +1,10 @@
 // The raw output of one session, kept (bounded) so that a client that attaches
 // late or reconnects can be given what it missed, and so that HTTP clients can
 // drain output "since the last read". Offsets count characters from the start
-// of the session; old chunks are dropped whole once the log exceeds its cap.
+// of the session. Over the cap, old output goes: whole chunks first, then the
+// front of the oldest chunk up to a line start, so a replay never begins inside
+// a line (or an escape sequence) and one large chunk (the daemon batches output)
+// still keeps its last lines.
 
 export class OutputLog {
   /** @param {number} maxChars the most characters kept */
@@ -22,13 +25,26 @@ export class OutputLog {
     this.chunks.push(data);
     this.size += data.length;
     this.end += data.length;
-    // Keep at least the newest chunk, however large.
-    while (this.size > this.maxChars && this.chunks.length > 1) {
-      const old = this.chunks.shift();
-      this.size -= old.length;
-      this.start += old.length;
+    while (this.size > this.maxChars && this.chunks.length > 1 && this.size - this.chunks[0].length >= this.maxChars) {
+      this.dropFront(this.chunks[0].length);
+    }
+    if (this.size > this.maxChars) {
+      const oldest = this.chunks[0];
+      const lineStart = oldest.indexOf('\n', this.size - this.maxChars - 1) + 1;
+      if (lineStart > 0 && lineStart < oldest.length) this.dropFront(lineStart);
+      else if (this.chunks.length > 1) this.dropFront(oldest.length);
+      // else: one chunk with no line start to cut at is kept whole.
     }
     return at;
+  }
+
+  /** Forgets the first `n` characters held, `n` at most the oldest chunk's length. */
+  dropFront(n) {
+    const oldest = this.chunks[0];
+    if (n >= oldest.length) this.chunks.shift();
+    else this.chunks[0] = oldest.slice(n);
+    this.size -= n;
+    this.start += n;
   }
 
   /** Everything held, and whether earlier output was dropped. */

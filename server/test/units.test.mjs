@@ -5,7 +5,7 @@ import { OutputLog } from '../src/output_log.mjs';
 import { RowLog } from '../src/row_log.mjs';
 import { capTail, dropEchoAndPrompt, screenText, stateOf } from '../src/sessions.mjs';
 
-test('OutputLog: offsets, draining from an offset, whole chunks dropped over the cap', () => {
+test('OutputLog: offsets, draining from an offset, old chunks (or the front of one, to a line start) dropped over the cap', () => {
   const log = new OutputLog(10);
   assert.equal(log.append('abcd'), 0);
   assert.equal(log.append('efgh'), 4);
@@ -16,9 +16,17 @@ test('OutputLog: offsets, draining from an offset, whole chunks dropped over the
   assert.deepEqual(log.all(), { data: 'efghijkl', from: 4, truncated: true });
   assert.deepEqual(log.since(1), { data: 'efghijkl', from: 4, to: 12, dropped: 3 });
   assert.deepEqual(log.since(6), { data: 'ghijkl', from: 6, to: 12, dropped: 0 });
-  log.append('x'.repeat(50)); // one chunk over the cap is kept whole
+  log.append('x'.repeat(50)); // one chunk over the cap without a line start to cut at is kept whole
   assert.equal(log.all().data, 'x'.repeat(50));
   assert.equal(log.end, 62);
+  // One large chunk of lines (as the daemon batches them), then a prompt: the last lines stay.
+  log.append('row-1\nrow-2\nrow-3\n');
+  log.append('$ ');
+  assert.deepEqual(log.all(), { data: 'row-3\n$ ', from: 62 + 12, truncated: true });
+  assert.deepEqual(log.since(70), { data: 'row-3\n$ ', from: 74, to: 82, dropped: 4 });
+  const one = new OutputLog(10);
+  one.append('a\nbbbb\ncccc\ndd'); // a single chunk over the cap is cut at a line start too
+  assert.deepEqual(one.all(), { data: 'cccc\ndd', from: 7, truncated: true });
 });
 
 test('dropEchoAndPrompt: the typed line (however it wrapped) and the prompt after it go', () => {
