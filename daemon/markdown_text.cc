@@ -1,6 +1,8 @@
 #include "markdown_text.h"
 
 #include <cctype>
+#include <cstring>
+#include <string_view>
 #include <vector>
 
 namespace tuidriver {
@@ -148,10 +150,22 @@ size_t AnswerStart(const std::string& text, const std::string& markdown) {
   return std::string::npos;
 }
 
+// The sentence punctuation that ends `text` ("." of "says hi."), blanks after it aside.
+std::string_view ClosingPunctuation(std::string_view text) {
+  size_t end = text.find_last_not_of(" \t\r\n");
+  if (end == std::string_view::npos) return {};
+  size_t start = end + 1;
+  while (start > 0 && std::strchr(".!?:;,", text[start - 1]) != nullptr) --start;
+  return text.substr(start, end + 1 - start);
+}
+
 }  // namespace
 
 bool ShowsAllWordsOf(const std::string& text, const std::string& markdown) {
-  return AnswerStart(text, markdown) != std::string::npos;
+  // A last piece still unpainted may be punctuation alone (Copilot drew
+  // "says hi" and the "." after it later), which the words do not tell.
+  return AnswerStart(text, markdown) != std::string::npos &&
+         ClosingPunctuation(text) == ClosingPunctuation(MarkdownText(markdown));
 }
 
 std::string FromAnswerStart(const std::string& text, const std::string& markdown) {

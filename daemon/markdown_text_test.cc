@@ -26,6 +26,10 @@ TEST(MarkdownText, ShowsAllWordsOfTellsAnIncompleteReply) {
   EXPECT_FALSE(ShowsAllWordsOf("Here is the function:\n\ndef add(a, b):\n    return a + b\n\nIt adds two nu", md));
   EXPECT_FALSE(ShowsAllWordsOf("Here is the function:\n\n\n\nIt adds two numbers.", md));
   EXPECT_FALSE(ShowsAllWordsOf("", md));
+  // Every word, but the closing "." not painted yet (Copilot, seen in a loaded container).
+  EXPECT_FALSE(ShowsAllWordsOf("First line.\nThird line says hi", "First line.\nThird line says hi."));
+  EXPECT_FALSE(ShowsAllWordsOf("Really?", "Really?!"));
+  EXPECT_TRUE(ShowsAllWordsOf("First line.\nThird line says hi.\n", "First line.\n\nThird line says **hi.**"));
   // The TUI's own words between them, decoration, and a link's target do not matter.
   EXPECT_TRUE(ShowsAllWordsOf("● Here is the function:\n  python\n  def add(a, b): return a + b\nIt adds two numbers.", md));
   EXPECT_TRUE(ShowsAllWordsOf("See docs (https://example.com/a_b).", "See [docs](https://example.com/a_b)."));
