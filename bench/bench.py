@@ -92,14 +92,14 @@ def tp_raw(cfg, path):
     return {"seconds": r["seconds"], "bytes": r["bytes"], "cpu": r["user"] + r["sys"], "ok": True}
 
 
-def tp_tuidriver(cfg, path, subscribe):
+def tp_tuidriver(cfg, path, subscribe, encoding=None):
     """Time from Popen to the `exit` event, which the daemon sends only after every
     byte was read and rendered; then checks that the screen shows the marker."""
     t0 = time.perf_counter()
     if subscribe:
         # The child waits for a line so no byte is written before the subscription.
         d = daemon([cfg.td, "--scrollback", "10000", "--", "sh", "-c", 'read x; exec cat "$1"', "sh", path])
-        d.send({"id": "s", "type": "subscribe", "events": ["output"]})
+        d.send({"id": "s", "type": "subscribe", "events": ["output"], **({"encoding": encoding} if encoding else {})})
         d.send({"id": "g", "type": "send", "data": "go\n"})
         json_bytes, dropped = drain_events(d)
     else:
@@ -137,6 +137,9 @@ def drain_events(d):
     return total, dropped
 
 
+EVENTS_BASE64 = "tuidriver + subscribe output (base64)"
+
+
 def tp_node(cfg, path):
     out = subprocess.run(["node", os.path.join(HERE, "node_baseline.mjs"), "throughput", path, MARKER],
                          cwd=HERE, capture_output=True, check=True, timeout=300)
@@ -147,7 +150,9 @@ def tp_node(cfg, path):
 def measure_throughput(cfg):
     variants = [("raw C drain", lambda: tp_raw(cfg, cfg.tp_file)),
                 ("tuidriver", lambda: tp_tuidriver(cfg, cfg.tp_file, False)),
-                ("tuidriver + subscribe output", lambda: tp_tuidriver(cfg, cfg.tp_file, True))]
+                ("tuidriver + subscribe output", lambda: tp_tuidriver(cfg, cfg.tp_file, True)),
+                # The encoding the shim (its terminal, toPseudoterminal(), the servers) subscribes with.
+                (EVENTS_BASE64, lambda: tp_tuidriver(cfg, cfg.tp_file, True, "base64"))]
     if cfg.node:
         variants.append(("node-pty + @xterm/headless", lambda: tp_node(cfg, cfg.tp_file)))
     if cfg.compare:
@@ -488,7 +493,7 @@ def callgrind_subscribed(cfg):
         return None
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "cg.out")
-        d = Daemon(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", cfg.td, "--scrollback", "10000",
+        d = daemon(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", cfg.td, "--scrollback", "10000",
                     "--", "sh", "-c", 'read x; exec cat "$1"', "sh", cfg.prof_small])
         d.send({"id": "s", "type": "subscribe", "events": ["output"]})
         d.send({"id": "g", "type": "send", "data": "go\n"})
@@ -634,6 +639,8 @@ def main():
             before = os.getloadavg()[0]
             r[name] = fn()
             r.setdefault("load", {})[name] = (before, os.getloadavg()[0])
+            with open(saved, "w") as f:  # a later failure keeps what was measured (--rerender)
+                json.dump(r, f)
     import report
     r["profile"] = None
     if "throughput" in only and not cfg.no_profile:
