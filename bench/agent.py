@@ -11,6 +11,9 @@ turn. For every ask the bench records, on the same wall clock:
               pattern, no busy OSC): the bench subscribes to output and asks
               for `screen` after output events (one request in flight at most)
   last_out    the last output event before the reply
+  recorded    the CLI last changed its transcript (a file under the engine's
+              transcript.path, polled every 2 ms) before the reply: when the
+              turn the daemon waits for was written
   reply       the ask's reply line arrives
 
 and reports reply - stream_end (the completion overhead a client sees), split
@@ -18,11 +21,13 @@ into the TUI's own delay (tui_done - stream_end) and the daemon's (reply -
 tui_done). Beside it, in the same session, an idle-window driver: paste the
 prompt, press Enter, and call the turn finished after 2 s without output.
 """
+import glob
 import json
 import os
 import re
 import shutil
 import tempfile
+import threading
 import time
 import unicodedata
 
@@ -58,6 +63,47 @@ def prefix_columns(line, cols):
         out.append(ch)
         used += w
     return "".join(out) + " " * (cols - used)
+
+
+class TranscriptWatch:
+    """Stamps every change of the CLI's transcript files (mtime or size), as
+    seen by a 2 ms poll: the files engines/<cli>.json's transcript.path
+    names, with its placeholders as wildcards (SQLite's -wal beside its db;
+    not its -shm, which readers write to, the daemon among them)."""
+
+    def __init__(self, cli, home):
+        with open(os.path.join(ROOT, "engines", cli + ".json")) as f:
+            path = json.load(f)["transcript"]["path"]
+        self.pattern = re.sub(r"\{[a-z_]+\}", "*", path.replace("{home}", home)) + "*"
+        self.changes = []
+        self._last = None
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self):
+        while not self._stop.wait(0.002):
+            state = []
+            for p in glob.glob(self.pattern):
+                if p.endswith("-shm"):
+                    continue
+                try:
+                    st = os.stat(p)
+                except OSError:
+                    continue
+                state.append((p, st.st_mtime_ns, st.st_size))
+            state.sort()
+            if state != self._last:
+                self.changes.append(time.time())
+                self._last = state
+
+    def last_before(self, t, since):
+        """The last change in (since, t], or None."""
+        return max((c for c in self.changes if since < c <= t), default=None)
+
+    def stop(self):
+        self._stop.set()
+        self._thread.join()
 
 
 class DonePredicate:
@@ -112,11 +158,14 @@ class AgentBench:
         self.d = daemon([cfg.td, cli, "--cwd", cwd], env=env)
         self.d.wait_for(lambda m: m.get("type") == "ready", timeout=90)
         self.d.request("subscribe", wait=120, events=["output"])
+        self.watch = TranscriptWatch(cli, home)
         self.pred = DonePredicate(cli)
         self.n = 0
         self.debug = []
 
     def close(self):
+        if hasattr(self, "watch"):
+            self.watch.stop()
         try:
             self.d.send({"id": "close", "type": "close"})
             self.d.end_input()
@@ -137,6 +186,7 @@ class AgentBench:
         samples = []       # (time of the newest output covered, done?)
         inflight = None    # (screen request id, time of the newest output it covers)
         want_screen = False
+        t_sent = time.time()
         self.d.send({"id": rid, "type": "ask", "prompt": prompt, "timeout": 60})
         while True:
             m = self.d.read_line(timeout=90)
@@ -191,6 +241,7 @@ class AgentBench:
             self.debug = []
         return {"reply": t_reply, "stream_end": end, "tui_done": done[0] if done else None,
                 "last_out": max([t for t in outputs if t <= t_reply], default=None),
+                "recorded": self.watch.last_before(t_reply, t_sent),
                 "ok": bool(reply.get("ok")) and reply.get("text") == text, "text": reply.get("text"),
                 "kind": reply.get("kind"),
                 # The transcript's answer, read before the reply was sent: exact or not.
