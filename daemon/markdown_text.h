@@ -16,8 +16,9 @@ std::string MarkdownText(const std::string& markdown);
 
 // Whether `text` (a reply as the screen showed it) holds every word of
 // `markdown`'s rendering, in order (URLs aside; the TUI may add words of its
-// own between them), and ends with the same sentence punctuation. A TUI that draws rows after it says it is done leaves
-// text cut short ("It adds two nu") or with blank rows (opencode's code
+// own between them), and ends with the same sentence punctuation. A TUI
+// that draws rows after it says it is done leaves text cut short ("It adds
+// two nu", "says hi" without its ".") or with blank rows (opencode's code
 // blocks, highlighted later): then the reply's text is built from the
 // markdown instead.
 bool ShowsAllWordsOf(const std::string& text, const std::string& markdown);
