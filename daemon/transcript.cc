@@ -5,6 +5,7 @@
 #include <ctime>
 #include <random>
 
+#include "glob_files.h"
 #include "transcript_format.h"
 
 namespace tuidriver {
@@ -55,7 +56,13 @@ TranscriptReader::TranscriptReader(const std::string& format, std::string path, 
   session_.path = std::move(path);
   session_.cwd = std::move(cwd);
   session_.session_id = std::move(session_id);
-  session_.spawned = static_cast<int64_t>(time(nullptr));
+  struct timespec now;
+  clock_gettime(CLOCK_REALTIME, &now);
+  session_.spawned = static_cast<int64_t>(now.tv_sec);
+  session_.spawned_ms = static_cast<int64_t>(now.tv_sec) * 1000 + now.tv_nsec / 1000000;
+  if (session_.session_id.empty() && format_ != nullptr) {
+    for (std::string& f : GlobFiles(session_.path)) session_.before_spawn.insert(std::move(f));
+  }
 }
 
 TranscriptReader::~TranscriptReader() = default;

@@ -1,7 +1,12 @@
 #include "transcript_codex.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <cstdlib>
+#include <fstream>
+
+#include "transcript.h"
 #include "transcript_test_util.h"
 
 namespace tuidriver {
@@ -59,6 +64,26 @@ TEST(CodexTranscript, HistoryIsEveryTurnWithItsPrompt) {
   EXPECT_EQ("second", turns[1].prompt);
   EXPECT_EQ("OK", turns[1].markdown);
   EXPECT_TRUE(turns[1].tools.empty());
+}
+
+// Codex names its file at its first prompt. A session spawned right after
+// another in the same cwd (a pool, a script's next run) must not take the
+// file the other wrote a moment before for its own.
+TEST(CodexTranscript, ANewSessionIsNotTheOneWrittenJustBeforeItsSpawn) {
+  char dir[] = "/tmp/tuidriver-codex-XXXXXX";
+  ASSERT_NE(nullptr, mkdtemp(dir));
+  auto meta = [](const std::string& id) {
+    return R"({"timestamp":"t","type":"session_meta","payload":{"id":")" + id + R"(","cwd":"/p"}})" "\n";
+  };
+  const std::string old = std::string(dir) + "/rollout-a.jsonl", mine = std::string(dir) + "/rollout-b.jsonl";
+  std::ofstream(old) << meta("old");  // the previous session's, written this second
+  TranscriptReader reader("codex", std::string(dir) + "/rollout-*.jsonl", "/p", "");
+  std::ofstream(mine) << meta("mine");  // ours appears after the spawn
+  reader.StartTurn();
+  EXPECT_EQ("mine", reader.session_id());
+  unlink(old.c_str());
+  unlink(mine.c_str());
+  rmdir(dir);
 }
 
 }  // namespace

@@ -131,7 +131,7 @@ bool OpencodeTranscript::Locate(TranscriptSession* session) {
   } else {
     db.Query("SELECT id FROM session WHERE directory = ? AND parent_id IS NULL AND time_created >= CAST(? AS INTEGER) "
              "ORDER BY time_created LIMIT 1",
-             {session->cwd, std::to_string((session->spawned - 1) * 1000)}, first, &err);
+             {session->cwd, std::to_string(session->spawned_ms)}, first, &err);
   }
   if (id.empty()) return false;
   session->session_id = id;

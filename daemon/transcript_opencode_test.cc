@@ -61,9 +61,11 @@ TEST_F(OpencodeTranscriptTest, ANewSessionIsFoundByItsDirectoryAndTheLastTurnRea
   session_.cwd = "/elsewhere";
   EXPECT_FALSE(f->Locate(&session_));
   session_.cwd = "/work/project";
-  session_.spawned = 1795643845 + 3600;  // a session started before the spawn is another's
+  // The recorded session was created at 1795643844926 ms: one created a
+  // moment before the spawn (the previous run in this directory) is another's.
+  session_.spawned_ms = 1795643844927;
   EXPECT_FALSE(f->Locate(&session_));
-  session_.spawned = 1795643845;
+  session_.spawned_ms = 1795643844900;
   ASSERT_TRUE(f->Locate(&session_));
   EXPECT_EQ(kSession, session_.session_id);
   Turn turn;
