@@ -244,6 +244,28 @@ class TallResume:
         finally:
             shutil.rmtree(s.tmp, ignore_errors=True)
 
+    def test_a_session_right_after_another_in_its_home_reads_its_own_turn(self):
+        # A CLI that names its transcript at the first prompt (Codex, pi) left
+        # the next session, spawned within a second in the same directory,
+        # reading the one before's file: no markdown, after transcript.wait_ms.
+        s = AgentSession(self.CLI, self.api)
+        try:
+            self.api.script("the first session")
+            first = s.ask("one", timeout=90)
+            self.assertEqual(first["markdown"], "the first session", first)
+            s.daemon.close(timeout=20)
+            s.daemon.__exit__()
+            env = homes.make_env(self.CLI, s.home, s.cwd, self.api.port)
+            with Daemon(self.CLI, "--cwd", s.cwd, env=env, timeout=150) as d:
+                self.api.script("the second session")
+                r = d.ask("two", timeout=60)
+                assert_text_agrees(r)
+                self.assertEqual((r["markdown"], r.get("transcript_error")), ("the second session", None), r)
+                self.assertNotEqual(r["turn"]["session_id"], first["turn"]["session_id"])
+                d.close()
+        finally:
+            shutil.rmtree(s.tmp, ignore_errors=True)
+
 
 class AgentLifecycle:
     """The fake API for a class of tests that start their own sessions, and
