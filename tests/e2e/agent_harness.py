@@ -244,6 +244,21 @@ class TallResume:
         finally:
             shutil.rmtree(s.tmp, ignore_errors=True)
 
+
+class AgentLifecycle:
+    """The fake API for a class of tests that start their own sessions, and
+    item 9 of the agent-engines issue. A subclass sets CLI, and
+    CLI_PROCESSES: how many processes a running session has at least."""
+    CLI_PROCESSES = 1
+
+    @classmethod
+    def setUpClass(cls):
+        cls.api = FakeApi()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.api.stop()
+
     def test_a_session_right_after_another_in_its_home_reads_its_own_turn(self):
         # A CLI that names its transcript at the first prompt (Codex, pi) left
         # the next session, spawned within a second in the same directory,
@@ -265,21 +280,6 @@ class TallResume:
                 d.close()
         finally:
             shutil.rmtree(s.tmp, ignore_errors=True)
-
-
-class AgentLifecycle:
-    """The fake API for a class of tests that start their own sessions, and
-    item 9 of the agent-engines issue. A subclass sets CLI, and
-    CLI_PROCESSES: how many processes a running session has at least."""
-    CLI_PROCESSES = 1
-
-    @classmethod
-    def setUpClass(cls):
-        cls.api = FakeApi()
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.api.stop()
 
     # 9. Close ends the CLI and everything it started.
     def test_close_leaves_nothing(self):
