@@ -58,7 +58,6 @@ TranscriptReader::TranscriptReader(const std::string& format, std::string path, 
   session_.session_id = std::move(session_id);
   struct timespec now;
   clock_gettime(CLOCK_REALTIME, &now);
-  session_.spawned = static_cast<int64_t>(now.tv_sec);
   session_.spawned_ms = static_cast<int64_t>(now.tv_sec) * 1000 + now.tv_nsec / 1000000;
   if (session_.session_id.empty() && format_ != nullptr) {
     for (std::string& f : GlobFiles(session_.path)) session_.before_spawn.insert(std::move(f));

@@ -53,8 +53,7 @@ struct TranscriptSession {
   std::string path;        // transcript.path filled in: a file, a glob of files, or a database
   std::string cwd;         // absolute: how a CLI that names its own session records it
   std::string session_id;  // chosen by the daemon, given by --resume, or learned by Locate
-  int64_t spawned = 0;     // wall-clock seconds at the spawn: a new session starts after it
-  int64_t spawned_ms = 0;  // the same in milliseconds, for a CLI that records when it created a session
+  int64_t spawned_ms = 0;  // wall-clock milliseconds at the spawn: a new session starts after it
   // The files `path` matched at the spawn, when the CLI names its own file:
   // none of them is a new session's (another session in the same cwd may
   // have written one a moment before).

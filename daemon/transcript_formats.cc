@@ -63,7 +63,7 @@ bool LocateSessionFile(TranscriptSession* session, const IdentifySessionFn& iden
     if (cwd.empty()) cwd = session->cwd;
     bool ours = known ? id == session->session_id
                       : cwd == session->cwd && session->before_spawn.count(match) == 0 &&
-                            st.st_mtime >= session->spawned - 1;
+                            st.st_mtime >= session->spawned_ms / 1000 - 1;
     if (!ours) continue;
     std::pair<bool, int64_t> rank{known && holds_prompt && !holds_prompt(match), static_cast<int64_t>(st.st_ctime)};
     if (best_id.empty() || rank < best) {

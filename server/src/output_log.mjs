@@ -25,7 +25,7 @@ export class OutputLog {
     this.chunks.push(data);
     this.size += data.length;
     this.end += data.length;
-    while (this.size > this.maxChars && this.chunks.length > 1 && this.size - this.chunks[0].length >= this.maxChars) {
+    while (this.chunks.length > 1 && this.size - this.chunks[0].length >= this.maxChars) {
       this.dropFront(this.chunks[0].length);
     }
     if (this.size > this.maxChars) {
