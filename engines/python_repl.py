@@ -165,6 +165,7 @@ def _setup(token):
             cols, rows = os.get_terminal_size(sys.stdout.fileno())
         except OSError:
             cols, rows = 1, 0  # no terminal: the echo stays
+        cols = max(cols, 1)  # a terminal of size 0x0 (never set): the echo stays too
         wrapper = "__td_run(%s)" % json.dumps(source, ensure_ascii=False).replace(
             "\u2028", "\\u2028").replace("\u2029", "\\u2029")
         echo_rows = max(1, -(-width(sys.ps1 + wrapper) // cols))

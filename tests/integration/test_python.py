@@ -147,6 +147,15 @@ class PythonOneShot(unittest.TestCase):
                 r = [m for m in d.events if m.get("id") == 9001]
                 self.assertEqual(r[0]["kind"], "cancelled")
 
+    def test_a_terminal_of_size_zero_still_answers(self):
+        # A program may set its terminal's size to 0x0 (stty, or a PTY
+        # nobody sized): the engine's echo handling divided by the columns.
+        with Daemon("python") as d:
+            r = d.ask('import subprocess; subprocess.run(["stty", "rows", "0", "cols", "0"])', timeout=30)
+            self.assertTrue(r["ok"], r)
+            r = d.ask("6*7", timeout=30)
+            self.assertEqual((r["ok"], r["text"]), (True, "42"), r)
+
 
 if __name__ == "__main__":
     unittest.main()
