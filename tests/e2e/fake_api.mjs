@@ -139,7 +139,8 @@ export async function startFakeApi({ port = 0, log = false } = {}) {
     const body = await readBody(req);
     if (url.pathname.startsWith('/_control/')) return handleControl(state, req.method, url.pathname, body, res);
     const provider = providers.find((p) => p.matches(req.method, url.pathname));
-    const entry = { provider: provider?.name ?? null, method: req.method, path: url.pathname + url.search, body: parseJson(body) ?? body };
+    const entry = { provider: provider?.name ?? null, method: req.method, path: url.pathname + url.search, body: parseJson(body) ?? body, at: wallMs() };
+    res.on('finish', () => { entry.done_at = wallMs(); });
     state.requests.push(entry);
     if (log) process.stderr.write(`fake_api: ${req.method} ${req.url}\n`);
     if (!provider) return sendJson(res, 404, { error: { message: `fake_api: nothing serves ${req.method} ${url.pathname}` } });
