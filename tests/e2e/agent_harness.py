@@ -79,7 +79,7 @@ class FakeApi:
 class AgentSession:
     """A fresh home and project directory, and tuidriver on the CLI."""
 
-    def __init__(self, cli, api, bare=False, mode=None, extra_args=(), git_repo=False):
+    def __init__(self, cli, api, bare=False, mode=None, extra_args=(), git_repo=False, prepare_home=None):
         require_cli(cli)
         self.tmp = tempfile.mkdtemp(prefix="tuidriver-e2e-%s-" % cli)
         self.home = os.path.join(self.tmp, "home")
@@ -88,6 +88,8 @@ class AgentSession:
         if git_repo:  # Codex asks about trusting a folder only in a repository
             subprocess.run(["git", "init", "-q", self.cwd], check=True)
         env = homes.make_env(cli, self.home, self.cwd, api.port, bare=bare)
+        if prepare_home:  # the user's own settings on top of the test home
+            prepare_home(self.home)
         args = [cli, "--cwd", self.cwd]
         if mode:
             args += ["--mode", mode]

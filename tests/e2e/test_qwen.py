@@ -1,14 +1,17 @@
 """Qwen Code, the genuine CLI, driven through tuidriver against the fake Chat
 Completions API (OPENAI_* variables, settings.json's auth type). Replies,
 prompts, turns, streaming, cancel and timeout come from AgentTurns, exact
-turns and resume from ExactTurns; questions and side calls are here. After each turn Qwen asks
-the model for a next-prompt suggestion (and may run a memory extraction):
-the fake answers both as side calls, and the suggestion shows in the input
-box as it would for a user."""
+turns and resume from ExactTurns; questions and side calls are here. The
+engine turns off Qwen's next-prompt suggestion and memory extraction (side
+calls after every turn that delayed its transcript); a user who turns the
+suggestion back on gets it, answered by the fake as a side call and drawn in
+the input box as it would be for a user."""
+import json
 import os
+import time
 import unittest
 
-from agent_harness import AgentLifecycle, AgentTurns, RowStreaming
+from agent_harness import AgentLifecycle, AgentSession, AgentTurns, RowStreaming
 from exact_turns import ExactTurns
 
 CLI = "qwen"
@@ -59,15 +62,48 @@ class Qwen(AgentTurns, RowStreaming, unittest.TestCase):
         self.assertEqual([t["name"] for t in reply["turn"]["tools"]], ["run_shell_command"], reply)
         self.assertTrue(os.path.exists(target))
 
-    # The suggestion and memory requests never take the script, and the
-    # suggestion Qwen draws in its input box is not a prompt of ours.
-    def test_side_calls_are_answered(self):
+    # The engine turns Qwen's next-prompt suggestion and memory extraction
+    # off (engines/qwen_defaults.jsonc, Qwen's lowest settings layer): they
+    # kept Qwen's main thread busy after every turn and its transcript
+    # record came 0.5-0.9 s after the done screen.
+    def test_no_side_calls_by_default(self):
         self.assertEqual(self.ask_ok("first", "One."), "One.")
         self.assertEqual(self.ask_ok("second", "Two."), "Two.")
-        sides = [r.get("side_call") for r in self.api.requests() if r.get("provider") == "chat_completions"
-                 and not r.get("turn")]
-        self.assertIn("qwen_suggestion", sides)
-        self.assertEqual([t["prompt"].split("\n")[-1] for t in self.api.turns()], ["first", "second"])
+        time.sleep(1.5)  # they came 0.2-0.9 s after a turn's end
+        self.assertEqual(side_calls(self.api), [])
+
+    # A user's own settings win over the engine's defaults: with the
+    # suggestion on, Qwen asks for it after each turn, the fake answers it
+    # as a side call that never takes the script, and the suggestion Qwen
+    # draws in its input box is not a prompt of ours.
+    def test_the_users_settings_turn_the_suggestion_back_on(self):
+        def suggestions_on(home):
+            path = os.path.join(home, ".qwen", "settings.json")
+            with open(path) as f:
+                settings = json.load(f)
+            settings["ui"] = {"enableFollowupSuggestions": True}
+            with open(path, "w") as f:
+                json.dump(settings, f)
+
+        self.api.reset()
+        s = AgentSession(CLI, self.api, prepare_home=suggestions_on)
+        try:
+            for prompt, answer in (("first", "One."), ("second", "Two.")):
+                self.api.script(answer)
+                r = s.ask(prompt, timeout=60)
+                self.assertEqual((r["ok"], r["text"], r["markdown"]), (True, answer, answer), r)
+            deadline = time.monotonic() + 10  # asked once the screen is idle
+            while "qwen_suggestion" not in side_calls(self.api) and time.monotonic() < deadline:
+                time.sleep(0.1)
+            self.assertIn("qwen_suggestion", side_calls(self.api))
+            self.assertEqual([t["prompt"].split("\n")[-1] for t in self.api.turns()], ["first", "second"])
+        finally:
+            s.close()
+
+
+def side_calls(api):
+    return [r.get("side_call") for r in api.requests() if r.get("provider") == "chat_completions"
+            and not r.get("turn")]
 
 
 class QwenExact(ExactTurns, unittest.TestCase):
