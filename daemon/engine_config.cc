@@ -143,6 +143,7 @@ void ReadReply(Reader* r, const element& e, const std::string& path, ReplyConfig
     else if (key == "continuation_indent") r->String(v, sub, &c->continuation_indent);
     else if (key == "end") r->Regex(v, sub, &c->end);
     else if (key == "tool_output") r->Regex(v, sub, &c->tool_output);
+    else if (key == "other_start") r->Regex(v, sub, &c->other_start);
     else if (key == "strip") r->Regex(v, sub, &c->strip);
     else if (key == "unwrap") r->Bool(v, sub, &c->unwrap);
     else if (key == "chrome") {

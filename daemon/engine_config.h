@@ -111,6 +111,10 @@ struct ReplyConfig {
   // as a tool's report (the command it ran, its output), not part of the
   // reply: the block is left out up to the next reply.start row.
   std::string tool_output;
+  // A row that begins something other than the reply (a CLI's notice drawn
+  // below it, in its own indent): left out with the rows after it, up to
+  // the next reply.start row. Empty: none.
+  std::string other_start;
   // Join rows that the program wrapped itself (word wrap at the screen
   // edge) back into one line. Rows wrapped by the terminal are always joined.
   bool unwrap = false;

@@ -132,14 +132,14 @@ bool HeadsAToolBlock(const std::vector<std::string>& lines, int i, int end, cons
 
 // The reply's lines in lines[from, end): reply.start rows without their
 // marker, later rows without the continuation indent; chrome rows and tools'
-// reports left out. *last_row gets, per line, where its last row begins.
+// reports and what reply.other_start begins left out. *last_row gets, per line, where its last row begins.
 // *headless: no reply.start row, the first line after the echo continues a
 // reply (its tail, when nothing but a later reply.start row follows).
 void CollectBody(const std::vector<std::string>& lines, const std::vector<size_t>& last_row_at,
                  int from, int end, const ScreenMatcher& matcher, const ReplyConfig& config,
                  std::vector<std::string>* body, std::vector<size_t>* last_row, bool* headless) {
   bool started = false;
-  bool in_tool_block = false;
+  bool left_out = false;  // in a tool's report or a notice, up to the next reply.start
   bool first_content = true;
   *headless = false;
   for (int i = from; i < end; ++i) {
@@ -155,18 +155,22 @@ void CollectBody(const std::vector<std::string>& lines, const std::vector<size_t
         last_row->clear();
         *headless = false;
       }
-      in_tool_block = HeadsAToolBlock(lines, i, end, matcher, config);
-      if (in_tool_block) continue;
+      left_out = HeadsAToolBlock(lines, i, end, matcher, config);
+      if (left_out) continue;
       started = true;
       body->push_back(TrimRight(line.substr(prefix)));
       last_row->push_back(at > prefix ? at - prefix : 0);
+      continue;
+    }
+    if (matcher.IsOtherStart(line)) {  // a notice below the reply, not part of it
+      left_out = true;
       continue;
     }
     if (!started && first_content && !Trim(line).empty()) {
       first_content = false;
       started = *headless = ContinuesAReply(line, matcher, config);
     }
-    if (!started || in_tool_block) continue;
+    if (!started || left_out) continue;
     const std::string& indent = config.continuation_indent;
     size_t cut = !indent.empty() && line.compare(0, indent.size(), indent) == 0 ? indent.size() : 0;
     body->push_back(TrimRight(line.substr(cut)));

@@ -229,6 +229,25 @@ TEST(ReplyExtractor, QwenLineNumbersAndScrollbarAreStripped) {
                                "Show code", m, c.reply, 120));
 }
 
+// Qwen draws its notices in the indent of its own messages, below the
+// reply (a warning when it cannot write its transcript, wrapped by Qwen in
+// the reply's indent): left out, up to the next reply.start row.
+TEST(ReplyExtractor, QwenNoticeBelowAReplyIsLeftOut) {
+  EngineConfig c;
+  std::string err;
+  ASSERT_TRUE(LoadEngineFile(TUIDRIVER_SOURCE_DIR "/engines/qwen.json", &c, &err)) << err;
+  ScreenMatcher m(c);
+  EXPECT_EQ("second",
+            ExtractMarkedReply(Rows({"  > two", "  \u25c6\ufe0e second",
+                                     "  \u25b3\ufe0e Session recording stopped after a write failure. Check",
+                                     "    disk space and permissions.", "──────────────────────────────"}),
+                               "two", m, c.reply, 120));
+  EXPECT_EQ("Looking.\nDone.",
+            ExtractMarkedReply(Rows({"  > go", "  \u25c6 Looking.", "  \u25cf\ufe0e Extensions changed on disk.",
+                                     "    Run /reload-plugins.", "  \u25c6 Done.", "──────────────────────────────"}),
+                               "go", m, c.reply, 120));
+}
+
 // Issue 22, item 1: Codex redraws its view in place and pins the prompt's
 // echo above the end of a reply taller than the screen; the reply's tail is
 // placed after the rows seen before, where they share rows.

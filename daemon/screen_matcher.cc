@@ -35,6 +35,7 @@ ScreenMatcher::ScreenMatcher(const EngineConfig& config)
       reply_end_(CompileOrNull(config.reply.end)),
       strip_(CompileOrNull(config.reply.strip)),
       tool_output_(CompileOrNull(config.reply.tool_output)),
+      other_start_(CompileOrNull(config.reply.other_start)),
       question_start_(CompileOrNull(config.needs_input_options.question_start)),
       busy_osc_(config.busy_osc),
       busy_osc_pattern_(CompileOrNull(config.busy_osc_pattern)),
@@ -156,6 +157,10 @@ bool ScreenMatcher::IsReplyEnd(const std::string& row) const {
 
 bool ScreenMatcher::IsToolOutput(const std::string& row) const {
   return tool_output_ && RE2::PartialMatch(row, *tool_output_);
+}
+
+bool ScreenMatcher::IsOtherStart(const std::string& row) const {
+  return other_start_ && RE2::PartialMatch(row, *other_start_);
 }
 
 bool ScreenMatcher::IsReplyStart(const std::string& row, size_t* prefix_len) const {

@@ -69,6 +69,8 @@ class ScreenMatcher {
   // Removes reply.strip's match from the row.
   void StripRow(std::string* row) const;
   bool IsToolOutput(const std::string& row) const;
+  // reply.other_start: the row begins something that is not the reply.
+  bool IsOtherStart(const std::string& row) const;
   // Matches reply.start at the start of row; *prefix_len is the match length.
   bool IsReplyStart(const std::string& row, size_t* prefix_len) const;
 
@@ -111,6 +113,7 @@ class ScreenMatcher {
   std::unique_ptr<RE2> reply_end_;
   std::unique_ptr<RE2> strip_;
   std::unique_ptr<RE2> tool_output_;
+  std::unique_ptr<RE2> other_start_;
   std::unique_ptr<RE2> question_start_;
   int busy_osc_ = 0;
   std::unique_ptr<RE2> busy_osc_pattern_;
