@@ -23,7 +23,10 @@ inline void Feed(Terminal* t, const std::string& s) { t->Feed(s.data(), s.size()
 // "group:1", "request:2"); its exit status and terminal reader are set by
 // the test.
 struct FakeChild : SessionChild {
-  void Write(const std::string& bytes) override { written += bytes; }
+  void Write(const std::string& bytes) override {
+    written += bytes;
+    ++writes;
+  }
   void SignalForeground(int sig) override { signals.push_back("fg:" + std::to_string(sig)); }
   void SignalGroup(int sig) override { signals.push_back("group:" + std::to_string(sig)); }
   bool Signal(int sig, std::string*) override {
@@ -50,6 +53,7 @@ struct FakeChild : SessionChild {
   }
 
   std::string written;
+  int writes = 0;  // Write calls: bytes due together go out in one
   std::vector<std::string> signals;
   ExitStatus status;
   TerminalReader reader = TerminalReader::kUnknown;

@@ -29,7 +29,8 @@ TEST_F(TypistTest, WritesEachAfterItsDelay) {
   typist_.Queue("b", 0);
   typist_.Queue("\r", 100);
   Update(0);
-  EXPECT_EQ("ab", child_.Take());  // no delay: together
+  EXPECT_EQ(1, child_.writes);
+  EXPECT_EQ("ab", child_.Take());  // no delay: together, in one write
   EXPECT_EQ(At(100), typist_.next_wakeup());
   Update(99);
   EXPECT_EQ("", child_.Take());
