@@ -17,9 +17,11 @@ import resource
 import re
 import shutil
 import statistics
+import struct
 import subprocess
 import sys
 import tempfile
+import termios
 import time
 
 import agent
@@ -176,10 +178,17 @@ def measure_throughput(cfg):
 # ---------------------------------------------------------------- 2. latency
 
 def measure_latency(cfg):
+    engines = os.path.join(ROOT, "engines")
     res = {"tuidriver ask": repl_asks(cfg, "python"),
-           "python3 on a bare PTY (floor)": {"ms": repl_floor(cfg.asks, ["python3", "-i", "-q"], b">>> "), "bad": 0},
+           "python3 on a bare PTY (floor)": {"ms": repl_floor(cfg.asks, ["python3", "-i", "-q"], b"6*7\r", b">>> "),
+                                             "bad": 0},
+           ENGINE_REPL: {"ms": repl_floor(cfg.asks, ["python3", "-q", "-i", os.path.join(engines, "python_repl.py"),
+                                                     "tok"], b'__td_run("6*7")\r', b"td-tok>>> "), "bad": 0},
            "tuidriver ask (node)": repl_asks(cfg, "node"),
-           "node on a bare PTY (floor)": {"ms": repl_floor(cfg.asks, ["node", "-i"], b"> \x1b[3G"), "bad": 0}}
+           "node on a bare PTY (floor)": {"ms": repl_floor(cfg.asks, ["node", "-i"], b"6*7\r", b"> \x1b[3G"), "bad": 0},
+           ENGINE_REPL_NODE: {"ms": repl_floor(cfg.asks, ["node", "--no-warnings", os.path.join(engines, "node_repl.js"),
+                                                          "tok"], b'.td "6*7"\r', re.compile(rb"td-tok> (\x1b\[\d+G)?$")),
+                              "bad": 0}}
     for name, v in res.items():
         log(f"latency: {name} p50 {median(v['ms']):.2f} ms p99 {percentile(v['ms'], 99):.2f} ms, bad={v['bad']}")
     res["tuidriver send + 1 s silence"] = quiescence_tuidriver(cfg)
@@ -209,22 +218,32 @@ def repl_asks(cfg, engine):
     return {"ms": ms, "bad": bad, "hwm_kb": hwm_kb}
 
 
-def repl_floor(n, argv, prompt):
-    """The REPL's own speed: it runs on a PTY, 6*7 is typed, the output read
-    until the next prompt, no emulator. What any driver must wait for at least."""
+# The engine's own REPL code (engines/python_repl.py, node_repl.js) on a bare
+# PTY, typed what the daemon types: the REPL's time for an ask as the engine
+# runs it, without the daemon.
+ENGINE_REPL = "python_repl.py on a bare PTY (the engine's REPL, no daemon)"
+ENGINE_REPL_NODE = "node_repl.js on a bare PTY (the engine's REPL, no daemon)"
+
+
+def repl_floor(n, argv, line, prompt):
+    """The REPL's own speed: it runs on a 120x40 PTY, `line` is typed, the
+    output read until the next prompt (bytes it ends with, or a pattern
+    that ends it), no emulator. What any driver must wait for at least."""
     pid, fd = pty.fork()
     if pid == 0:
-        os.environ.update(PYTHON_BASIC_REPL="1", NODE_DISABLE_COLORS="1", NODE_REPL_HISTORY="")
+        os.environ.update(PYTHON_BASIC_REPL="1", PYTHONUNBUFFERED="1", NODE_DISABLE_COLORS="1", NODE_REPL_HISTORY="")
         os.execvp(argv[0], argv)
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+    ends = (lambda b: prompt.search(b) is not None) if hasattr(prompt, "search") else (lambda b: b.endswith(prompt))
     buf = b""
-    while not buf.endswith(prompt):
+    while not ends(buf):
         buf += os.read(fd, 65536)
     ms = []
     for _ in range(n):
         buf = b""
         t0 = time.perf_counter_ns()
-        os.write(fd, b"6*7\r")
-        while not (buf.endswith(prompt) and b"42" in buf):
+        os.write(fd, line)
+        while not (b"42\r\n" in buf and ends(buf)):
             buf += os.read(fd, 65536)
         ms.append((time.perf_counter_ns() - t0) / 1e6)
     os.kill(pid, 9)

@@ -238,6 +238,20 @@ def section_throughput(cfg, r):
     return out
 
 
+def engine_repl_share(lat):
+    """How the time over the bare REPL splits: the engine's REPL code, then
+    the daemon (the two process hops and its own work)."""
+    out = []
+    for ask, bare, code_file, name in (("tuidriver ask", "python3 on a bare PTY (floor)", "python_repl.py", "python"),
+                                       ("tuidriver ask (node)", "node on a bare PTY (floor)", "node_repl.js", "node")):
+        engine = next((k for k in lat if k.startswith(code_file + " on a bare PTY")), None)
+        if ask in lat and engine:
+            own, code = med(lat[engine]["ms"]), med(lat[engine]["ms"]) - med(lat[bare]["ms"])
+            out.append(f"Of that, {name}: the engine's REPL code {ms(code)} ms (its REPL alone on a bare PTY takes "
+                       f"{ms(own)} ms), the daemon {ms(med(lat[ask]['ms']) - own)} ms.")
+    return out
+
+
 def section_latency(cfg, r):
     lat = r["latency"]
     base = med(lat["tuidriver ask"]["ms"])
@@ -247,6 +261,9 @@ def section_latency(cfg, r):
            "",
            "- *python3 (node) on a bare PTY (floor)*: the REPL itself, typed and read by a few lines of Python, "
            "no emulator: what any driver has to wait for.",
+           "- *python_repl.py (node_repl.js) on a bare PTY*: the engine's own REPL code, typed what the daemon "
+           "types (`__td_run(\"6*7\")`, `.td \"6*7\"`): the REPL's time for an ask run as a whole program, with "
+           "the echo redrawn and the output marked, without the daemon.",
            "- *quiescence designs* (what common drivers do): type the line, then wait for 1 s of silence. "
            "Once on tuidriver (`send`, then 1 s without `output` events) and once with node-pty + @xterm/headless "
            f"(1 s silence timer). {cfg.quiet_n} asks each: every one costs a second.",
@@ -261,6 +278,7 @@ def section_latency(cfg, r):
             f"The daemon adds {ms(base - med(lat['python3 on a bare PTY (floor)']['ms']))} ms (p50) to the REPL's own time"
             + (f" (node: {ms(med(lat['tuidriver ask (node)']['ms']) - med(lat['node on a bare PTY (floor)']['ms']))} ms)."
                if "tuidriver ask (node)" in lat else "."),
+            *engine_repl_share(lat),
             f"The python session's peak RSS after the asks: {lat['tuidriver ask'].get('hwm_kb', 0) / 1024:.1f} MB."]
     load = r.get("load", {}).get("latency")
     if load and max(load) > (os.cpu_count() or 1):
