@@ -131,8 +131,9 @@ bool HeadsAToolBlock(const std::vector<std::string>& lines, int i, int end, cons
 }
 
 // The reply's lines in lines[from, end): reply.start rows without their
-// marker, later rows without the continuation indent; chrome rows and tools'
-// reports and what reply.other_start begins left out. *last_row gets, per line, where its last row begins.
+// marker, later rows without the continuation indent; chrome rows, tools'
+// reports and what reply.other_start begins left out. *last_row gets, per
+// line, where its last row begins.
 // *headless: no reply.start row, the first line after the echo continues a
 // reply (its tail, when nothing but a later reply.start row follows).
 void CollectBody(const std::vector<std::string>& lines, const std::vector<size_t>& last_row_at,
