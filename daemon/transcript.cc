@@ -1,5 +1,7 @@
 #include "transcript.h"
 
+#include <sys/stat.h>
+
 #include <cctype>
 #include <cstdio>
 #include <ctime>
@@ -67,7 +69,18 @@ TranscriptReader::TranscriptReader(const std::string& format, std::string path, 
 TranscriptReader::~TranscriptReader() = default;
 
 void TranscriptReader::StartTurn() {
-  format_->Locate(&session_);
+  // A session that learns its id from the transcript finds its file once
+  // the turn is written: the one the turn changed.
+  if (!session_.session_id.empty()) {
+    format_->Locate(&session_);
+  } else {
+    session_.turn_started = true;
+    session_.at_turn_start.clear();
+    for (const std::string& f : GlobFiles(session_.path)) {
+      struct stat st;
+      if (stat(f.c_str(), &st) == 0) session_.at_turn_start[f] = FileVersion(st);
+    }
+  }
   format_->StartTurn(session_);
 }
 

@@ -9,6 +9,7 @@
 #define TUIDRIVER_TRANSCRIPT_H_
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <set>
 #include <string>
@@ -58,6 +59,13 @@ struct TranscriptSession {
   // none of them is a new session's (another session in the same cwd may
   // have written one a moment before).
   std::set<std::string> before_spawn;
+  // While the CLI's own session id is unknown: each glob match's size and
+  // mtime when the current ask began (turn_started: an ask began). The file
+  // a turn changed is this session's: a session spawned while another in
+  // the same cwd had not written its file yet (SessionPool's replacement)
+  // must not take that one.
+  bool turn_started = false;
+  std::map<std::string, std::pair<int64_t, int64_t>> at_turn_start;
 };
 
 // One session's transcript, read from where the current turn began, in the

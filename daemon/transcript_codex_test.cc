@@ -69,6 +69,12 @@ TEST(CodexTranscript, HistoryIsEveryTurnWithItsPrompt) {
 // Codex names its file at its first prompt. A session spawned right after
 // another in the same cwd (a pool, a script's next run) must not take the
 // file the other wrote a moment before for its own.
+// A turn's start as Codex records it: the task, then the user's message.
+constexpr char kPrompt[] =
+    R"({"timestamp":"t","type":"event_msg","payload":{"type":"task_started"}})" "\n"
+    R"({"timestamp":"t","type":"response_item","payload":{"type":"message","role":"user",)"
+    R"("content":[{"type":"input_text","text":"hello"}]}})" "\n";
+
 TEST(CodexTranscript, ANewSessionIsNotTheOneWrittenJustBeforeItsSpawn) {
   char dir[] = "/tmp/tuidriver-codex-XXXXXX";
   ASSERT_NE(nullptr, mkdtemp(dir));
@@ -80,9 +86,46 @@ TEST(CodexTranscript, ANewSessionIsNotTheOneWrittenJustBeforeItsSpawn) {
   TranscriptReader reader("codex", std::string(dir) + "/rollout-*.jsonl", "/p", "");
   std::ofstream(mine) << meta("mine");  // ours appears after the spawn
   reader.StartTurn();
+  std::ofstream(mine, std::ios::app) << kPrompt;
+  Turn turn;
+  std::string err;
+  reader.ReadTurn(&turn, &err);
   EXPECT_EQ("mine", reader.session_id());
   unlink(old.c_str());
   unlink(mine.c_str());
+  rmdir(dir);
+}
+
+// A pool's replacement is spawned while the session taken from the pool
+// has not written its file yet; that one writes it (its turn) before the
+// replacement's first ask. The replacement's file is the one its own turn
+// writes, whether Codex starts it then or at start-up.
+TEST(CodexTranscript, ASessionSpawnedBesideAnotherReadsTheFileItsTurnWrote) {
+  char dir[] = "/tmp/tuidriver-codex-XXXXXX";
+  ASSERT_NE(nullptr, mkdtemp(dir));
+  auto meta = [](const std::string& id) {
+    return R"({"timestamp":"t","type":"session_meta","payload":{"id":")" + id + R"(","cwd":"/p"}})" "\n";
+  };
+  const std::string glob = std::string(dir) + "/rollout-*.jsonl";
+  const std::string taken = std::string(dir) + "/rollout-a.jsonl", mine = std::string(dir) + "/rollout-b.jsonl";
+  for (bool mine_at_start_up : {false, true}) {
+    TranscriptReader reader("codex", glob, "/p", "");
+    std::ofstream(taken) << meta("taken") << kPrompt;  // the other session's turn, after this spawn
+    if (mine_at_start_up) std::ofstream(mine) << meta("mine");
+    // Before any ask, two new files: which is ours is not known yet.
+    std::vector<Turn> history;
+    std::string err;
+    EXPECT_FALSE(reader.ReadHistory(&history, &err));
+    reader.StartTurn();
+    if (!mine_at_start_up) std::ofstream(mine) << meta("mine");
+    std::ofstream(mine, std::ios::app) << kPrompt;
+    Turn turn;
+    reader.ReadTurn(&turn, &err);
+    EXPECT_EQ("mine", reader.session_id()) << mine_at_start_up;
+    EXPECT_EQ("hello", turn.prompt) << err;
+    unlink(taken.c_str());
+    unlink(mine.c_str());
+  }
   rmdir(dir);
 }
 

@@ -9,11 +9,13 @@
 #define TUIDRIVER_TRANSCRIPT_FORMAT_H_
 
 #include <simdjson.h>
+#include <sys/stat.h>
 
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "transcript.h"
@@ -66,6 +68,9 @@ std::string JsonText(const simdjson::dom::element& content);
 // An Anthropic-style {"type":"tool_use", id, name, input} block as a tool
 // call (Claude's and Cline's transcripts); its output comes with the result.
 ToolCall ToolUseCall(const simdjson::dom::element& block);
+
+// A file's size and modification time (ns): what tells that it changed.
+std::pair<int64_t, int64_t> FileVersion(const struct stat& st);
 
 // A file's session id and working directory (an empty cwd: the format
 // records none); false when the file is not a session's.

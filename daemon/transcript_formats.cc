@@ -49,13 +49,32 @@ std::string JsonStr(const simdjson::dom::element& e, const char* key) {
   return std::string(s);
 }
 
+std::pair<int64_t, int64_t> FileVersion(const struct stat& st) {
+  return {static_cast<int64_t>(st.st_size),
+          static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec};
+}
+
+namespace {
+
+// Whether the current turn changed the file (or created it).
+bool ChangedThisTurn(const TranscriptSession& session, const std::string& path, const struct stat& st) {
+  auto before = session.at_turn_start.find(path);
+  return before == session.at_turn_start.end() || before->second != FileVersion(st);
+}
+
+}  // namespace
+
 bool LocateSessionFile(TranscriptSession* session, const IdentifySessionFn& identify, std::string* file,
                        const HoldsPromptFn& holds_prompt) {
   const bool known = !session->session_id.empty();
-  // Ranked by (no prompt recorded, ctime): a new session's file is the
-  // first one started after the spawn.
+  // A new session is told by what its first ask writes: before that, a new
+  // file in this cwd may be another session's (a history request first).
+  if (!known && !session->turn_started) return false;
+  // Ranked by (known id: no prompt recorded; else: not changed by this
+  // turn, then ctime): a new session's file is the one its turn wrote,
+  // else the first one started after the spawn.
   std::pair<bool, int64_t> best{true, INT64_MAX};
-  std::string best_id;
+  std::string best_id, best_file;
   for (const std::string& match : GlobFiles(session->path)) {
     struct stat st;
     std::string id, cwd;
@@ -65,13 +84,15 @@ bool LocateSessionFile(TranscriptSession* session, const IdentifySessionFn& iden
                       : cwd == session->cwd && session->before_spawn.count(match) == 0 &&
                             st.st_mtime >= session->spawned_ms / 1000 - 1;
     if (!ours) continue;
-    std::pair<bool, int64_t> rank{known && holds_prompt && !holds_prompt(match), static_cast<int64_t>(st.st_ctime)};
-    if (best_id.empty() || rank < best) {
+    bool unlikely = known ? holds_prompt && !holds_prompt(match) : !ChangedThisTurn(*session, match, st);
+    std::pair<bool, int64_t> rank{unlikely, static_cast<int64_t>(st.st_ctime)};
+    if (best_file.empty() || rank < best) {
       best = rank;
       best_id = id;
-      *file = match;
+      best_file = match;
     }
   }
+  *file = best_file;
   if (!known && !file->empty()) session->session_id = best_id;
   return !file->empty();
 }

@@ -109,7 +109,7 @@ TEST(GeminiTranscript, AResumedSessionIsReadFromTheFileHoldingItsPrompts) {
   const std::string stub = std::string(dir) + "/session-a.jsonl", old = std::string(dir) + "/session-b.jsonl";
   std::ofstream(stub) << RecordedTranscript("gemini-0.61.0-resume-stub.jsonl");
   std::ofstream(old) << RecordedTranscript("gemini-0.61.0-resumed.jsonl");
-  TranscriptSession session{std::string(dir) + "/session-*.jsonl", "/p", "031b54e6-51ba-4b77-ae47-68403c692de5", 0, {}};
+  TranscriptSession session{std::string(dir) + "/session-*.jsonl", "/p", "031b54e6-51ba-4b77-ae47-68403c692de5", 0, {}, false, {}};
   auto format = NewTranscriptFormat("gemini");
   ASSERT_TRUE(format->Locate(&session));
   format->StartTurn(session);

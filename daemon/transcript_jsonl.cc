@@ -48,7 +48,12 @@ bool JsonlTranscript::Locate(TranscriptSession* session) {
     file_ = session->path;
     return true;
   }
-  return LocateByGlob(session);
+  if (!LocateByGlob(session)) return false;
+  // Found once its turn was written: the turn is what the file gained
+  // since the ask began.
+  auto before = session->at_turn_start.find(file_);
+  offset_ = before == session->at_turn_start.end() ? 0 : static_cast<uint64_t>(before->second.first);
+  return true;
 }
 
 // The glob match whose first record names this session: its id when known

@@ -114,27 +114,37 @@ class OpencodeTranscript : public TranscriptFormat {
  private:
   bool found_ = false;
   std::string mark_ = "0";  // the last message row before the turn
+  // Not found yet: the last message row of any session when the ask began
+  // ("" before any ask).
+  std::string turn_start_ = "";
 };
 
 // The session by its id (chosen by the CLI, or given by --resume), else the
-// first top-level session of this directory started after the spawn.
+// top-level session of this directory started after the spawn that has
+// messages of this turn (the first such, else the first started): a session
+// spawned while another in this cwd had not started its own yet
+// (SessionPool's replacement) must not take that one.
 bool OpencodeTranscript::Locate(TranscriptSession* session) {
   if (found_) return true;
+  // A new session is told by what its first ask writes: before that, a new
+  // session in this cwd may be another daemon's (a history request first).
+  if (session->session_id.empty() && turn_start_.empty()) return false;
   SqliteReader db;
-  std::string err, id;
+  std::string err;
+  std::vector<std::string> ids;
   if (!db.Open(session->path, &err)) return false;
-  auto first = [&id](const std::vector<std::string>& row) {
-    if (id.empty()) id = row[0];
-  };
+  auto collect = [&ids](const std::vector<std::string>& row) { ids.push_back(row[0]); };
   if (!session->session_id.empty()) {
-    db.Query("SELECT id FROM session WHERE id = ?", {session->session_id}, first, &err);
+    db.Query("SELECT id FROM session WHERE id = ?", {session->session_id}, collect, &err);
   } else {
-    db.Query("SELECT id FROM session WHERE directory = ? AND parent_id IS NULL AND time_created >= CAST(? AS INTEGER) "
-             "ORDER BY time_created LIMIT 1",
-             {session->cwd, std::to_string(session->spawned_ms)}, first, &err);
+    db.Query("SELECT s.id FROM session s WHERE s.directory = ? AND s.parent_id IS NULL "
+             "AND s.time_created >= CAST(? AS INTEGER) ORDER BY NOT EXISTS (SELECT 1 FROM message m "
+             "WHERE m.session_id = s.id AND m.rowid > CAST(? AS INTEGER)), s.time_created",
+             {session->cwd, std::to_string(session->spawned_ms), turn_start_}, collect, &err);
+    mark_ = turn_start_;
   }
-  if (id.empty()) return false;
-  session->session_id = id;
+  if (ids.empty()) return false;
+  session->session_id = ids[0];
   found_ = true;
   return true;
 }
@@ -143,7 +153,12 @@ void OpencodeTranscript::StartTurn(const TranscriptSession& session) {
   mark_ = "0";
   SqliteReader db;
   std::string err;
-  if (!found_ || !db.Open(session.path, &err)) return;
+  if (!db.Open(session.path, &err)) return;
+  if (!found_) {
+    db.Query("SELECT COALESCE(MAX(rowid), 0) FROM message", {},
+             [this](const std::vector<std::string>& row) { turn_start_ = row[0]; }, &err);
+    return;
+  }
   db.Query("SELECT COALESCE(MAX(rowid), 0) FROM message WHERE session_id = ?", {session.session_id},
            [this](const std::vector<std::string>& row) { mark_ = row[0]; }, &err);
 }

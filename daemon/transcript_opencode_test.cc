@@ -58,6 +58,18 @@ class OpencodeTranscriptTest : public ::testing::Test {
 
 TEST_F(OpencodeTranscriptTest, ANewSessionIsFoundByItsDirectoryAndTheLastTurnRead) {
   std::unique_ptr<TranscriptFormat> f = NewOpencodeTranscript();
+  session_.spawned_ms = 1795643844900;
+  // Before an ask, a new session in this directory may be another's.
+  EXPECT_FALSE(f->Locate(&session_));
+  // The last turn is written after the ask began (its rows set aside, then
+  // written again).
+  Exec("CREATE TEMP TABLE turn_m AS SELECT * FROM message WHERE time_created > 1795643861326");
+  Exec("CREATE TEMP TABLE turn_p AS SELECT * FROM part WHERE message_id IN (SELECT id FROM turn_m)");
+  Exec("DELETE FROM part WHERE message_id IN (SELECT id FROM turn_m)");
+  Exec("DELETE FROM message WHERE id IN (SELECT id FROM turn_m)");
+  f->StartTurn(session_);
+  Exec("INSERT INTO message SELECT * FROM turn_m");
+  Exec("INSERT INTO part SELECT * FROM turn_p");
   session_.cwd = "/elsewhere";
   EXPECT_FALSE(f->Locate(&session_));
   session_.cwd = "/work/project";
@@ -76,6 +88,33 @@ TEST_F(OpencodeTranscriptTest, ANewSessionIsFoundByItsDirectoryAndTheLastTurnRea
   EXPECT_EQ("fake-model", turn.model);
   EXPECT_EQ(12, turn.input_tokens);
   EXPECT_EQ(20, turn.output_tokens);
+}
+
+// A pool's replacement is spawned while the session taken from the pool
+// has not started its own yet; that one starts it (its turn) before the
+// replacement's first ask: the replacement's is the session its turn wrote.
+TEST_F(OpencodeTranscriptTest, ASessionSpawnedBesideAnotherReadsTheSessionItsTurnWrote) {
+  std::unique_ptr<TranscriptFormat> f = NewOpencodeTranscript();
+  session_.spawned_ms = 1795643844900;
+  // The other session: started after this spawn and before this one.
+  Exec("CREATE TEMP TABLE taken AS SELECT * FROM session");
+  Exec("UPDATE taken SET id = 'ses_taken', slug = 'taken', time_created = 1795643844910");
+  Exec("INSERT INTO session SELECT * FROM taken");
+  Exec("INSERT INTO message SELECT 'taken_' || id, 'ses_taken', time_created, time_updated, data FROM message");
+  Exec("CREATE TEMP TABLE turn_m AS SELECT * FROM message WHERE session_id = '" + kSession +
+       "' AND time_created > 1795643861326");
+  Exec("CREATE TEMP TABLE turn_p AS SELECT * FROM part WHERE message_id IN (SELECT id FROM turn_m)");
+  Exec("DELETE FROM part WHERE message_id IN (SELECT id FROM turn_m)");
+  Exec("DELETE FROM message WHERE id IN (SELECT id FROM turn_m)");
+  f->StartTurn(session_);
+  Exec("INSERT INTO message SELECT * FROM turn_m");
+  Exec("INSERT INTO part SELECT * FROM turn_p");
+  ASSERT_TRUE(f->Locate(&session_));
+  EXPECT_EQ(kSession, session_.session_id);
+  Turn turn;
+  std::string err;
+  ASSERT_EQ(TranscriptResult::kDone, Read(f.get(), &turn, &err)) << err;
+  EXPECT_EQ("## Plan\nUse **bold** and `code`.\n\n- first item\n- second item", turn.markdown);
 }
 
 TEST_F(OpencodeTranscriptTest, ATurnWithAToolCall) {
