@@ -283,6 +283,28 @@ class AgentLifecycle:
         finally:
             shutil.rmtree(s.tmp, ignore_errors=True)
 
+    def test_a_session_spawned_beside_a_fresh_one_reads_its_own_turn(self):
+        # SessionPool: the replacement is spawned while the session taken
+        # from the pool has not asked yet; that one then writes its file (or
+        # opencode session) first. The replacement read it: every pooled ask
+        # after the first waited transcript.wait_ms and had no markdown.
+        s = AgentSession(self.CLI, self.api)
+        try:
+            env = homes.make_env(self.CLI, s.home, s.cwd, self.api.port)
+            with Daemon(self.CLI, "--cwd", s.cwd, env=env, timeout=150) as replacement:
+                self.api.script("the taken session")
+                taken = s.ask("one", timeout=90)
+                self.assertEqual(taken["markdown"], "the taken session", taken)
+                self.api.script("the replacement")
+                r = replacement.ask("two", timeout=60)
+                assert_text_agrees(r)
+                self.assertEqual((r["markdown"], r.get("transcript_error")), ("the replacement", None), r)
+                self.assertNotEqual(r["turn"]["session_id"], taken["turn"]["session_id"])
+                replacement.close()
+        finally:
+            s.close()
+            shutil.rmtree(s.tmp, ignore_errors=True)
+
     # 9. Close ends the CLI and everything it started.
     def test_close_leaves_nothing(self):
         s = AgentSession(self.CLI, self.api)
