@@ -45,6 +45,18 @@ class OpencodeTranscriptTest : public ::testing::Test {
            "',1795643900000,1795643900000,'" + part + "')");
     }
   }
+  // The recorded session's last turn, as written after an ask began: its
+  // rows set aside, the ask started, the rows written again.
+  void WriteLastTurnAfterTheAskBegan(TranscriptFormat* f) {
+    Exec("CREATE TEMP TABLE turn_m AS SELECT * FROM message WHERE session_id = '" + kSession +
+         "' AND time_created > 1795643861326");
+    Exec("CREATE TEMP TABLE turn_p AS SELECT * FROM part WHERE message_id IN (SELECT id FROM turn_m)");
+    Exec("DELETE FROM part WHERE message_id IN (SELECT id FROM turn_m)");
+    Exec("DELETE FROM message WHERE id IN (SELECT id FROM turn_m)");
+    f->StartTurn(session_);
+    Exec("INSERT INTO message SELECT * FROM turn_m");
+    Exec("INSERT INTO part SELECT * FROM turn_p");
+  }
   TranscriptResult Read(TranscriptFormat* f, Turn* turn, std::string* err) {
     *turn = Turn();
     return f->ReadTurn(session_, turn, err);
@@ -61,15 +73,7 @@ TEST_F(OpencodeTranscriptTest, ANewSessionIsFoundByItsDirectoryAndTheLastTurnRea
   session_.spawned_ms = 1795643844900;
   // Before an ask, a new session in this directory may be another's.
   EXPECT_FALSE(f->Locate(&session_));
-  // The last turn is written after the ask began (its rows set aside, then
-  // written again).
-  Exec("CREATE TEMP TABLE turn_m AS SELECT * FROM message WHERE time_created > 1795643861326");
-  Exec("CREATE TEMP TABLE turn_p AS SELECT * FROM part WHERE message_id IN (SELECT id FROM turn_m)");
-  Exec("DELETE FROM part WHERE message_id IN (SELECT id FROM turn_m)");
-  Exec("DELETE FROM message WHERE id IN (SELECT id FROM turn_m)");
-  f->StartTurn(session_);
-  Exec("INSERT INTO message SELECT * FROM turn_m");
-  Exec("INSERT INTO part SELECT * FROM turn_p");
+  WriteLastTurnAfterTheAskBegan(f.get());
   session_.cwd = "/elsewhere";
   EXPECT_FALSE(f->Locate(&session_));
   session_.cwd = "/work/project";
@@ -101,14 +105,7 @@ TEST_F(OpencodeTranscriptTest, ASessionSpawnedBesideAnotherReadsTheSessionItsTur
   Exec("UPDATE taken SET id = 'ses_taken', slug = 'taken', time_created = 1795643844910");
   Exec("INSERT INTO session SELECT * FROM taken");
   Exec("INSERT INTO message SELECT 'taken_' || id, 'ses_taken', time_created, time_updated, data FROM message");
-  Exec("CREATE TEMP TABLE turn_m AS SELECT * FROM message WHERE session_id = '" + kSession +
-       "' AND time_created > 1795643861326");
-  Exec("CREATE TEMP TABLE turn_p AS SELECT * FROM part WHERE message_id IN (SELECT id FROM turn_m)");
-  Exec("DELETE FROM part WHERE message_id IN (SELECT id FROM turn_m)");
-  Exec("DELETE FROM message WHERE id IN (SELECT id FROM turn_m)");
-  f->StartTurn(session_);
-  Exec("INSERT INTO message SELECT * FROM turn_m");
-  Exec("INSERT INTO part SELECT * FROM turn_p");
+  WriteLastTurnAfterTheAskBegan(f.get());
   ASSERT_TRUE(f->Locate(&session_));
   EXPECT_EQ(kSession, session_.session_id);
   Turn turn;
