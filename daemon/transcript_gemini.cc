@@ -150,10 +150,20 @@ bool IdentifyGemini(const element& first, std::string* id, std::string* cwd) {
   return !id->empty();
 }
 
+// Gemini names a session's file session-<start>-<first 8 of its id>.jsonl.
+// A Gemini starting in the same project deletes the files that hold only a
+// header (another session that has not been asked yet); that session then
+// writes its messages to a file of the same name without the header.
+bool GeminiNamesSession(const std::string& path, const std::string& session_id) {
+  std::string tail = "-" + session_id.substr(0, 8) + ".jsonl";
+  return session_id.size() >= 8 && path.size() > tail.size() &&
+         path.compare(path.size() - tail.size(), tail.size(), tail) == 0;
+}
+
 }  // namespace
 
 std::unique_ptr<TranscriptFormat> NewGeminiTranscript() {
-  return std::make_unique<JsonlTranscript>(ParseGeminiTurn, IdentifyGemini, ParseGeminiTurns);
+  return std::make_unique<JsonlTranscript>(ParseGeminiTurn, IdentifyGemini, ParseGeminiTurns, GeminiNamesSession);
 }
 
 }  // namespace tuidriver

@@ -124,5 +124,30 @@ TEST(GeminiTranscript, AResumedSessionIsReadFromTheFileHoldingItsPrompts) {
   rmdir(dir);
 }
 
+// Another Gemini starting in the project deleted this session's file while
+// it held only its header; the session wrote its messages to a file of the
+// same name, without one. The name still says whose it is (and not another
+// session's with a different id).
+TEST(GeminiTranscript, AFileWithoutItsHeaderIsFoundByItsName) {
+  char dir[] = "/tmp/tuidriver-gemini-XXXXXX";
+  ASSERT_NE(nullptr, mkdtemp(dir));
+  const std::string mine = std::string(dir) + "/session-2026-11-26T15-32-154c20d8.jsonl";
+  std::ofstream(mine) << R"({"id":"q","type":"user","content":[{"text":"one"}]})" "\n"
+                      << R"({"id":"r","type":"gemini","content":"the taken session"})" "\n";
+  for (const char* id : {"0ab1c2d3-8c9b-401e-8e73-fafa385c48a5", "154c20d8-8c9b-401e-8e73-fafa385c48a5"}) {
+    TranscriptSession session{std::string(dir) + "/session-*.jsonl", "/p", id, 0, {}, false, {}};
+    auto format = NewTranscriptFormat("gemini");
+    bool found = format->Locate(&session);
+    EXPECT_EQ(id[0] == '1', found) << id;
+    if (!found) continue;
+    Turn turn;
+    std::string err;
+    EXPECT_EQ(TranscriptResult::kDone, format->ReadTurn(session, &turn, &err)) << err;
+    EXPECT_EQ("the taken session", turn.markdown);
+  }
+  unlink(mine.c_str());
+  rmdir(dir);
+}
+
 }  // namespace
 }  // namespace tuidriver

@@ -65,7 +65,11 @@ bool JsonlTranscript::LocateByGlob(TranscriptSession* session) {
     std::ifstream in(path);
     std::string first;
     simdjson::dom::element record;
-    return std::getline(in, first) && !parser.parse(first).get(record) && identify_(record, id, cwd);
+    if (std::getline(in, first) && !parser.parse(first).get(record) && identify_(record, id, cwd)) return true;
+    if (!named_ || session->session_id.empty() || !named_(path, session->session_id)) return false;
+    *id = session->session_id;  // named for it, without the record that says so
+    cwd->clear();
+    return true;
   };
   HoldsPromptFn holds_prompt = [this](const std::string& path) {
     std::vector<Turn> turns;

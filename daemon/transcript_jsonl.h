@@ -30,8 +30,12 @@ class JsonlTranscript : public TranscriptFormat {
   // (transcript_format.h's OpenTurn); null: the format has no history.
   using HistoryFn = bool (*)(const std::string& jsonl, std::vector<Turn>* turns, std::string* err);
 
-  JsonlTranscript(ParseFn parse, IdentifyFn identify, HistoryFn history = nullptr)
-      : parse_(parse), identify_(identify), history_(history) {}
+  // Whether a glob match's file name is the session's with this id, for a
+  // file whose first record does not say (null: only the record tells).
+  using NamesSessionFn = bool (*)(const std::string& path, const std::string& session_id);
+
+  JsonlTranscript(ParseFn parse, IdentifyFn identify, HistoryFn history = nullptr, NamesSessionFn named = nullptr)
+      : parse_(parse), identify_(identify), history_(history), named_(named) {}
   bool Locate(TranscriptSession* session) override;
   void StartTurn(const TranscriptSession& session) override;
   TranscriptResult ReadTurn(const TranscriptSession& session, Turn* turn, std::string* err) override;
@@ -42,6 +46,7 @@ class JsonlTranscript : public TranscriptFormat {
   ParseFn parse_;
   IdentifyFn identify_;
   HistoryFn history_;
+  NamesSessionFn named_;
   std::string file_;  // found
   uint64_t offset_ = 0;
 };
