@@ -144,10 +144,9 @@ void Session::ReadChild(size_t budget) {
     total += static_cast<size_t>(n);
     // A PTY read returns at most a few KiB however big the buffer, so a short
     // read does not mean the PTY is empty: while the program floods, reading
-    // on saves a ppoll per read. A small one (an echo, a prompt) means the
-    // program paused: ppoll then, not a read that says EAGAIN (an ask's
-    // round trip has one syscall less). Draining at exit reads to the end.
-    if (static_cast<size_t>(n) < kSmallRead && budget != SIZE_MAX) return;
+    // on saves a ppoll per read; once it pauses, one read says EAGAIN. (A
+    // small read is no sign it paused: a TUI's frame can come in two, and
+    // the screen is looked at between reads only when the PTY is empty.)
   }
 }
 

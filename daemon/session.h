@@ -88,8 +88,6 @@ class Session {
   // Program output read before requests are looked at again: about 4 ms of
   // rendering, so a flood never holds up a `screen` or `cancel` for long.
   static constexpr size_t kReadBudget = 256 << 10;
-  // A PTY read this short: the program paused (ReadChild).
-  static constexpr size_t kSmallRead = 512;
 };
 
 }  // namespace tuidriver
