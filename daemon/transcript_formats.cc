@@ -50,8 +50,12 @@ std::string JsonStr(const simdjson::dom::element& e, const char* key) {
 }
 
 std::pair<int64_t, int64_t> FileVersion(const struct stat& st) {
-  return {static_cast<int64_t>(st.st_size),
-          static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec};
+#ifdef __APPLE__
+  const struct timespec& mtime = st.st_mtimespec;  // macOS names it so
+#else
+  const struct timespec& mtime = st.st_mtim;
+#endif
+  return {static_cast<int64_t>(st.st_size), static_cast<int64_t>(mtime.tv_sec) * 1000000000 + mtime.tv_nsec};
 }
 
 namespace {
