@@ -243,7 +243,7 @@ function tools(mgr) {
       name: 'expect',
       title: 'Wait for a pattern',
       annotations: READ_ONLY,
-      description: 'Wait until an RE2 regular expression matches output that appears after the call (escape codes removed); screen_wide also matches what the screen shows already. Returns the match and its groups; on timeout, an error with the screen.',
+      description: 'Wait until an RE2 regular expression matches output that appears after the call (escape codes removed; the echo of a line just sent counts, so match what only the output holds); screen_wide also matches what the screen shows already. Returns the match and its groups; on timeout, an error with the screen.',
       input: {
         session_id: sessionId,
         pattern: z.string().min(1).describe('RE2 pattern, e.g. "\\\\$ $" or "(\\\\d+) passed"'),

@@ -149,16 +149,18 @@ test('run on vim: the screen as rendered, no escape bytes; expect matches only w
   await call('keys', { session_id: id, keys: [':q', 'Enter'] });
   await call('wait_idle', { session_id: id, idle_ms: 300 });
 
-  // The command line is on screen before the output: only the output matches.
-  await call('send', { session_id: id, data: 'sleep 1; echo ready-marker\r' });
-  const m = await call('expect', { session_id: id, pattern: 'ready-marker\\r?\\n', timeout_ms: 10_000 });
-  assert.ok(m.ms >= 900, `matched the echo after ${m.ms} ms`);
+  // The echo of what was sent is output too, and may come after the call: the
+  // pattern is one only the command's output holds (ready-42, not $((6*7))).
+  await call('send', { session_id: id, data: 'sleep 1; echo ready-$((6*7))\r' });
+  const m = await call('expect', { session_id: id, pattern: 'ready-42\\r?\\n', timeout_ms: 10_000 });
+  assert.ok(m.ms >= 900, `matched after ${m.ms} ms, before the output`);
+  // Printed before the call: only screen_wide finds it.
   await assert.rejects(async () => {
-    const r = await client.callTool({ name: 'expect', arguments: { session_id: id, pattern: 'ready-marker', timeout_ms: 500 } });
+    const r = await client.callTool({ name: 'expect', arguments: { session_id: id, pattern: 'ready-42', timeout_ms: 500 } });
     if (r.isError) throw new Error(r.content[0].text);
   }, /timeout/);
-  const wide = await call('expect', { session_id: id, pattern: 'ready-marker', screen_wide: true, timeout_ms: 500 });
-  assert.equal(wide.match, 'ready-marker');
+  const wide = await call('expect', { session_id: id, pattern: 'ready-42', screen_wide: true, timeout_ms: 500 });
+  assert.equal(wide.match, 'ready-42');
 });
 
 test('cancelling a call cancels the daemon request: the next call does not wait (stdio and HTTP disconnect)', { timeout: 60_000 }, async (t) => {
