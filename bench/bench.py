@@ -183,11 +183,12 @@ def measure_latency(cfg):
            "python3 on a bare PTY (floor)": {"ms": repl_floor(cfg.asks, ["python3", "-i", "-q"], b"6*7\r", b">>> "),
                                              "bad": 0},
            ENGINE_REPL: {"ms": repl_floor(cfg.asks, ["python3", "-q", "-i", os.path.join(engines, "python_repl.py"),
-                                                     "tok"], b'__td_run("6*7")\r', b"td-tok>>> "), "bad": 0},
+                                                     "tok"], b"__td(%d)\r", b"td-tok>>> ", piped=b"6*7"), "bad": 0},
            "tuidriver ask (node)": repl_asks(cfg, "node"),
            "node on a bare PTY (floor)": {"ms": repl_floor(cfg.asks, ["node", "-i"], b"6*7\r", b"> \x1b[3G"), "bad": 0},
            ENGINE_REPL_NODE: {"ms": repl_floor(cfg.asks, ["node", "--no-warnings", os.path.join(engines, "node_repl.js"),
-                                                          "tok"], b'.td "6*7"\r', re.compile(rb"td-tok> (\x1b\[\d+G)?$")),
+                                                          "tok"], b".td %d\r", re.compile(rb"td-tok> (\x1b\[\d+G)?$"),
+                                          piped=b"6*7"),
                               "bad": 0}}
     for name, v in res.items():
         log(f"latency: {name} p50 {median(v['ms']):.2f} ms p99 {percentile(v['ms'], 99):.2f} ms, bad={v['bad']}")
@@ -225,13 +226,21 @@ ENGINE_REPL = "python_repl.py on a bare PTY (the engine's REPL, no daemon)"
 ENGINE_REPL_NODE = "node_repl.js on a bare PTY (the engine's REPL, no daemon)"
 
 
-def repl_floor(n, argv, line, prompt):
+def repl_floor(n, argv, line, prompt, piped=None):
     """The REPL's own speed: it runs on a 120x40 PTY, `line` is typed, the
     output read until the next prompt (bytes it ends with, or a pattern
-    that ends it), no emulator. What any driver must wait for at least."""
+    that ends it), no emulator. What any driver must wait for at least.
+    With `piped` (the code), each ask first writes it to a prompt pipe as the
+    daemon does (docs/engines.md), and `line % number` is typed."""
+    pipe_r = pipe_w = -1
+    if piped is not None:
+        pipe_r, pipe_w = os.pipe()
+        os.set_inheritable(pipe_r, True)
     pid, fd = pty.fork()
     if pid == 0:
         os.environ.update(PYTHON_BASIC_REPL="1", PYTHONUNBUFFERED="1", NODE_DISABLE_COLORS="1", NODE_REPL_HISTORY="")
+        if piped is not None:
+            os.environ["TUIDRIVER_PROMPT_FD"] = str(pipe_r)
         os.execvp(argv[0], argv)
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
     ends = (lambda b: prompt.search(b) is not None) if hasattr(prompt, "search") else (lambda b: b.endswith(prompt))
@@ -239,16 +248,20 @@ def repl_floor(n, argv, line, prompt):
     while not ends(buf):
         buf += os.read(fd, 65536)
     ms = []
-    for _ in range(n):
+    for number in range(1, n + 1):
         buf = b""
         t0 = time.perf_counter_ns()
-        os.write(fd, line)
+        if piped is not None:
+            os.write(pipe_w, b"%d %d\n%s" % (number, len(piped), piped))
+        os.write(fd, line % number if piped is not None else line)
         while not (b"42\r\n" in buf and ends(buf)):
             buf += os.read(fd, 65536)
         ms.append((time.perf_counter_ns() - t0) / 1e6)
     os.kill(pid, 9)
     os.waitpid(pid, 0)
-    os.close(fd)
+    for f in (fd, pipe_r, pipe_w):
+        if f >= 0:
+            os.close(f)
     return ms
 
 

@@ -262,7 +262,7 @@ def section_latency(cfg, r):
            "- *python3 (node) on a bare PTY (floor)*: the REPL itself, typed and read by a few lines of Python, "
            "no emulator: what any driver has to wait for.",
            "- *python_repl.py (node_repl.js) on a bare PTY*: the engine's own REPL code, typed what the daemon "
-           "types (`__td_run(\"6*7\")`, `.td \"6*7\"`): the REPL's time for an ask run as a whole program, with "
+           "types (`__td(N)`, `.td N`, with `6*7` written to its prompt pipe as prompt N): the REPL's time for an ask run as a whole program, with "
            "the echo redrawn and the output marked, without the daemon.",
            "- *quiescence designs* (what common drivers do): type the line, then wait for 1 s of silence. "
            "Once on tuidriver (`send`, then 1 s without `output` events) and once with node-pty + @xterm/headless "

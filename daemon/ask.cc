@@ -60,7 +60,7 @@ void Ask::Start(const Terminal& term, ChildInput* child, TimePoint now) {
   start_row_ = config_.submit.mode == SubmitMode::kLines ? CursorRow(term)
                                                          : term.lines_scrolled();
   if (config_.submit.mode == SubmitMode::kLines) {
-    lines_ = config_.submit.wrap.empty() ? PromptLines(prompt_) : std::vector<std::string>{WrapPrompt()};
+    lines_ = config_.submit.wrap.empty() ? PromptLines(prompt_) : std::vector<std::string>{WrapPrompt(child)};
     QueueLine(term);
   } else {
     stale_reply_ = config_.reply.start.empty() ? std::string() : CurrentReply(term, true);
@@ -95,12 +95,19 @@ void Ask::Requeue() {
 }
 
 // The whole prompt as one line: submit.wrap with {json} replaced by the
-// prompt as a JSON string literal (no newline or TAB left to type).
-std::string Ask::WrapPrompt() const {
+// prompt as a JSON string literal (no newline or TAB left to type), or with
+// {pipe} by the number the prompt got in the program's prompt pipe.
+std::string Ask::WrapPrompt(ChildInput* child) const {
+  std::string line = config_.submit.wrap;
+  size_t at = line.find("{pipe}");
+  if (at != std::string::npos) {
+    uint64_t number = child->PipePrompt(prompt_);
+    if (number > 0) return line.replace(at, 6, std::to_string(number));
+  } else {
+    at = line.find("{json}");
+  }
   std::string literal;
   AppendJsonString(prompt_, &literal);
-  std::string line = config_.submit.wrap;
-  size_t at = line.find("{json}");
   return line.replace(at, 6, literal);
 }
 

@@ -113,7 +113,7 @@ class Ask {
 
  private:
   enum class Phase { kQueued, kSending, kWaiting, kDone };
-  std::string WrapPrompt() const;
+  std::string WrapPrompt(ChildInput* child) const;  // (sends the prompt down the pipe first, for {pipe})
   void QueueLine(const Terminal& term);
   void QueueWhole(const Terminal& term);
   void Flush(const Terminal& term, ChildInput* child, TimePoint now);

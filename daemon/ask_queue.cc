@@ -29,6 +29,7 @@ class AskQueue::TrackedInput : public ChildInput {
     child_->Write(bytes);
     *last_write_ = now_;
   }
+  uint64_t PipePrompt(const std::string& prompt) override { return child_->PipePrompt(prompt); }
   TerminalReader ReadsTerminal() const override { return child_->ReadsTerminal(); }
 
  private:

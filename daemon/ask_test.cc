@@ -426,5 +426,41 @@ TEST(RedrawnEcho, ARedrawCutAfterItsPromptIsNotTheNextPrompt) {
   EXPECT_EQ("out", ask.result().text);
 }
 
+TEST(RedrawnEcho, APipedPromptIsTypedAsItsNumber) {
+  EngineConfig c = RedrawingRepl();
+  c.submit.wrap = "__td({pipe})";
+  ScreenMatcher m(c);
+  Terminal term(40, 10, 100);
+  FakeChild input;
+  input.has_pipe = true;
+  TimePoint t0 = Clock::now();
+  Feed(&term, "td>>> ");
+  Ask first(AskFor("for i in range(2):\n\tprint(i)"), c, m, t0);
+  first.Start(term, &input, t0);
+  EXPECT_EQ("__td(1)\r", input.Take());
+  EXPECT_EQ(std::vector<std::string>{"for i in range(2):\n\tprint(i)"}, input.piped);
+  Feed(&term, "__td(1)\r\n\x1b[1A\r\x1b[Jtd>>> code\r\n\x1b]7703;1\x07" "0\r\n1\r\ntd>>> ");
+  first.Update(term, &input, t0 + Ms(10));
+  ASSERT_TRUE(first.finished());
+  EXPECT_EQ("0\n1", first.result().text);
+  Ask second(AskFor("6*7"), c, m, t0);
+  second.Start(term, &input, t0 + Ms(20));
+  EXPECT_EQ("__td(2)\r", input.Take());
+}
+
+TEST(RedrawnEcho, WithoutAPipeThePromptIsTypedAsALiteral) {
+  EngineConfig c = RedrawingRepl();
+  c.submit.wrap = "__td({pipe})";
+  ScreenMatcher m(c);
+  Terminal term(40, 10, 100);
+  FakeChild input;  // no pipe (it could not be made)
+  TimePoint t0 = Clock::now();
+  Feed(&term, "td>>> ");
+  Ask ask(AskFor("print(\"a\")\n6*7"), c, m, t0);
+  ask.Start(term, &input, t0);
+  EXPECT_EQ("__td(\"print(\\\"a\\\")\\n6*7\")\r", input.Take());
+  EXPECT_TRUE(input.piped.empty());
+}
+
 }  // namespace
 }  // namespace tuidriver

@@ -17,6 +17,9 @@ class ChildInput {
  public:
   virtual ~ChildInput() = default;
   virtual void Write(const std::string& bytes) = 0;
+  // Sends a prompt through the program's prompt pipe (SpawnOptions in
+  // pty_process.h) and returns its number; 0 where there is no pipe.
+  virtual uint64_t PipePrompt(const std::string&) { return 0; }
   // Whether the program waits reading the terminal (platform.h). Unknown
   // where it cannot be observed: the engine's patterns decide then.
   virtual TerminalReader ReadsTerminal() const = 0;

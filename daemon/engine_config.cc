@@ -129,7 +129,8 @@ void ReadSubmit(Reader* r, const element& e, const std::string& path, SubmitConf
       r->Bool(v, sub, &s->close_blocks);
     } else if (key == "wrap") {
       r->String(v, sub, &s->wrap);
-      if (!r->failed() && s->wrap.find("{json}") == std::string::npos) r->Fail(sub, "must contain {json}");
+      bool json = s->wrap.find("{json}") != std::string::npos, pipe = s->wrap.find("{pipe}") != std::string::npos;
+      if (!r->failed() && json == pipe) r->Fail(sub, "must contain one of {json} and {pipe}");
     } else {
       return false;
     }

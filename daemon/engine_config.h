@@ -85,7 +85,10 @@ struct SubmitConfig {
   bool close_blocks = false;
   // kLines: the whole prompt is submitted as this one line, `{json}` replaced
   // by the prompt as a JSON string literal (also a valid Python or JavaScript
-  // string): the engine's helper runs it as one program. Empty: line by line.
+  // string): the engine's helper runs it as one program. Or `{pipe}`: the
+  // prompt goes through the prompt pipe and `{pipe}` is replaced by its
+  // number there (by the literal if the program has no pipe). Empty: line by
+  // line.
   std::string wrap;
 };
 

@@ -74,6 +74,9 @@ TEST(EngineConfig, ErrorsNameTheFileAndField) {
       {R"({"command": ["a"], "prompt": "("})", "'prompt'"},
       {R"({"command": ["a"], "prompt": "x", "submit": {"mode": "fast"}})", "'submit.mode'"},
       {R"({"command": ["a"], "prompt": "x", "submit": {"bogus": 1}})", "'submit.bogus'"},
+      // The prompt goes in one way: as a literal, or through the pipe.
+      {R"j({"command": ["a"], "prompt": "x", "submit": {"wrap": "run()"}})j", "'submit.wrap'"},
+      {R"j({"command": ["a"], "prompt": "x", "submit": {"wrap": "run({json}, {pipe})"}})j", "'submit.wrap'"},
       {R"({"command": ["a"], "prompt": "x", "cols": 1})", "'cols'"},
       {R"({"command": ["a"], "prompt": "x", "colour": 1})", "'colour'"},
       {R"({"command": ["a"], "prompt": {"pattern": "x", "scope": "row"}})", "'prompt.scope'"},

@@ -22,10 +22,10 @@ namespace tuidriver {
 int PollWithSignalMask(struct pollfd* fds, nfds_t nfds, int timeout_ms,
                        const sigset_t* mask);
 
-// Closes every fd above stderr except `keep`. Async-signal-safe: it runs
-// between fork and exec. Linux: two close_range calls where the kernel has
-// them; otherwise a loop up to the fd limit.
-void CloseFdsExcept(int keep);
+// Closes every fd above stderr except `keep` and `also_keep` (-1: none).
+// Async-signal-safe: it runs between fork and exec. Linux: close_range
+// calls where the kernel has them; otherwise a loop up to the fd limit.
+void CloseFdsExcept(int keep, int also_keep = -1);
 
 // Ends this process with SIGTERM when its parent dies. Linux: prctl
 // PR_SET_PDEATHSIG. macOS: a thread waiting on kqueue EVFILT_PROC

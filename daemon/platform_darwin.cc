@@ -39,11 +39,11 @@ int PollWithSignalMask(struct pollfd* fds, nfds_t nfds, int timeout_ms,
   return n;
 }
 
-void CloseFdsExcept(int keep) {
+void CloseFdsExcept(int keep, int also_keep) {
   long max_fd = sysconf(_SC_OPEN_MAX);
   if (max_fd < 0 || max_fd > 65536) max_fd = 65536;
   for (int fd = 3; fd < max_fd; ++fd) {
-    if (fd != keep) close(fd);
+    if (fd != keep && fd != also_keep) close(fd);
   }
 }
 

@@ -18,6 +18,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
+
 #include <cctype>
 #include <cstring>
 
@@ -29,19 +31,24 @@ int PollWithSignalMask(struct pollfd* fds, nfds_t nfds, int timeout_ms,
   return ppoll(fds, nfds, timeout_ms < 0 ? nullptr : &ts, mask);
 }
 
-void CloseFdsExcept(int keep) {
+void CloseFdsExcept(int keep, int also_keep) {
   // One close_range call costs one syscall; the loop below costs one per
   // possible fd, tens of milliseconds at startup.
 #ifdef SYS_close_range
-  if (keep > 3 && syscall(SYS_close_range, 3, keep - 1, 0) == 0 &&
-      syscall(SYS_close_range, keep + 1, ~0U, 0) == 0) {
+  int low = std::min(keep, also_keep), high = std::max(keep, also_keep);
+  if (low < 0) low = high;  // one fd to keep
+  auto close_between = [](int from, int to) {  // [from, to], if not empty
+    return from > to || syscall(SYS_close_range, from, to, 0) == 0;
+  };
+  if (low >= 3 && close_between(3, low - 1) && close_between(low + 1, high - 1) &&
+      syscall(SYS_close_range, high + 1, ~0U, 0) == 0) {
     return;
   }
 #endif
   long max_fd = sysconf(_SC_OPEN_MAX);
   if (max_fd < 0 || max_fd > 65536) max_fd = 65536;
   for (int fd = 3; fd < max_fd; ++fd) {
-    if (fd != keep) close(fd);
+    if (fd != keep && fd != also_keep) close(fd);
   }
 }
 

@@ -76,6 +76,26 @@ TEST(PlatformTest, CloseFdsExceptKeepsOnlyTheOneFd) {
   close(other);
 }
 
+TEST(PlatformTest, CloseFdsExceptKeepsTwoFdsEitherOrder) {
+  int fds[4];
+  for (int& fd : fds) fd = open("/dev/null", O_RDONLY);
+  for (int order = 0; order < 2; ++order) {
+    // Keep the second and the fourth: one closed below, between and above them.
+    int keep = order ? fds[1] : fds[3], also = order ? fds[3] : fds[1];
+    pid_t pid = fork();
+    if (pid == 0) {
+      CloseFdsExcept(keep, also);
+      bool ok = fcntl(fds[0], F_GETFD) < 0 && fcntl(fds[1], F_GETFD) >= 0 &&
+                fcntl(fds[2], F_GETFD) < 0 && fcntl(fds[3], F_GETFD) >= 0 && fcntl(2, F_GETFD) >= 0;
+      _exit(ok ? 0 : 1);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "order " << order;
+  }
+  for (int fd : fds) close(fd);
+}
+
 // Runs `sh -c script` on a PTY until ForegroundReadsTerminal gives `want`
 // (the program needs a moment to get to its call) or 10 s pass; returns the
 // last answer.

@@ -83,7 +83,7 @@ bool ResolveCommand(const std::string& argv0, const std::string& path_env,
 }
 
 // Runs in the child between fork and exec: only async-signal-safe calls.
-[[noreturn]] void ExecChild(int slave, int error_pipe, const char* path,
+[[noreturn]] void ExecChild(int slave, int error_pipe, int prompt_pipe, const char* path,
                             char* const* argv, char* const* envp,
                             const char* cwd) {
   for (int sig = 1; sig < NSIG; ++sig) signal(sig, SIG_DFL);
@@ -97,7 +97,9 @@ bool ResolveCommand(const std::string& argv0, const std::string& path_env,
   dup2(slave, 0);
   dup2(slave, 1);
   dup2(slave, 2);
-  CloseFdsExcept(error_pipe);  // error_pipe is close-on-exec
+  // error_pipe is close-on-exec; the prompt pipe's read end is the child's.
+  if (prompt_pipe >= 0) fcntl(prompt_pipe, F_SETFD, 0);
+  CloseFdsExcept(error_pipe, prompt_pipe);
   if (cwd[0] != '\0' && chdir(cwd) != 0) {
     int e = errno;
     ssize_t unused = write(error_pipe, "C", 1);
@@ -169,11 +171,29 @@ bool ReadExecReport(int fd, const std::string& argv0, const std::string& cwd,
   return false;
 }
 
+
+// The prompt pipe's two ends, close-on-exec (the read end is opened for the
+// child after fork), the write end non-blocking. False if there is none.
+void ClosePair(int ends[2]) {
+  for (int i = 0; i < 2; ++i) {
+    if (ends[i] >= 0) close(ends[i]);
+  }
+}
+
+bool OpenPromptPipe(int ends[2]) {
+  if (pipe(ends) != 0) return false;
+  SetCloexec(ends[0]);
+  SetCloexec(ends[1]);
+  SetNonblocking(ends[1]);
+  return true;
+}
+
 }  // namespace
 
 PtyProcess::~PtyProcess() {
   if (master_ >= 0) close(master_);
   if (slave_ >= 0) close(slave_);
+  if (prompt_fd_ >= 0) close(prompt_fd_);
 }
 
 bool PtyProcess::Spawn(const SpawnOptions& options, std::string* err) {
@@ -181,7 +201,14 @@ bool PtyProcess::Spawn(const SpawnOptions& options, std::string* err) {
     *err = "empty command";
     return false;
   }
-  std::vector<std::string> env = ChildEnvironment(options);
+  int prompt_pipe[2] = {-1, -1};
+  SpawnOptions with_pipe = options;
+  if (options.prompt_pipe && OpenPromptPipe(prompt_pipe)) {
+    with_pipe.env_set["TUIDRIVER_PROMPT_FD"] = std::to_string(prompt_pipe[0]);
+  } else {
+    with_pipe.env_strip.push_back("TUIDRIVER_PROMPT_FD");  // not ours: a session we run in
+  }
+  std::vector<std::string> env = ChildEnvironment(with_pipe);
   std::string path_env = "/usr/local/bin:/usr/bin:/bin";
   for (const std::string& e : env) {
     if (e.compare(0, 5, "PATH=") == 0) path_env = e.substr(5);
@@ -189,9 +216,13 @@ bool PtyProcess::Spawn(const SpawnOptions& options, std::string* err) {
   std::string path;
   if (!ResolveCommand(options.argv[0], path_env, &path)) {
     *err = options.argv[0] + ": command not found";
+    ClosePair(prompt_pipe);
     return false;
   }
-  if (!OpenPty(options.cols, options.rows, &master_, &slave_, err)) return false;
+  if (!OpenPty(options.cols, options.rows, &master_, &slave_, err)) {
+    ClosePair(prompt_pipe);
+    return false;
+  }
 
   std::vector<char*> argv, envp;
   for (const std::string& a : options.argv) argv.push_back(const_cast<char*>(a.c_str()));
@@ -202,6 +233,7 @@ bool PtyProcess::Spawn(const SpawnOptions& options, std::string* err) {
   int report[2];
   if (pipe(report) != 0) {
     *err = Errno("pipe");
+    ClosePair(prompt_pipe);
     return false;
   }
   SetCloexec(report[0]);
@@ -212,12 +244,14 @@ bool PtyProcess::Spawn(const SpawnOptions& options, std::string* err) {
   sigprocmask(SIG_BLOCK, &all, &old_mask);
   pid_t pid = fork();
   if (pid == 0) {
-    ExecChild(slave_, report[1], path.c_str(), argv.data(), envp.data(),
+    ExecChild(slave_, report[1], prompt_pipe[0], path.c_str(), argv.data(), envp.data(),
               options.cwd.c_str());
   }
   int fork_errno = errno;
   sigprocmask(SIG_SETMASK, &old_mask, nullptr);
   close(report[1]);
+  if (prompt_pipe[0] >= 0) close(prompt_pipe[0]);  // the child's end
+  prompt_fd_ = prompt_pipe[1];
   if (pid < 0) {
     close(report[0]);
     errno = fork_errno;
@@ -234,37 +268,59 @@ bool PtyProcess::Spawn(const SpawnOptions& options, std::string* err) {
   return true;
 }
 
-bool PtyProcess::Write(const char* data, size_t len) {
-  if (master_ < 0) return false;
-  input_.append(data, len);
-  return FlushInput();
+bool PendingWrites::Write(int fd, const char* data, size_t len) {
+  bytes_.append(data, len);
+  return Flush(fd);
 }
 
-bool PtyProcess::FlushInput() {
-  while (input_sent_ < input_.size()) {
-    ssize_t n = write(master_, input_.data() + input_sent_, input_.size() - input_sent_);
+bool PendingWrites::Flush(int fd) {
+  while (sent_ < bytes_.size()) {
+    ssize_t n = write(fd, bytes_.data() + sent_, bytes_.size() - sent_);
     if (n > 0) {
-      input_sent_ += static_cast<size_t>(n);
+      sent_ += static_cast<size_t>(n);
       continue;
     }
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;  // the program is not reading
-    DropInput();
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;  // the reader is not reading
+    Drop();
     return false;
   }
-  if (input_sent_ == input_.size()) {
-    input_.clear();
-    input_sent_ = 0;
-  } else if (input_sent_ > (1u << 20)) {
-    input_.erase(0, input_sent_);  // amortised, as in Output::Flush
-    input_sent_ = 0;
+  if (sent_ == bytes_.size()) {
+    bytes_.clear();
+    sent_ = 0;
+  } else if (sent_ > (1u << 20)) {
+    bytes_.erase(0, sent_);  // amortised, as in Output::Flush
+    sent_ = 0;
   }
   return true;
 }
 
-void PtyProcess::DropInput() {
-  std::string().swap(input_);
-  input_sent_ = 0;
+void PendingWrites::Drop() {
+  std::string().swap(bytes_);
+  sent_ = 0;
+}
+
+uint64_t PtyProcess::PipePrompt(const std::string& prompt) {
+  if (prompt_fd_ < 0) return 0;
+  std::string message = std::to_string(++prompts_sent_) + " " + std::to_string(prompt.size()) + "\n";
+  message += prompt;
+  // Even if the reader is gone (EPIPE), the number is typed: the REPL then
+  // says that its prompt never came, rather than run something else.
+  if (!prompts_.Write(prompt_fd_, message.data(), message.size())) ClosePromptPipe();
+  return prompts_sent_;
+}
+
+bool PtyProcess::FlushPrompts() {
+  if (prompt_fd_ < 0) return false;
+  if (prompts_.Flush(prompt_fd_)) return true;
+  ClosePromptPipe();
+  return false;
+}
+
+// The program closed its end: nothing will read the pipe any more.
+void PtyProcess::ClosePromptPipe() {
+  close(prompt_fd_);
+  prompt_fd_ = -1;
 }
 
 bool PtyProcess::Resize(int cols, int rows) {

@@ -9,6 +9,7 @@
 
 #include <sys/types.h>
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -24,6 +25,26 @@ struct SpawnOptions {
   std::string cwd;  // empty: inherit
   int cols = 120;
   int rows = 40;
+  // A pipe for prompts (PtyProcess::PipePrompt): its read end stays open in
+  // the child, which finds its number in $TUIDRIVER_PROMPT_FD.
+  bool prompt_pipe = false;
+};
+
+// Bytes for a non-blocking fd, written in order as far as the fd takes
+// them; the rest waits for Flush. A reader that stops reading must not
+// freeze the daemon.
+class PendingWrites {
+ public:
+  // Appends, then writes what the fd takes now. False once the fd is
+  // broken: what waited is dropped.
+  bool Write(int fd, const char* data, size_t len);
+  bool Flush(int fd);
+  size_t pending() const { return bytes_.size() - sent_; }
+  void Drop();
+
+ private:
+  std::string bytes_;
+  size_t sent_ = 0;  // how much of bytes_ has been written
 };
 
 class PtyProcess {
@@ -47,14 +68,26 @@ class PtyProcess {
   // its input must not freeze the daemon (it did: a large `send` to such a
   // program blocked every request, close and even SIGTERM). Returns false
   // if the PTY is gone.
-  bool Write(const char* data, size_t len);
+  bool Write(const char* data, size_t len) { return master_ >= 0 && input_.Write(master_, data, len); }
   bool Write(const std::string& s) { return Write(s.data(), s.size()); }
   // Writes what waits, as far as the PTY takes it now (call on POLLOUT).
-  bool FlushInput();
+  bool FlushInput() { return input_.Flush(master_); }
   // Bytes written but not yet taken by the PTY.
-  size_t input_pending() const { return input_.size() - input_sent_; }
+  size_t input_pending() const { return input_.pending(); }
   // Forgets what waits (the program is gone).
-  void DropInput();
+  void DropInput() { input_.Drop(); }
+
+  // Sends a prompt through the prompt pipe as "<number> <bytes>\n" and the
+  // prompt, without blocking (what the pipe does not take waits for
+  // FlushPrompts). Returns its number (1, 2, ...) for the line the engine
+  // types, or 0 without a pipe. A REPL reads prompts from the pipe at the
+  // speed of one read, where each typed character costs it several system
+  // calls (readline reads, checks and echoes one at a time).
+  uint64_t PipePrompt(const std::string& prompt);
+  // The pipe's write end; -1 without a pipe or once the reader is gone.
+  int prompt_fd() const { return prompt_fd_; }
+  bool FlushPrompts();
+  size_t prompts_pending() const { return prompts_.pending(); }
 
   bool Resize(int cols, int rows);
 
@@ -77,12 +110,16 @@ class PtyProcess {
   std::string Cwd() const;
 
  private:
+  void ClosePromptPipe();
+
   int master_ = -1;
   int slave_ = -1;
   pid_t pid_ = -1;
   ExitStatus status_;
-  std::string input_;      // bytes for the program, not yet taken by the PTY
-  size_t input_sent_ = 0;  // how much of input_ has been written
+  PendingWrites input_;  // bytes for the program, not yet taken by the PTY
+  int prompt_fd_ = -1;
+  PendingWrites prompts_;
+  uint64_t prompts_sent_ = 0;
 };
 
 // Reads what is available from fd into buf. Returns bytes read, 0 when

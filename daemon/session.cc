@@ -79,6 +79,7 @@ int Session::Run() {
     short child_events = static_cast<short>(POLLIN | (pty_.input_pending() ? POLLOUT : 0));
     fds.push_back({child_reaped_ ? -1 : pty_.master_fd(), child_events, 0});
     fds.push_back({out_.pending() ? out_.fd() : -1, POLLOUT, 0});
+    fds.push_back({pty_.prompts_pending() ? pty_.prompt_fd() : -1, POLLOUT, 0});
     int timeout = PollTimeoutMs(now);
     int n = PollWithSignalMask(fds.data(), fds.size(), timeout, &wait_mask);
     if (n < 0 && errno != EINTR) break;
@@ -86,6 +87,7 @@ int Session::Run() {
     if (fds[1].revents & (POLLIN | POLLHUP | POLLERR)) ReadChild(kReadBudget);
     if (fds[1].revents & POLLOUT) pty_.FlushInput();
     if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) ReadRequests();
+    if (fds[3].revents) pty_.FlushPrompts();  // POLLOUT, or POLLERR: the reader is gone
     // No waitpid here: SIGCHLD is blocked outside ppoll, so an exit always
     // wakes ppoll and HandleSignals reaps it (one syscall less per read).
     now = Clock::now();
@@ -106,6 +108,7 @@ bool Session::Spawn() {
   spawn.cwd = options_.cwd;
   spawn.cols = options_.engine.cols;
   spawn.rows = options_.engine.rows;
+  spawn.prompt_pipe = options_.engine.submit.wrap.find("{pipe}") != std::string::npos;
   std::string err;
   if (pty_.Spawn(spawn, &err)) return true;
   out_.Send(SessionErrorMessage(ErrorKind::kSpawn, err));

@@ -31,6 +31,7 @@ class Session {
    public:
     explicit PtyChild(PtyProcess* pty) : pty_(pty) {}
     void Write(const std::string& bytes) override { pty_->Write(bytes); }
+    uint64_t PipePrompt(const std::string& prompt) override { return pty_->PipePrompt(prompt); }
     void SignalForeground(int sig) override { pty_->SignalForeground(sig); }
     void SignalGroup(int sig) override { pty_->SignalGroup(sig); }
     bool Signal(int sig, std::string* err) override;

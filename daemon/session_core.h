@@ -65,6 +65,8 @@ class RecordedChild : public SessionChild {
     recorder_->Input(bytes);
     child_->Write(bytes);
   }
+  // (The recording has the line typed with it: the prompt's number.)
+  uint64_t PipePrompt(const std::string& prompt) override { return child_->PipePrompt(prompt); }
   void SignalForeground(int sig) override { child_->SignalForeground(sig); }
   void SignalGroup(int sig) override { child_->SignalGroup(sig); }
   bool Signal(int sig, std::string* err) override { return child_->Signal(sig, err); }

@@ -27,6 +27,12 @@ struct FakeChild : SessionChild {
     written += bytes;
     ++writes;
   }
+  // With has_pipe, prompts are kept in `piped` and numbered from 1.
+  uint64_t PipePrompt(const std::string& prompt) override {
+    if (!has_pipe) return 0;
+    piped.push_back(prompt);
+    return piped.size();
+  }
   void SignalForeground(int sig) override { signals.push_back("fg:" + std::to_string(sig)); }
   void SignalGroup(int sig) override { signals.push_back("group:" + std::to_string(sig)); }
   bool Signal(int sig, std::string*) override {
@@ -53,6 +59,8 @@ struct FakeChild : SessionChild {
   }
 
   std::string written;
+  bool has_pipe = false;
+  std::vector<std::string> piped;
   int writes = 0;  // Write calls: bytes due together go out in one
   std::vector<std::string> signals;
   ExitStatus status;

@@ -2,8 +2,11 @@
 //
 // The standard REPL (no colours, no preview, no `undefined` after statements,
 // interruptible with C-c), with a prompt unique to the session, so that no
-// program output can look like it, and one command: `.td "<source>"` (the
-// engine's submit.wrap), which evaluates a whole submission as one REPL input
+// program output can look like it, and one command: `.td N` (the engine's
+// submit.wrap), which takes prompt number N from the daemon's prompt pipe
+// ($TUIDRIVER_PROMPT_FD; typed, each character of the code would cost the
+// REPL a write of its echo) or `.td "<source>"` (what the history keeps, for
+// a person's up-arrow), and evaluates the whole submission as one REPL input
 // (multi-line functions and classes, top-level await, `let` that lasts),
 // then waits as a script would for what the code left pending (promises,
 // immediates, timers, I/O; up to DRAIN_MS), and only then shows the value of
@@ -19,6 +22,7 @@
 // code as typed; so it is on screen, in the scrollback and in `output`
 // events (docs/engines.md).
 'use strict';
+const fs = require('fs');
 const repl = require('repl');
 const { types } = require('util');
 const { AsyncLocalStorage, createHook } = require('async_hooks');
@@ -30,6 +34,61 @@ const DRAIN_MS = Number(process.env.TUIDRIVER_REPL_WAIT_MS) || 5000;
 const LATE_MS = 200;
 const token = process.argv[2] || 'td';
 const write = process.stdout.write.bind(process.stdout);
+
+// The daemon's prompt pipe, opened again: close-on-exec (programs the code
+// starts do not get it) and non-blocking (a number whose prompt never comes
+// must not hang the REPL).
+function openPromptPipe() {
+  const fd = Number(process.env.TUIDRIVER_PROMPT_FD);
+  delete process.env.TUIDRIVER_PROMPT_FD;
+  if (!Number.isInteger(fd) || fd < 0) return -1;
+  try {
+    const own = fs.openSync(`/dev/fd/${fd}`, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+    fs.closeSync(fd);
+    return own;
+  } catch {
+    return -1;
+  }
+}
+const promptFd = openPromptPipe();
+let piped = Buffer.alloc(0);  // read from the pipe, not taken yet
+let taken = 0;  // the number of the last prompt taken from it
+
+// Prompt `number` from the pipe ("<number> <size>\n" then the bytes), or
+// undefined if it never comes. Earlier ones are skipped: their line never
+// reached the REPL (an ask cancelled before it was read).
+function fromPipe(number) {
+  if (number <= taken) return undefined;  // taken already (a person typed an old number)
+  const chunk = Buffer.alloc(1 << 20);
+  const giveUp = Date.now() + 2000;
+  for (;;) {
+    const end = piped.indexOf(10);
+    if (end >= 0) {
+      const [n, size] = piped.subarray(0, end).toString().split(' ').map(Number);
+      if (n > number) return undefined;  // gone: a later one is there
+      if (piped.length >= end + 1 + size) {
+        const body = piped.subarray(end + 1, end + 1 + size).toString();
+        piped = piped.subarray(end + 1 + size);
+        if (n === number) {
+          taken = n;
+          return body;
+        }
+        continue;
+      }
+    }
+    // The daemon writes a prompt before its line: a wait here is only for
+    // the rest of a large one, or for one that never comes.
+    let got = 0;
+    try {
+      if (promptFd >= 0) got = fs.readSync(promptFd, chunk, 0, chunk.length, null);
+    } catch (e) {
+      if (e.code !== 'EAGAIN') return undefined;
+    }
+    if (got > 0) piped = Buffer.concat([piped, chunk.subarray(0, got)]);
+    else if (promptFd < 0 || Date.now() > giveUp) return undefined;
+    else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
+  }
+}
 
 // The REPL writes its prompt and echo through an output of its own, so that
 // process.stdout.write below sees only what the code prints.
@@ -189,27 +248,29 @@ function width(text) {
   return cols;
 }
 
-// The terminal shows what the user typed, not `.td "..."`: the echo of the
-// command is replaced by the code after the REPL's prompts, then OSC 7703
+// The terminal shows what the user typed, not `.td N`: the echo of the
+// command (`typed`) is replaced by the code after the REPL's prompts, then OSC 7703
 // (the engine's echo_osc) marks where the output begins. Output before the
 // prompt always ended its line (see atLineStart). Skipped when the echo is
 // taller than the screen.
 let echoes = 0;
-function showAsTyped(source, prompt) {
+function literalOf(source) {
+  return JSON.stringify(source).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+}
+function showAsTyped(source, prompt, typed) {
   const cols = process.stdout.columns || 80;
   const rows = process.stdout.rows || 24;
-  const literal = JSON.stringify(source).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
-  const echoRows = Math.max(1, Math.ceil(width(`${prompt}.td ${literal}`) / cols));
+  const echoRows = Math.max(1, Math.ceil(width(`${prompt}${typed}`) / cols));
   const mark = `\x1b]7703;${++echoes}\x07`;  // sent in any case: the daemon waits for it
   if (echoRows >= rows) {
     write(mark);
     return;
   }
-  const typed = prompt + source.split('\n').join('\n... ');
+  const shown = prompt + source.split('\n').join('\n... ');
   // Late output held so far goes above the code, out of this reply.
   const late = held && !held.endsWith('\n') ? held + '\n' : held;
   held = '';
-  write(`\x1b[${echoRows}A\r\x1b[J${late}${typed}\n${mark}`);
+  write(`\x1b[${echoRows}A\r\x1b[J${late}${shown}\n${mark}`);
 }
 
 // The async hook above gives promises symbol fields of node's own
@@ -237,18 +298,36 @@ function drain(done) {
   asks.exit(() => setImmediate(check));
 }
 
+// The source of `.td N` (the pipe's prompt N) or `.td "<source>"`; a
+// string that says what is wrong for anything else.
+function submission(argument) {
+  let value;
+  try {
+    value = JSON.parse(argument);
+  } catch (e) {
+    value = e;
+  }
+  if (typeof value === 'string') return { source: value };
+  if (!Number.isInteger(value)) return { error: 'tuidriver: .td needs a prompt number or a JSON string literal' };
+  const source = fromPipe(value);
+  if (source === undefined) return { error: `tuidriver: prompt ${value} never came through the pipe` };
+  return { source, piped: true };
+}
+
 server.defineCommand('td', {
-  help: 'Evaluate a JSON string literal of source code as one input (tuidriver)',
-  action(literal) {
-    let source;
-    try {
-      source = JSON.parse(literal);
-    } catch (e) {
-      write(`\x1b]7703;${++echoes}\x07tuidriver: .td needs a JSON string literal (${e.message})\n`);
+  help: 'Evaluate a prompt from the pipe, or a JSON string literal of source code, as one input (tuidriver)',
+  action(argument) {
+    const typed = `.td ${argument}`;
+    const { source, piped, error } = submission(argument);
+    if (error) {
+      write(`\x1b]7703;${++echoes}\x07${error}\n`);
       this.displayPrompt();
       return;
     }
-    showAsTyped(source, this.getPrompt());
+    // The history holds the source, not its number: a person's up-arrow
+    // brings back code that runs again.
+    if (piped && this.history && this.history[0] === typed) this.history[0] = `.td ${literalOf(source)}`;
+    showAsTyped(source, this.getPrompt(), typed);
     running = ++submissions;
     pending.clear();
     atLineStart = true;

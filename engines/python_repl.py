@@ -6,7 +6,7 @@ tracebacks), with two additions:
 - Prompts carry TOKEN, a string unique to the session, so that no program
   output can look like the prompt (output with no final newline ends on the
   prompt's row: the daemon takes it from there).
-- __td_run(source) runs a whole submission the way a script runs it (blank
+- __td(source) runs a whole submission the way a script runs it (blank
   lines inside blocks, dedents back to top level, decorators,
   `if __name__ == "__main__":`), waits as a script's end would for the
   threads it started (non-daemon ones, up to DRAIN_S), then shows the value
@@ -17,9 +17,12 @@ tracebacks), with two additions:
   submission runs and shown above that one's code as typed, or, while the
   prompt shows, on rows of its own above a fresh prompt (docs/engines.md).
 
-The engine submits
-  every ask as one line, `__td_run("...")`, with the source as a string
-  literal: no block needs closing, no TAB reaches readline's completion.
+The engine submits every ask as one line, `__td(N)`, and the source
+through a pipe ($TUIDRIVER_PROMPT_FD) as prompt number N: no block needs
+closing, no TAB reaches readline's completion, and however long the code,
+readline reads a few characters (each typed character costs it several
+system calls). `__td("...")` with the source as a string literal runs
+it too (what the history keeps, for a person's up-arrow).
 """
 import builtins
 import sys
@@ -30,6 +33,7 @@ def _setup(token):
     # keeps only what an interactive interpreter has.
     import ast
     import os
+    import select
     import sys
     import threading
     import time
@@ -39,6 +43,16 @@ def _setup(token):
     # How long late output waits after a submission: the daemon must have
     # seen the reply's end (the prompt) first, or take the late rows for it.
     late_s = 0.2
+
+    # The daemon's prompt pipe: read by number, never inherited by programs
+    # the code starts.
+    try:
+        prompt_fd = int(os.environ.pop("TUIDRIVER_PROMPT_FD", "-1"))
+        os.set_inheritable(prompt_fd, False)
+    except (ValueError, OSError):
+        prompt_fd = -1
+    piped = bytearray()  # read from the pipe, not taken yet
+    taken = [0]  # the number of the last prompt taken from it
 
     exits = [0]
     echoes = [0]
@@ -152,13 +166,55 @@ def _setup(token):
         return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1
                    for c in text)
 
-    def show_as_typed(source):
-        """The terminal shows what the user typed, not __td_run("..."): the
-        echo of the wrapper is replaced by the code with the REPL's prompts,
-        then OSC 7703 (the engine's echo_osc) marks where the output begins.
-        Skipped when the echo is taller than the screen (it scrolled away)."""
+    def from_pipe(number):
+        """Prompt `number` from the pipe ("<number> <size>\\n" then the
+        bytes), or None if it never comes. Earlier ones are skipped: their
+        line never reached the REPL (an ask cancelled before it was read)."""
+        if number <= taken[0]:
+            return None  # taken already (a person typed an old number)
+        while True:
+            end = piped.find(b"\n")
+            if end >= 0:
+                n, size = (int(field) for field in piped[:end].split())
+                if n > number:
+                    return None  # gone: a later one is there
+                if len(piped) >= end + 1 + size:
+                    body = bytes(piped[end + 1:end + 1 + size])
+                    del piped[:end + 1 + size]
+                    if n == number:
+                        taken[0] = n
+                        return body.decode("utf-8", "replace")
+                    continue
+            # The daemon writes a prompt before its line: a wait here is
+            # only for the rest of a large one, or for one that never comes.
+            if prompt_fd < 0 or not select.select([prompt_fd], [], [], 2)[0]:
+                return None
+            chunk = os.read(prompt_fd, 1 << 20)
+            if not chunk:
+                return None
+            piped.extend(chunk)
+
+    def literal(source):
         import json
-        import os
+        return json.dumps(source, ensure_ascii=False).replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+
+    def keep_in_history(typed, source):
+        """The history holds the source, not its number: a person's
+        up-arrow brings back code that runs again."""
+        readline = sys.modules.get("readline")
+        try:
+            last = readline.get_current_history_length() - 1
+            if readline.get_history_item(last + 1) == typed:  # (1-based)
+                readline.replace_history_item(last, "__td(%s)" % literal(source))
+        except Exception:  # no readline, or one without a history
+            pass
+
+    def show_as_typed(source, typed):
+        """The terminal shows what the user typed, not __td(...): the
+        echo of the call is replaced by the code with the REPL's prompts,
+        then OSC 7703 (the engine's echo_osc) marks where the output begins.
+        Skipped when the echo is taller than the screen (it scrolled away),
+        or when there is no code to show."""
         echoes[0] += 1
         mark = "\x1b]7703;%d\x07" % echoes[0]  # sent in any case: the daemon waits for it
         try:
@@ -166,15 +222,13 @@ def _setup(token):
         except OSError:
             cols, rows = 1, 0  # no terminal: the echo stays
         cols = max(cols, 1)  # a terminal of size 0x0 (never set): the echo stays too
-        wrapper = "__td_run(%s)" % json.dumps(source, ensure_ascii=False).replace(
-            "\u2028", "\\u2028").replace("\u2029", "\\u2029")
-        echo_rows = max(1, -(-width(sys.ps1 + wrapper) // cols))
-        if echo_rows >= rows or last_char[0] != "\n":
+        echo_rows = max(1, -(-width(sys.ps1 + typed) // cols))
+        if source is None or echo_rows >= rows or last_char[0] != "\n":
             sys.stdout.write(mark)
         else:
-            typed = sys.ps1 + ("\n" + sys.ps2).join(source.split("\n"))
+            shown = sys.ps1 + ("\n" + sys.ps2).join(source.split("\n"))
             # Late output held so far goes above the code, out of this reply.
-            sys.stdout.write("\x1b[%dA\r\x1b[J%s%s\n%s" % (echo_rows, late.take(), typed, mark))
+            sys.stdout.write("\x1b[%dA\r\x1b[J%s%s\n%s" % (echo_rows, late.take(), shown, mark))
         sys.stdout.flush()
         last_char[0] = "\n"  # (the mark is no output: the code's starts a row)
 
@@ -225,7 +279,18 @@ def _setup(token):
         with late.lock:
             submissions[0] += 1
             running[0] = submissions[0]
-        show_as_typed(source)
+        if type(source) is int:  # (not True: a bool is an int too)
+            typed, number = "__td(%d)" % source, source
+            source = from_pipe(number)
+            if source is not None:
+                keep_in_history(typed, source)
+        else:
+            typed = "__td(%s)" % literal(source)
+        show_as_typed(source, typed)
+        if source is None:
+            print("tuidriver: prompt %d never came through the pipe" % number, file=sys.stderr)
+            late.ended()
+            return
         before = set(threading.enumerate())
         try:
             last, value = compile_expression(source), None
@@ -251,7 +316,7 @@ def _setup(token):
 
     sys.ps1 = "td-%s>>> " % token
     sys.ps2 = "td-%s... " % token
-    builtins.__td_run = run
+    builtins.__td = run
 
 
 _setup(sys.argv[1] if len(sys.argv) > 1 else "td")

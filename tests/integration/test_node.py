@@ -1,4 +1,5 @@
 """The node engine against the real Node REPL."""
+import subprocess
 import unittest
 
 from tuiclient import Daemon
@@ -57,6 +58,43 @@ class NodeEngine(unittest.TestCase):
         self.assertEqual(self.ask_ok("Promise.resolve(3)"), "Promise { 3 }")
         self.assertEqual(self.ask_ok("Promise.reject(5).catch((e) => console.log('caught', e))"),
                          "caught 5\nPromise { undefined }")
+
+    # The code goes through the engine's prompt pipe; `.td N` is typed.
+    def test_a_long_program_prints_what_the_same_script_prints(self):
+        lines = ["let total = 0;"]
+        for i in range(3000):
+            lines.append(f"total += {i};  // \"quoted\" \\ backslash, ünïcödé, 表 {i}")
+        lines += ["", "function show(x) {", "", "  console.log('total', x);", "}", "show(total);"]
+        program = "\n".join(lines)
+        script = subprocess.run(["node", "-"], input=program, capture_output=True, text=True, check=True)
+        self.assertEqual(self.ask_ok(program), script.stdout.rstrip("\n"))
+
+    def test_the_prompt_pipe_is_not_the_codes(self):
+        text = self.ask_ok("console.log(process.env.TUIDRIVER_PROMPT_FD);\n"
+                           "console.log(require('child_process').execSync('ls /proc/$$/fd', "
+                           "{stdio: ['inherit', 'pipe', 'pipe']}).toString().split('\\n').filter(Boolean))")
+        self.assertEqual(text, "undefined\n[ '0', '1', '2' ]")
+
+    def test_an_ask_whose_line_was_lost_is_not_run_by_the_next(self):
+        # The REPL is busy; the ask types `.td N`, times out, and its C-c
+        # flushes the line from the terminal: prompt N stays in the pipe.
+        self.d.request("send", data="const until = Date.now() + 3000; while (Date.now() < until);\r")
+        self.assertEqual(self.d.ask("'lost'", timeout=0.5)["kind"], "timeout")
+        self.assertEqual(self.ask_ok("'next'"), "'next'")
+
+    def test_a_number_typed_by_a_person_is_an_error_not_a_hang(self):
+        self.ask_ok("1")  # prompt 1 and later are taken
+        self.d.request("send", data=".td 1\r")
+        s = self.d.wait_screen(lambda s: any("prompt 1 never came" in l for l in s["lines"]), timeout=5)
+        self.assertTrue(any("prompt 1 never came" in l for l in s["lines"]), s["lines"])
+        self.assertEqual(self.ask_ok("6*7"), "42")
+
+    def test_the_up_arrow_brings_back_the_code_not_its_number(self):
+        self.ask_ok("console.log('again' + '!')")
+        self.d.request("keys", keys=["Up", "Enter"])
+        s = self.d.wait_screen(lambda s: sum(l == "again!" for l in s["lines"]) >= 2, timeout=5)
+        self.assertEqual(sum(l == "again!" for l in s["lines"]), 2, s["lines"])
+        self.assertEqual(self.ask_ok("6*7"), "42")
 
     def test_ten_thousand_lines(self):
         text = self.ask_ok("for (let i = 0; i < 10000; i++) console.log(i); 'end'", timeout=60)

@@ -126,6 +126,45 @@ class PythonEngine(unittest.TestCase):
             self.assertEqual(r["text"], str(i * 2))
 
 
+    # The code goes through the engine's prompt pipe; `__td(N)` is typed.
+    def test_a_long_program_prints_what_the_same_script_prints(self):
+        lines = ["total = 0"]
+        for i in range(3000):
+            lines.append(f"total += {i}  # \"quoted\" \\ backslash, ünïcödé, 表 {i}")
+        lines += ["", "def show(x):", "", "    print('total', x)", "", "show(total)"]
+        program = "\n".join(lines)  # ~190 KB: far more than the pipe holds at once
+        script = subprocess.run([sys.executable, "-"], input=program, capture_output=True, text=True, check=True)
+        self.assertEqual(self.ask_ok(program), script.stdout.rstrip("\n"))
+
+    def test_the_prompt_pipe_is_not_the_codes(self):
+        text = self.ask_ok("import os, subprocess\n"
+                           "print(os.environ.get('TUIDRIVER_PROMPT_FD'))\n"
+                           "print(subprocess.run(['sh', '-c', 'ls /proc/$$/fd'], capture_output=True, text=True,"
+                           " close_fds=False).stdout.split())")
+        self.assertEqual(text, "None\n['0', '1', '2']")
+
+    def test_an_ask_whose_line_was_lost_is_not_run_by_the_next(self):
+        # The REPL is busy; the ask types `__td(N)`, times out, and its C-c
+        # flushes the line from the terminal: prompt N stays in the pipe.
+        self.d.request("send", data="import time; time.sleep(3)\r")
+        self.assertEqual(self.d.ask("'lost'", timeout=0.5)["kind"], "timeout")
+        self.assertEqual(self.ask_ok("'next'"), "'next'")
+
+    def test_a_number_typed_by_a_person_is_an_error_not_a_hang(self):
+        self.ask_ok("1")  # prompt 1 and later are taken
+        self.d.request("send", data="__td(1)\r")
+        s = self.d.wait_screen(lambda s: any("prompt 1 never came" in l for l in s["lines"]), timeout=5)
+        self.assertTrue(any("prompt 1 never came" in l for l in s["lines"]), s["lines"])
+        self.assertEqual(self.ask_ok("6*7"), "42")
+
+    def test_the_up_arrow_brings_back_the_code_not_its_number(self):
+        self.ask_ok("print('again' + '!')")
+        self.d.request("keys", keys=["Up", "Enter"])
+        s = self.d.wait_screen(lambda s: sum(l == "again!" for l in s["lines"]) >= 2, timeout=5)
+        self.assertEqual(sum(l == "again!" for l in s["lines"]), 2, s["lines"])
+        self.assertEqual(self.ask_ok("6*7"), "42")
+
+
 class PythonOneShot(unittest.TestCase):
     def test_echo_pipe(self):
         code, msgs, _ = run_once(["python"], '{"id":1,"type":"ask","prompt":"6*7"}\n')
