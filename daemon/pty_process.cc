@@ -171,15 +171,14 @@ bool ReadExecReport(int fd, const std::string& argv0, const std::string& cwd,
   return false;
 }
 
-
-// The prompt pipe's two ends, close-on-exec (the read end is opened for the
-// child after fork), the write end non-blocking. False if there is none.
 void ClosePair(int ends[2]) {
   for (int i = 0; i < 2; ++i) {
     if (ends[i] >= 0) close(ends[i]);
   }
 }
 
+// The prompt pipe's two ends, close-on-exec (the read end is opened for the
+// child after fork), the write end non-blocking. False if there is none.
 bool OpenPromptPipe(int ends[2]) {
   if (pipe(ends) != 0) return false;
   SetCloexec(ends[0]);
