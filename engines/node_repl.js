@@ -251,8 +251,9 @@ function width(text) {
 // The terminal shows what the user typed, not `.td N`: the echo of the
 // command (`typed`) is replaced by the code after the REPL's prompts, then OSC 7703
 // (the engine's echo_osc) marks where the output begins. Output before the
-// prompt always ended its line (see atLineStart). Skipped when the echo is
-// taller than the screen.
+// prompt always ended its line (see atLineStart). All in one synchronized
+// update (mode 2026): the daemon never reads the code's continuation prompts
+// half drawn. Skipped when the echo or the code is taller than the screen.
 let echoes = 0;
 function literalOf(source) {
   return JSON.stringify(source).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
@@ -262,7 +263,7 @@ function showAsTyped(source, prompt, typed) {
   const rows = process.stdout.rows || 24;
   const echoRows = Math.max(1, Math.ceil(width(`${prompt}${typed}`) / cols));
   const mark = `\x1b]7703;${++echoes}\x07`;  // sent in any case: the daemon waits for it
-  if (echoRows >= rows) {
+  if (echoRows >= rows || source.split('\n').length >= rows) {
     write(mark);
     return;
   }
@@ -270,7 +271,7 @@ function showAsTyped(source, prompt, typed) {
   // Late output held so far goes above the code, out of this reply.
   const late = held && !held.endsWith('\n') ? held + '\n' : held;
   held = '';
-  write(`\x1b[${echoRows}A\r\x1b[J${late}${shown}\n${mark}`);
+  write(`\x1b[?2026h\x1b[${echoRows}A\r\x1b[J${late}${shown}\n${mark}\x1b[?2026l`);
 }
 
 // The async hook above gives promises symbol fields of node's own

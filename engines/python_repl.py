@@ -12,6 +12,10 @@ tracebacks), with two additions:
   threads it started (non-daemon ones, up to DRAIN_S), then shows the value
   of a final bare expression the way the prompt does (nothing for None).
   sys.exit() ends the submission, not the interpreter.
+- The history stays in the session, as the node engine's does: asks are not
+  written to ~/.python_history, nor is it read (readline looks through its
+  whole history at every line: a long one slowed every ask), and it keeps the
+  last 1,000 lines.
 - Output of a thread started by an earlier submission, or still running
   after the wait, is late: never part of a reply. It is held while a
   submission runs and shown above that one's code as typed, or, while the
@@ -26,6 +30,24 @@ it too (what the history keeps, for a person's up-arrow).
 """
 import builtins
 import sys
+
+
+def _interactive_hook():
+    """site's hook (readline, TAB completion, ~/.inputrc) without its
+    history file."""
+    try:
+        import readline
+        import rlcompleter  # noqa: F401 (it installs the completer)
+    except ImportError:
+        return
+    if "libedit" in (readline.__doc__ or ""):
+        readline.parse_and_bind("bind ^I rl_complete")
+    else:
+        readline.parse_and_bind("tab: complete")
+    try:
+        readline.read_init_file()
+    except OSError:
+        pass
 
 
 def _setup(token):
@@ -44,6 +66,7 @@ def _setup(token):
     # seen the reply's end (the prompt) first, or take the late rows for it.
     late_s = 0.2
 
+    history_lines = 1000  # kept in readline's history
     # The daemon's prompt pipe: read by number, never inherited by programs
     # the code starts.
     try:
@@ -200,21 +223,26 @@ def _setup(token):
 
     def keep_in_history(typed, source):
         """The history holds the source, not its number: a person's
-        up-arrow brings back code that runs again."""
+        up-arrow brings back code that runs again. Its oldest lines go past
+        history_lines."""
         readline = sys.modules.get("readline")
         try:
             last = readline.get_current_history_length() - 1
             if readline.get_history_item(last + 1) == typed:  # (1-based)
                 readline.replace_history_item(last, "__td(%s)" % literal(source))
+            if last >= history_lines:
+                readline.remove_history_item(0)
         except Exception:  # no readline, or one without a history
             pass
 
     def show_as_typed(source, typed):
         """The terminal shows what the user typed, not __td(...): the
         echo of the call is replaced by the code with the REPL's prompts,
-        then OSC 7703 (the engine's echo_osc) marks where the output begins.
-        Skipped when the echo is taller than the screen (it scrolled away),
-        or when there is no code to show."""
+        then OSC 7703 (the engine's echo_osc) marks where the output begins,
+        all in one synchronized update (mode 2026), so that the daemon never
+        reads the code's continuation prompts half drawn as a question.
+        Skipped when the echo or the code is taller than the screen, or when
+        there is no code to show."""
         echoes[0] += 1
         mark = "\x1b]7703;%d\x07" % echoes[0]  # sent in any case: the daemon waits for it
         try:
@@ -223,12 +251,12 @@ def _setup(token):
             cols, rows = 1, 0  # no terminal: the echo stays
         cols = max(cols, 1)  # a terminal of size 0x0 (never set): the echo stays too
         echo_rows = max(1, -(-width(sys.ps1 + typed) // cols))
-        if source is None or echo_rows >= rows or last_char[0] != "\n":
+        if source is None or echo_rows >= rows or source.count("\n") + 1 >= rows or last_char[0] != "\n":
             sys.stdout.write(mark)
         else:
             shown = sys.ps1 + ("\n" + sys.ps2).join(source.split("\n"))
             # Late output held so far goes above the code, out of this reply.
-            sys.stdout.write("\x1b[%dA\r\x1b[J%s%s\n%s" % (echo_rows, late.take(), shown, mark))
+            sys.stdout.write("\x1b[?2026h\x1b[%dA\r\x1b[J%s%s\n%s\x1b[?2026l" % (echo_rows, late.take(), shown, mark))
         sys.stdout.flush()
         last_char[0] = "\n"  # (the mark is no output: the code's starts a row)
 
@@ -320,5 +348,6 @@ def _setup(token):
 
 
 _setup(sys.argv[1] if len(sys.argv) > 1 else "td")
+sys.__interactivehook__ = _interactive_hook
 sys.argv = [""]
-del _setup, builtins, sys, __file__
+del _setup, _interactive_hook, builtins, sys, __file__

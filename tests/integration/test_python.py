@@ -1,6 +1,9 @@
 """The python engine against the real python3 REPL."""
+import json
+import os
 import subprocess
 import sys
+import tempfile
 import unittest
 
 from tuiclient import Daemon, run_once
@@ -194,6 +197,32 @@ class PythonOneShot(unittest.TestCase):
             self.assertTrue(r["ok"], r)
             r = d.ask("6*7", timeout=30)
             self.assertEqual((r["ok"], r["text"]), (True, "42"), r)
+
+    HISTORY = "import readline; [readline.get_history_item(i + 1) for i in range(readline.get_current_history_length())]"
+
+    def test_the_users_python_history_is_neither_read_nor_written(self):
+        # As the node engine (NODE_REPL_HISTORY=""): a person's ~/.python_history
+        # does not fill with asks, and a long one does not slow every ask
+        # (readline looks through its whole history at each line).
+        with tempfile.TemporaryDirectory() as home:
+            path = os.path.join(home, ".python_history")
+            with open(path, "w") as f:
+                f.write("print('from an earlier session')\n")
+            with Daemon("python", env={"HOME": home}) as d:
+                self.assertEqual(d.ask("6*7")["text"], "42")
+                asks = ['__td("6*7")', "__td(%s)" % json.dumps(self.HISTORY)]
+                self.assertEqual(d.ask(self.HISTORY)["text"], repr(asks))
+                self.assertEqual(d.close()["exit_code"], 0)
+            with open(path) as f:
+                self.assertEqual(f.read(), "print('from an earlier session')\n")
+
+    def test_the_history_keeps_the_last_thousand_asks(self):
+        with Daemon("python") as d:
+            for i in range(1010):
+                self.assertEqual(d.ask("%d" % i)["text"], str(i))
+            r = d.ask("import readline; readline.get_current_history_length(), readline.get_history_item(1)")
+            # 1,011 asks: the last 1,000 lines, this one's included.
+            self.assertEqual(r["text"], "(1000, '__td(\"11\")')")
 
 
 if __name__ == "__main__":
