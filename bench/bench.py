@@ -231,14 +231,18 @@ def repl_floor(n, argv, line, prompt, piped=None):
     output read until the next prompt (bytes it ends with, or a pattern
     that ends it), no emulator. What any driver must wait for at least.
     With `piped` (the code), each ask first writes it to a prompt pipe as the
-    daemon does (docs/engines.md), and `line % number` is typed."""
+    daemon does (docs/engines.md), and `line % number` is typed. HOME is an
+    empty folder: python3 -i loads ~/.python_history, and readline looks
+    through all of it at every line (the engines keep no history file)."""
+    home = tempfile.mkdtemp(prefix="tuidriver-bench-home-")
     pipe_r = pipe_w = -1
     if piped is not None:
         pipe_r, pipe_w = os.pipe()
         os.set_inheritable(pipe_r, True)
     pid, fd = pty.fork()
     if pid == 0:
-        os.environ.update(PYTHON_BASIC_REPL="1", PYTHONUNBUFFERED="1", NODE_DISABLE_COLORS="1", NODE_REPL_HISTORY="")
+        os.environ.update(PYTHON_BASIC_REPL="1", PYTHONUNBUFFERED="1", NODE_DISABLE_COLORS="1", NODE_REPL_HISTORY="",
+                          HOME=home)
         if piped is not None:
             os.environ["TUIDRIVER_PROMPT_FD"] = str(pipe_r)
         os.execvp(argv[0], argv)
@@ -262,6 +266,7 @@ def repl_floor(n, argv, line, prompt, piped=None):
     for f in (fd, pipe_r, pipe_w):
         if f >= 0:
             os.close(f)
+    shutil.rmtree(home, ignore_errors=True)
     return ms
 
 

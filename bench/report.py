@@ -260,7 +260,9 @@ def section_latency(cfg, r):
            "one session, timed from writing the request line to reading the reply line. Baselines:",
            "",
            "- *python3 (node) on a bare PTY (floor)*: the REPL itself, typed and read by a few lines of Python, "
-           "no emulator: what any driver has to wait for.",
+           "no emulator: what any driver has to wait for. Its HOME is an empty folder: python3 -i loads "
+           "`~/.python_history`, and readline looks through all of it at every line (the engines keep their "
+           "history in the session).",
            "- *python_repl.py (node_repl.js) on a bare PTY*: the engine's own REPL code, typed what the daemon "
            "types (`__td(N)`, `.td N`, with `6*7` written to its prompt pipe as prompt N): the REPL's time for an ask run as a whole program, with "
            "the echo redrawn and the output marked, without the daemon.",
