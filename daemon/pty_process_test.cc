@@ -52,13 +52,16 @@ long ResidentKib() {
   return kib;
 }
 
-// Spawns `sh -c script` with `o`'s environment, reads its output until it
-// has exited and the PTY is dry (as the session does).
-std::string RunScript(SpawnOptions o, const std::string& script) {
+// Spawns `sh -c script` with `o`'s environment, sends `prompts` through the
+// prompt pipe (o.prompt_pipe) and notes their numbers, and reads its output
+// until it has exited and the PTY is dry (as the session does).
+std::string RunScript(SpawnOptions o, const std::string& script, const std::vector<std::string>& prompts = {},
+                      std::vector<uint64_t>* numbers = nullptr) {
   PtyProcess p;
   o.argv = {"/bin/sh", "-c", script};
   std::string err;
   if (!p.Spawn(o, &err)) return "spawn failed: " + err;
+  for (const std::string& prompt : prompts) numbers->push_back(p.PipePrompt(prompt));
   std::string out;
   char buf[4096];
   for (;;) {
@@ -66,8 +69,10 @@ std::string RunScript(SpawnOptions o, const std::string& script) {
     ssize_t n;
     while ((n = ReadAvailable(p.master_fd(), buf, sizeof buf)) > 0) out.append(buf, static_cast<size_t>(n));
     if (exited) break;
-    struct pollfd pfd = {p.master_fd(), POLLIN, 0};
-    poll(&pfd, 1, 1);  // no SIGCHLD handler here: look again soon
+    // No SIGCHLD handler here: look again soon. The pipe drains as it is read.
+    struct pollfd fds[2] = {{p.master_fd(), POLLIN, 0}, {p.prompts_pending() ? p.prompt_fd() : -1, POLLOUT, 0}};
+    poll(fds, 2, 1);
+    if (fds[1].revents) p.FlushPrompts();
   }
   return out;
 }
@@ -122,36 +127,17 @@ TEST(PtyProcess, EnvStripTakesNamesAndPrefixes) {
   EXPECT_EQ("TUIDRIVER_T_FAMB=b\r\nTUIDRIVER_T_KEEP=k\r\nTUIDRIVER_T_SET=s\r\n", out);
 }
 
-// Runs `sh -c script` with a prompt pipe, sends `prompts` through it, and
-// returns the output once the script exits (the pipe flushed as it drains).
-std::string RunWithPrompts(const std::string& script, const std::vector<std::string>& prompts,
-                           std::vector<uint64_t>* numbers) {
-  PtyProcess p;
+SpawnOptions WithPromptPipe() {
   SpawnOptions o;
-  o.argv = {"/bin/sh", "-c", script};
   o.prompt_pipe = true;
-  std::string err;
-  if (!p.Spawn(o, &err)) return "spawn failed: " + err;
-  for (const std::string& prompt : prompts) numbers->push_back(p.PipePrompt(prompt));
-  std::string out;
-  char buf[4096];
-  for (;;) {
-    bool exited = p.TryReap();
-    ssize_t n;
-    while ((n = ReadAvailable(p.master_fd(), buf, sizeof buf)) > 0) out.append(buf, static_cast<size_t>(n));
-    if (exited) break;
-    struct pollfd fds[2] = {{p.master_fd(), POLLIN, 0}, {p.prompts_pending() ? p.prompt_fd() : -1, POLLOUT, 0}};
-    poll(fds, 2, 1);
-    if (fds[1].revents) p.FlushPrompts();
-  }
-  return out;
+  return o;
 }
 
 TEST(PtyProcess, PromptPipeCarriesNumberedPromptsInOrder) {
   int fds = OpenFdCount();
   std::vector<uint64_t> numbers;
   // "1 5\nhello" and "2 3\nabc": 16 bytes.
-  std::string out = RunWithPrompts("head -c 16 <&\"$TUIDRIVER_PROMPT_FD\"; echo", {"hello", "abc"}, &numbers);
+  std::string out = RunScript(WithPromptPipe(), "head -c 16 <&\"$TUIDRIVER_PROMPT_FD\"; echo", {"hello", "abc"}, &numbers);
   EXPECT_EQ("1 5\r\nhello2 3\r\nabc\r\n", out);
   EXPECT_EQ((std::vector<uint64_t>{1, 2}), numbers);
   EXPECT_EQ(fds, OpenFdCount()) << "an end of the pipe leaked";
@@ -160,7 +146,7 @@ TEST(PtyProcess, PromptPipeCarriesNumberedPromptsInOrder) {
 TEST(PtyProcess, APromptLargerThanThePipeArrivesWhole) {
   std::string big(1 << 20, 'x');
   std::vector<uint64_t> numbers;
-  std::string out = RunWithPrompts("head -c 1048585 <&\"$TUIDRIVER_PROMPT_FD\" | wc -c", {big}, &numbers);
+  std::string out = RunScript(WithPromptPipe(), "head -c 1048585 <&\"$TUIDRIVER_PROMPT_FD\" | wc -c", {big}, &numbers);
   EXPECT_NE(std::string::npos, out.find("1048585")) << out;  // "1 1048576\n" and the bytes
 }
 
