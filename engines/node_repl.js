@@ -53,13 +53,13 @@ function openPromptPipe() {
 const promptFd = openPromptPipe();
 let piped = Buffer.alloc(0);  // read from the pipe, not taken yet
 let taken = 0;  // the number of the last prompt taken from it
+const pipeChunk = Buffer.allocUnsafe(1 << 16);
 
 // Prompt `number` from the pipe ("<number> <size>\n" then the bytes), or
 // undefined if it never comes. Earlier ones are skipped: their line never
 // reached the REPL (an ask cancelled before it was read).
 function fromPipe(number) {
   if (number <= taken) return undefined;  // taken already (a person typed an old number)
-  const chunk = Buffer.alloc(1 << 20);
   const giveUp = Date.now() + 2000;
   for (;;) {
     const end = piped.indexOf(10);
@@ -80,11 +80,11 @@ function fromPipe(number) {
     // the rest of a large one, or for one that never comes.
     let got = 0;
     try {
-      if (promptFd >= 0) got = fs.readSync(promptFd, chunk, 0, chunk.length, null);
+      if (promptFd >= 0) got = fs.readSync(promptFd, pipeChunk, 0, pipeChunk.length, null);
     } catch (e) {
       if (e.code !== 'EAGAIN') return undefined;
     }
-    if (got > 0) piped = Buffer.concat([piped, chunk.subarray(0, got)]);
+    if (got > 0) piped = Buffer.concat([piped, pipeChunk.subarray(0, got)]);
     else if (promptFd < 0 || Date.now() > giveUp) return undefined;
     else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
   }

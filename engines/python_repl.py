@@ -212,7 +212,7 @@ def _setup(token):
             # only for the rest of a large one, or for one that never comes.
             if prompt_fd < 0 or not select.select([prompt_fd], [], [], 2)[0]:
                 return None
-            chunk = os.read(prompt_fd, 1 << 20)
+            chunk = os.read(prompt_fd, 65536)  # (a 1 MiB buffer costs an mmap per read)
             if not chunk:
                 return None
             piped.extend(chunk)
