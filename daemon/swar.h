@@ -49,6 +49,18 @@ inline size_t FirstFlagged(uint64_t flags) {
   return static_cast<size_t>((lowest * 0x0001020304050607ull) >> 56);
 }
 
+// How many of the `n` bytes at `p` are ASCII (below 0x80) before the first
+// that is not.
+inline size_t AsciiPrefix(const unsigned char* p, size_t n) {
+  size_t i = 0;
+  for (; i + sizeof(uint64_t) <= n; i += sizeof(uint64_t)) {
+    uint64_t high = HighBytes(Load(p + i));
+    if (high != 0) return i + FirstFlagged(high);
+  }
+  while (i < n && p[i] < 0x80) ++i;
+  return i;
+}
+
 }  // namespace swar
 }  // namespace tuidriver
 
