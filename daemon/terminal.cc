@@ -382,7 +382,11 @@ void Terminal::Escape(char intermediate, char final) {
 void Terminal::Csi(const CsiSequence& csi) {
   ++generation_;
   utf8_missing_ = 0;
-  if (!(csi.leader == 0 && csi.intermediate == 0 && (CsiCursor(csi) || CsiEdit(csi)))) CsiReport(csi);
+  if (csi.final == 'm' && csi.leader == 0 && csi.intermediate == 0) {
+    SetGraphics(csi);  // the most common by far (colours between words): straight there
+  } else if (!(csi.leader == 0 && csi.intermediate == 0 && (CsiCursor(csi) || CsiEdit(csi)))) {
+    CsiReport(csi);
+  }
   last_char_ = 0;  // REP repeats only a character printed just before it
 }
 
