@@ -66,7 +66,9 @@ void VtParser::EnterEscape() {
 }
 
 void VtParser::EscapeByte(unsigned char b) {
-  if (ActsInside(b)) {
+  if (b == '[') {  // CSI, by far the most common: no other test below takes '['
+    EnterCsi();
+  } else if (ActsInside(b)) {
     handler_->Execute(b);
   } else if (b == kEsc) {
     EnterEscape();
@@ -74,8 +76,6 @@ void VtParser::EscapeByte(unsigned char b) {
     state_ = State::kGround;
   } else if (b >= 0x20 && b <= 0x2f) {
     intermediate_ = static_cast<char>(b);
-  } else if (b == '[') {
-    EnterCsi();
   } else if (b == ']') {
     EnterString(StringKind::kOsc);
   } else if (b == 'P') {
