@@ -63,26 +63,6 @@ bool DecodeUtf8(const std::string& s, size_t* pos, uint32_t* cp) {
   return DecodeUtf8(s.data(), s.size(), pos, cp);
 }
 
-char* WriteUtf8(uint32_t cp, char* out) {
-  if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) cp = kReplacement;
-  if (cp < 0x80) {
-    *out++ = static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    *out++ = static_cast<char>(0xC0 | (cp >> 6));
-    *out++ = static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    *out++ = static_cast<char>(0xE0 | (cp >> 12));
-    *out++ = static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    *out++ = static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    *out++ = static_cast<char>(0xF0 | (cp >> 18));
-    *out++ = static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    *out++ = static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    *out++ = static_cast<char>(0x80 | (cp & 0x3F));
-  }
-  return out;
-}
-
 void AppendUtf8(uint32_t cp, std::string* out) {
   char buf[kMaxUtf8Bytes];
   out->append(buf, static_cast<size_t>(WriteUtf8(cp, buf) - buf));

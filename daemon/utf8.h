@@ -18,8 +18,27 @@ bool DecodeUtf8(const char* s, size_t len, size_t* pos, uint32_t* cp);
 // Appends the UTF-8 encoding of `cp` (invalid code points become U+FFFD).
 void AppendUtf8(uint32_t cp, std::string* out);
 // The same into a buffer with room for kMaxUtf8Bytes; returns the end.
+// Inline: the history's text of every scrolled row goes through it.
 constexpr size_t kMaxUtf8Bytes = 4;
-char* WriteUtf8(uint32_t cp, char* out);
+inline char* WriteUtf8(uint32_t cp, char* out) {
+  if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) cp = 0xFFFD;
+  if (cp < 0x80) {
+    *out++ = static_cast<char>(cp);
+  } else if (cp < 0x800) {
+    *out++ = static_cast<char>(0xC0 | (cp >> 6));
+    *out++ = static_cast<char>(0x80 | (cp & 0x3F));
+  } else if (cp < 0x10000) {
+    *out++ = static_cast<char>(0xE0 | (cp >> 12));
+    *out++ = static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    *out++ = static_cast<char>(0x80 | (cp & 0x3F));
+  } else {
+    *out++ = static_cast<char>(0xF0 | (cp >> 18));
+    *out++ = static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+    *out++ = static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    *out++ = static_cast<char>(0x80 | (cp & 0x3F));
+  }
+  return out;
+}
 
 bool IsValidUtf8(const std::string& s);
 
