@@ -2,7 +2,6 @@
 
 #include <cstring>
 
-#include "char_width_table.h"
 
 namespace tuidriver {
 namespace {
@@ -187,15 +186,6 @@ std::string SanitizePrompt(const std::string& input) {
     }
   }
   return out;
-}
-
-int CharWidth(char32_t cp) {
-  if (cp < 0x80) return cp >= 0x20 && cp != 0x7f ? 1 : 0;
-  // utf8proc's widths, copied into char_width_table.h (scripts/gen-char-width.cc):
-  // its full property tables would be about 330 KB of the binary.
-  if (cp >= 0x110000) return kCharWidthPastUnicode;
-  uint8_t packed = kCharWidthStage2[kCharWidthStage1[cp / kCharWidthBlock]][cp % kCharWidthBlock / 4];
-  return (packed >> (2 * (cp % 4))) & 3;
 }
 
 int StringColumns(const std::string& s) {

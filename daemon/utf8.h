@@ -8,6 +8,8 @@
 #include <string>
 #include <string_view>
 
+#include "char_width_table.h"
+
 namespace tuidriver {
 
 // Decodes one code point at *pos and advances *pos past it. An invalid or
@@ -72,7 +74,16 @@ std::string SanitizePrompt(const std::string& s);
 // CJK, emoji), by utf8proc's Unicode tables (copied into char_width_table.h),
 // as current terminals count. The
 // emulator and the reply extractor both count with this one function.
-int CharWidth(char32_t cp);
+// Inline: the emulator asks for every character that is not ASCII.
+inline int CharWidth(char32_t cp) {
+  if (cp < 0x80) return cp >= 0x20 && cp != 0x7f ? 1 : 0;
+  // utf8proc's widths, copied into char_width_table.h (scripts/gen-char-width.cc):
+  // its full property tables would be about 330 KB of the binary.
+  if (cp >= 0x110000) return kCharWidthPastUnicode;
+  uint8_t packed = kCharWidthStage2[kCharWidthStage1[cp / kCharWidthBlock]][cp % kCharWidthBlock / 4];
+  return (packed >> (2 * (cp % 4))) & 3;
+}
+
 // Columns of a UTF-8 string, the sum of CharWidth.
 int StringColumns(const std::string& s);
 
