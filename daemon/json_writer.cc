@@ -37,6 +37,19 @@ inline size_t ValidSequence(const unsigned char* s, size_t avail) {
 // U+2028 or U+2029 (E2 80 A8, E2 80 A9): valid, but escaped.
 bool LineSeparator(const unsigned char* s) { return s[0] == 0xE2 && s[1] == 0x80 && (s[2] == 0xA8 || s[2] == 0xA9); }
 
+// The length of the character that starts the four bytes `w` (byte 0 the
+// lowest) if it is one of the common ones that go into JSON as they are: a
+// lead C2-DF, or E1-EF but ED (no overlong form or surrogate is possible
+// after those) with its continuation bytes, and not U+2028 or U+2029. Else
+// 0: ValidSequence and EscapeOne judge it.
+size_t CommonUtf8(uint32_t w) {
+  uint32_t lead = w & 0xFF;
+  if (lead >= 0xC2 && lead <= 0xDF) return (w & 0xC000) == 0x8000 ? 2 : 0;
+  if (lead < 0xE1 || lead > 0xEF || lead == 0xED || (w & 0xC0C000) != 0x808000) return 0;
+  uint32_t three = w & 0xFFFFFF;
+  return three == 0xA880E2 || three == 0xA980E2 ? 0 : 3;  // E2 80 A8, E2 80 A9
+}
+
 // Writes the byte at `*pos` that is not plain ASCII, or the character it
 // starts, at `o`: its escape, the valid UTF-8 sequence (U+2028 and U+2029
 // escaped), or U+FFFD for an invalid byte. Returns the end.
@@ -120,12 +133,18 @@ void AppendJsonString(std::string_view s, std::string* out) {
         while (pos < block_end && kPlain.plain[u[pos]]) *o++ = static_cast<char>(u[pos++]);
         if (pos == block_end) break;
       }
-      size_t n = u[pos] >= 0x80 ? ValidSequence(u + pos, s.size() - pos) : 0;
-      if (n > 0 && !(n == 3 && LineSeparator(u + pos))) {
-        if (pos + 4 <= s.size()) memcpy(o, u + pos, 4);  // one move; the buffer has room
-        else memcpy(o, u + pos, n);
+      size_t n = pos + 4 <= s.size() ? CommonUtf8(swar::Load4(u + pos)) : 0;
+      if (n > 0) {
+        memcpy(o, u + pos, 4);  // one move; the buffer has room
         o += n;
         pos += n;  // may pass block_end: a character stays whole
+        continue;
+      }
+      n = u[pos] >= 0x80 ? ValidSequence(u + pos, s.size() - pos) : 0;
+      if (n > 0 && !(n == 3 && LineSeparator(u + pos))) {
+        memcpy(o, u + pos, n);
+        o += n;
+        pos += n;  // the same
       } else {
         o = EscapeOne(s, &pos, o);  // the same
       }

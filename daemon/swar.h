@@ -28,6 +28,13 @@ inline uint64_t Load(const unsigned char* p) {
   return w;
 }
 
+// Four bytes, byte 0 the lowest.
+inline uint32_t Load4(const unsigned char* p) {
+  uint32_t w;
+  memcpy(&w, p, sizeof w);
+  return w;
+}
+
 // The tests below flag the first byte they hold for exactly; a later byte
 // may be flagged falsely (a borrow runs up from a flagged byte), which
 // FirstFlagged and "any flagged" never see.
