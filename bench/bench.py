@@ -495,7 +495,8 @@ def callgrind_split(cfg):
         return None
     groups = {"the emulator (daemon/vt_parser.cc, daemon/terminal.cc)": 0,
               "the rest of the daemon (PTY, ppoll loop, protocol)": 0,
-              "character widths (CharWidth: utf8proc's widths as a table)": 0,
+              # The emulator's CharWidth is inline (daemon/utf8.h): its cost counts there.
+              "character widths (CharWidth outside the emulator)": 0,
               "libc (memset, memchr, malloc, syscall stubs...)": 0, "other (libstdc++, startup)": 0}
     keys = list(groups)
     for ir, path, fn, obj in rows:

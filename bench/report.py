@@ -576,12 +576,13 @@ def ceiling_note(r, cg):
 PROFILE_NOTES = """How to read it:
 
 - The callgrind table is the load-independent picture of user space: the emulator
-  (`VtParser::Feed`, which scans runs of text up to the next control byte;
-  `Terminal::PrintAscii`, which writes a run's cells straight into the row;
-  `Terminal::DecodeUtf8Byte`/`PrintCodePoint` for the other characters, with
-  `CharWidth` for their widths (utf8proc's, as a table); `PushHistory`/`EncodeCells`, the text of each row
-  that scrolls into the history) against the rest of the daemon (the PTY reads and the
-  `ppoll` loop) and libc.
+  (`VtParser::Feed`, which scans runs of text up to the next control byte eight bytes at
+  a time, and a CSI's digits in a loop of their own; `Terminal::PrintRun`, which writes a
+  run's cells, ASCII and UTF-8 alike, straight into the row, with `CharWidth` inline for
+  the widths (utf8proc's, as a table); `PrintCodePoint`/`DecodeUtf8Byte` for the characters
+  that need more (marks, joiners, invalid or cut UTF-8); `PushHistory`/`EncodeCells`, the
+  text of each row that scrolls into the history) against the rest of the daemon (the PTY
+  reads and the `ppoll` loop) and libc.
 - In the `perf` samples, `[k]` symbols (mostly `pvm_irq_enable`, this VM's interrupt toggling
   inside `tty_read`/`n_tty_read`) are the kernel side of the PTY reads, which the raw drain
   pays too.

@@ -4,25 +4,22 @@
 #include <cstdio>
 #include <cstring>
 
+#include "swar.h"
 #include "utf8.h"
 
 namespace tuidriver {
 
 namespace {
 
-constexpr uint64_t kOnes = 0x0101010101010101ull;
-constexpr uint64_t kHigh = 0x8080808080808080ull;
-
-// Whether none of the eight bytes needs a second look: no control, '"',
-// '\\' or byte >= 0x80 (SWAR: such a byte sets its high bit in the test).
-bool AllPlain(uint64_t w) {
-  uint64_t flags = (w - kOnes * 0x20) | ((w ^ (kOnes * '"')) - kOnes) | ((w ^ (kOnes * '\\')) - kOnes);
-  return ((flags | w) & kHigh) == 0;
+// The first byte of `w` that needs a second look (bit 7 set): a control,
+// '"', '\\', or a byte >= 0x80 (a character to check).
+uint64_t NeedsLook(uint64_t w) {
+  return swar::BytesBelow(w, 0x20) | swar::BytesEqual(w, '"') | swar::BytesEqual(w, '\\') | swar::HighBytes(w);
 }
 
 // The length of the valid UTF-8 sequence at `s` (as DecodeUtf8 judges:
 // no overlong form, surrogate or code point past U+10FFFF), or 0.
-size_t ValidSequence(const unsigned char* s, size_t avail) {
+inline size_t ValidSequence(const unsigned char* s, size_t avail) {
   unsigned char b = s[0];
   auto cont = [s](size_t i) { return (s[i] & 0xC0) == 0x80; };
   if (b >= 0xC2 && b <= 0xDF) return avail >= 2 && cont(1) ? 2 : 0;
@@ -37,6 +34,22 @@ size_t ValidSequence(const unsigned char* s, size_t avail) {
   return 0;
 }
 
+// U+2028 or U+2029 (E2 80 A8, E2 80 A9): valid, but escaped.
+bool LineSeparator(const unsigned char* s) { return s[0] == 0xE2 && s[1] == 0x80 && (s[2] == 0xA8 || s[2] == 0xA9); }
+
+// The length of the character that starts the four bytes `w` (byte 0 the
+// lowest) if it is one of the common ones that go into JSON as they are: a
+// lead C2-DF, or E1-EF but ED (no overlong form or surrogate is possible
+// after those) with its continuation bytes, and not U+2028 or U+2029. Else
+// 0: ValidSequence and EscapeOne judge it.
+size_t CommonUtf8(uint32_t w) {
+  uint32_t lead = w & 0xFF;
+  if (lead >= 0xC2 && lead <= 0xDF) return (w & 0xC000) == 0x8000 ? 2 : 0;
+  if (lead < 0xE1 || lead > 0xEF || lead == 0xED || (w & 0xC0C000) != 0x808000) return 0;
+  uint32_t three = w & 0xFFFFFF;
+  return three == 0xA880E2 || three == 0xA980E2 ? 0 : 3;  // E2 80 A8, E2 80 A9
+}
+
 // Writes the byte at `*pos` that is not plain ASCII, or the character it
 // starts, at `o`: its escape, the valid UTF-8 sequence (U+2028 and U+2029
 // escaped), or U+FFFD for an invalid byte. Returns the end.
@@ -48,7 +61,7 @@ char* EscapeOne(std::string_view s, size_t* pos, char* o) {
     size_t n = ValidSequence(p, s.size() - *pos);
     *pos += n ? n : 1;
     if (n == 0) return WriteUtf8(0xFFFD, o);
-    if (n == 3 && b == 0xE2 && p[1] == 0x80 && (p[2] == 0xA8 || p[2] == 0xA9)) {
+    if (n == 3 && LineSeparator(p)) {
       memcpy(o, p[2] == 0xA8 ? "\\u2028" : "\\u2029", 6);
       return o + 6;
     }
@@ -89,8 +102,10 @@ constexpr PlainBytes kPlain;
 
 // `output` events pass every byte the program writes through here, so it
 // escapes a block at a time into a buffer with room for the worst case (six
-// bytes for one), copying a run of plain ASCII eight bytes at a time while
-// it lasts, then byte by byte.
+// bytes for one). Eight bytes are copied at a time, as they are; the output
+// then advances to the first that needs a look. A valid UTF-8 character
+// there is copied on the spot and the next word starts after it, so text
+// between escapes costs a word or two, not a loop per byte.
 void AppendJsonString(std::string_view s, std::string* out) {
   constexpr size_t kBlock = 2048;
   char buf[kBlock * 6 + 8];
@@ -102,14 +117,37 @@ void AppendJsonString(std::string_view s, std::string* out) {
     size_t block_end = std::min(s.size(), pos + kBlock);
     char* o = buf;
     while (pos < block_end) {
-      uint64_t w;
-      while (pos + sizeof w <= block_end && (memcpy(&w, u + pos, sizeof w), AllPlain(w))) {
-        memcpy(o, &w, sizeof w);
-        o += sizeof w;
-        pos += sizeof w;
+      if (pos + sizeof(uint64_t) <= block_end) {
+        uint64_t w = swar::Load(u + pos);
+        memcpy(o, &w, sizeof w);  // the buffer has room: only the plain bytes count
+        uint64_t look = NeedsLook(w);
+        if (look == 0) {
+          o += sizeof w;
+          pos += sizeof w;
+          continue;
+        }
+        size_t plain = swar::FirstFlagged(look);
+        o += plain;
+        pos += plain;
+      } else {
+        while (pos < block_end && kPlain.plain[u[pos]]) *o++ = static_cast<char>(u[pos++]);
+        if (pos == block_end) break;
       }
-      while (pos < block_end && kPlain.plain[u[pos]]) *o++ = static_cast<char>(u[pos++]);
-      if (pos < block_end) o = EscapeOne(s, &pos, o);  // may read past block_end: a character stays whole
+      size_t n = pos + 4 <= s.size() ? CommonUtf8(swar::Load4(u + pos)) : 0;
+      if (n > 0) {
+        memcpy(o, u + pos, 4);  // one move; the buffer has room
+        o += n;
+        pos += n;  // may pass block_end: a character stays whole
+        continue;
+      }
+      n = u[pos] >= 0x80 ? ValidSequence(u + pos, s.size() - pos) : 0;
+      if (n > 0 && !(n == 3 && LineSeparator(u + pos))) {
+        memcpy(o, u + pos, n);
+        o += n;
+        pos += n;  // the same
+      } else {
+        o = EscapeOne(s, &pos, o);  // the same
+      }
     }
     out->append(buf, static_cast<size_t>(o - buf));
   }

@@ -30,6 +30,18 @@ TEST(Messages, EventsAndChunks) {
   EXPECT_EQ(R"({"type":"error","kind":"spawn","error":"no such file"})", SessionErrorMessage(ErrorKind::kSpawn, "no such file"));
 }
 
+// OutputEvent writes its line in place: the same line as a JsonObject of
+// the two fields, however much the escapes make the data grow.
+TEST(Messages, OutputEventIsTheObjectOfItsData) {
+  std::string escapes;
+  for (int i = 0; i < 20000; ++i) escapes += "\x1b[1m\x01\"\xC3\xA9\n";
+  for (const std::string& data : {std::string(), std::string("\x1b[31mred\x1b[0m\r\n"), escapes}) {
+    JsonObject o;
+    o.Add("type", "output").Add("data", data);
+    EXPECT_EQ(o.Finish(), OutputEvent(data));
+  }
+}
+
 TEST(JsonObject, MergeAppendsFields) {
   JsonObject a, b, empty;
   a.Add("x", 1);

@@ -1,11 +1,13 @@
 #include "terminal.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <type_traits>
 
+#include "swar.h"
 #include "utf8.h"
 
 namespace tuidriver {
@@ -57,13 +59,132 @@ void Terminal::Print(const unsigned char* text, size_t len) {
   const unsigned char* p = text;
   const unsigned char* end = text + len;
   while (p < end) {
-    if (utf8_missing_ == 0 && *p < 0x80) {
-      const unsigned char* run = p;
-      while (p < end && *p < 0x80) ++p;
-      PrintAscii(run, static_cast<size_t>(p - run));
-    } else {
+    if (utf8_missing_ > 0) {
       DecodeUtf8Byte(*p++);
+    } else if (graphics_[shift_] || insert_mode_ || joining_) {
+      // Modes that change what a character does: one at a time.
+      unsigned char b = *p++;
+      if (b < 0x80) PrintCodePoint(b);
+      else DecodeUtf8Byte(b);
+    } else {
+      p = PrintRun(p, end);
     }
+  }
+}
+
+namespace {
+
+// The character at `p` if it is whole and valid UTF-8 (as DecodeUtf8Byte
+// judges): its code point, and its length as the result; 0 if it is cut by
+// `end` or invalid, for DecodeUtf8Byte to take a byte at a time.
+inline size_t DecodeWhole(const unsigned char* p, const unsigned char* end, char32_t* cp) {
+  unsigned char b = p[0];
+  if (b < 0x80) {
+    *cp = b;
+    return 1;
+  }
+  if (b < 0xC2 || b > 0xF4) return 0;
+  size_t n = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : 2;
+  if (static_cast<size_t>(end - p) < n) return 0;
+  char32_t v = b & (0x7F >> n);
+  for (size_t i = 1; i < n; ++i) {
+    if ((p[i] & 0xC0) != 0x80) return 0;
+    v = (v << 6) | (p[i] & 0x3F);
+  }
+  static const char32_t kMin[5] = {0, 0, 0x80, 0x800, 0x10000};
+  if (v < kMin[n] || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF)) return 0;
+  *cp = v;
+  return n;
+}
+
+// Columns of a character a run can write as it is: 1 or 2; 0 for one that
+// needs PrintCodePoint (a C1 control, a mark, a joiner).
+inline int RunWidth(char32_t cp) {
+  if (cp < 0x80) return 1;
+  if (cp < 0xA0) return 0;  // C1
+  int width = CharWidth(cp);
+  return width == 1 || width == 2 ? width : 0;
+}
+
+}  // namespace
+
+// The fast path: text written straight into the cursor's row, up to the
+// margin or the first character that needs more (see RunWidth, DecodeWhole),
+// which goes alone through PrintCodePoint or the decoder. What a character
+// at a time would do at each cell is done once at the run's edges: its
+// start may split a wide character, its end may leave a stray right half.
+// Returns where it stopped; it always takes at least one byte.
+const unsigned char* Terminal::PrintRun(const unsigned char* p, const unsigned char* end) {
+  char32_t cp;
+  size_t bytes = DecodeWhole(p, end, &cp);
+  if (bytes == 0) {
+    DecodeUtf8Byte(*p);
+    return p + 1;
+  }
+  int width = RunWidth(cp);
+  if (width == 0 || (wrap_next_ ? 0 : cursor_.col) + width > cols_) {
+    PrintCodePoint(cp);  // wraps or drops a wide character at the margin
+    return p + bytes;
+  }
+  if (wrap_next_) WrapToNextLine();
+  Line& line = ScreenLine(cursor_.row);
+  int col = cursor_.col;
+  if (line.cells[static_cast<size_t>(col)].kind == kWideRight) SplitWideAt(&line, col);
+  Cell* cells = line.cells.data();
+  const Cell pen = pen_;  // a copy: the cells written cannot alias it
+  char32_t last = 0;
+  for (;;) {
+    if (width == 1 && cp < 0x80) {
+      // ASCII, most of the text: the bytes up to the margin or the next other byte.
+      size_t n = std::min(static_cast<size_t>(end - p), static_cast<size_t>(cols_ - col));
+      size_t ascii = 1 + swar::AsciiPrefix(p + 1, n - 1);
+      FillAscii(cells + col, p, ascii, pen);
+      last = p[ascii - 1];
+      p += ascii;
+      col += static_cast<int>(ascii);
+    } else {
+      Cell& cell = cells[static_cast<size_t>(col)];
+      cell = pen;
+      cell.ch = cp;
+      if (width == 2) {
+        cell.kind = kWideLeft;
+        cells[static_cast<size_t>(col) + 1] = pen;
+        cells[static_cast<size_t>(col) + 1].kind = kWideRight;
+      }
+      last = 0;
+      p += bytes;
+      col += width;
+    }
+    if (col >= cols_ || p == end) break;
+    bytes = DecodeWhole(p, end, &cp);
+    if (bytes == 0) break;
+    width = RunWidth(cp);
+    if (width == 0 || col + width > cols_) break;
+  }
+  ClearPaddingAfter(&line, col);
+  last_char_ = last;
+  line.used = std::max(line.used, col);
+  Touch(&line, col);
+  if (col >= cols_) {
+    cursor_.col = cols_ - 1;
+    wrap_next_ = autowrap_;
+  } else {
+    cursor_.col = col;
+  }
+  return p;
+}
+
+// A cell is written as two words, the character in the low half of the
+// first (words are little-endian, swar.h): the pen then stays in registers
+// instead of being copied field by field for every character.
+void Terminal::FillAscii(Cell* cells, const unsigned char* text, size_t n, const Cell& pen) {
+  static_assert(offsetof(Cell, ch) == 0 && sizeof(Cell::ch) == 4, "the character is the low half of word 0");
+  uint64_t style[2];
+  memcpy(style, &pen, sizeof style);
+  style[0] &= ~uint64_t{0xFFFFFFFF};
+  for (size_t i = 0; i < n; ++i) {
+    uint64_t cell[2] = {style[0] | text[i], style[1]};
+    memcpy(static_cast<void*>(cells + i), cell, sizeof cell);
   }
 }
 
@@ -83,7 +204,7 @@ void Terminal::DecodeUtf8Byte(unsigned char b) {
     utf8_missing_ = 0;  // cut short: the broken character shows as U+FFFD
     PrintCodePoint(0xFFFD);
     if (b < 0x80) {
-      PrintAscii(&b, 1);
+      PrintCodePoint(b);
       return;
     }
   }
@@ -93,48 +214,6 @@ void Terminal::DecodeUtf8Byte(unsigned char b) {
     utf8_cp_ = b & (0x7F >> utf8_length_);
   } else {
     PrintCodePoint(0xFFFD);
-  }
-}
-
-// The fast path: ASCII written straight into the row, a row's worth at a time.
-void Terminal::PrintAscii(const unsigned char* text, size_t len) {
-  if (graphics_[shift_] || insert_mode_ || joining_) {
-    for (size_t i = 0; i < len; ++i) PrintCodePoint(text[i]);
-    return;
-  }
-  while (len > 0) {
-    if (wrap_next_) WrapToNextLine();
-    int col = cursor_.col;
-    size_t room = static_cast<size_t>(cols_ - col);
-    if (!autowrap_ && len > room) {
-      // Without autowrap the last column takes whatever does not fit: the
-      // last character wins.
-      if (room > 1) PrintAscii(text, room - 1);
-      PrintAscii(text + len - 1, 1);
-      return;
-    }
-    Line& line = ScreenLine(cursor_.row);
-    size_t n = std::min(len, room);
-    Cell* cells = line.cells.data() + col;
-    // Only a wide character across the span's edges needs care.
-    if (cells[0].kind == kWideRight) SplitWideAt(&line, col);
-    ClearPaddingAfter(&line, col + static_cast<int>(n));
-    for (size_t i = 0; i < n; ++i) {
-      Cell& cell = cells[i];
-      cell = pen_;
-      cell.ch = text[i];
-    }
-    last_char_ = text[n - 1];
-    line.used = std::max(line.used, col + static_cast<int>(n));
-    Touch(&line, col + static_cast<int>(n));
-    text += n;
-    len -= n;
-    if (n == room) {
-      cursor_.col = cols_ - 1;
-      wrap_next_ = autowrap_;
-    } else {
-      cursor_.col = col + static_cast<int>(n);
-    }
   }
 }
 
@@ -303,7 +382,11 @@ void Terminal::Escape(char intermediate, char final) {
 void Terminal::Csi(const CsiSequence& csi) {
   ++generation_;
   utf8_missing_ = 0;
-  if (!(csi.leader == 0 && csi.intermediate == 0 && (CsiCursor(csi) || CsiEdit(csi)))) CsiReport(csi);
+  if (csi.final == 'm' && csi.leader == 0 && csi.intermediate == 0) {
+    SetGraphics(csi);  // the most common by far (colours between words): straight there
+  } else if (!(csi.leader == 0 && csi.intermediate == 0 && (CsiCursor(csi) || CsiEdit(csi)))) {
+    CsiReport(csi);
+  }
   last_char_ = 0;  // REP repeats only a character printed just before it
 }
 

@@ -191,7 +191,9 @@ class Terminal : private VtParser::Handler {
   void Dcs(const std::string& payload) override;
 
   // Text.
-  void PrintAscii(const unsigned char* text, size_t len);
+  const unsigned char* PrintRun(const unsigned char* p, const unsigned char* end);
+  // Cells [0, n) get the ASCII characters text[0, n) in the pen's style.
+  static void FillAscii(Cell* cells, const unsigned char* text, size_t n, const Cell& pen);
   void PrintCodePoint(char32_t cp);
   void AddCombining(char32_t cp);
   // A character written up to `col` leaves no stray right half after it

@@ -819,3 +819,127 @@ TEST(Terminal, LineDrawingUnderscoreIsABlank) {
 
 }  // namespace
 }  // namespace tuidriver
+
+namespace tuidriver {
+namespace {
+
+// Everything a client can see of a terminal, to compare two of them.
+std::string Snapshot(Terminal* t) {
+  std::string s;
+  for (int r = 0; r < t->rows(); ++r) {
+    s += t->RowPrefix(r, t->cols()) + (t->RowWrapped(r) ? "|w" : "|-");
+    for (const StyleRun& run : t->RowStyles(r)) {
+      s += " " + std::to_string(run.col) + "+" + std::to_string(run.len) + ":" + std::to_string(run.fg) + "/" +
+           std::to_string(run.bg) + "/" + std::to_string(run.attrs);
+    }
+    s += "\n";
+  }
+  for (uint64_t abs = t->first_retained_row(); abs < t->lines_scrolled() + static_cast<uint64_t>(t->rows()); ++abs) {
+    std::string text, tabs;
+    bool wrapped = false;
+    t->LineAt(abs, &text, &wrapped);
+    t->LineAt(abs, &tabs, &wrapped, true);
+    s += std::to_string(abs) + ": " + text + " | " + tabs + (wrapped ? " w\n" : "\n");
+  }
+  s += "cursor " + std::to_string(t->cursor().row) + "," + std::to_string(t->cursor().col);
+  s += " scrolled " + std::to_string(t->lines_scrolled()) + " replies " + t->TakeReplies();
+  return s;
+}
+
+// Text is written a run at a time when it comes whole, a character at a
+// time when it comes a byte at a time: both must leave the same screen,
+// styles, history and cursor, whatever mixes in (wide characters at the
+// margin, marks, joiners, C1 controls, invalid UTF-8, modes that take the
+// slow path, REP after a run).
+TEST(TerminalRuns, TextFedWholeOrAByteAtATimeEndsTheSame) {
+  const std::string pieces[] = {
+      "abc", "hello world ", "x", "\xC3\xA9", "\xE4\xB8\xAD", "\xF0\x9F\x9A\x80", "\xCC\x81", "\xE2\x80\x8D",
+      "\xC2\x85", "\xC2\xA0", "\xFF", "\xE4\xB8", "\xED\xA0\x80", "\xE0\x80\xAF", "\r", "\r\n", "\t", "\b",
+      "\x1b[31m", "\x1b[0m", "\x1b[1;44m", "\x1b[3b", "\x1b[4h", "\x1b[4l", "\x1b[?7l", "\x1b[?7h",
+      "\x1b(0", "\x1b(B", "\x0e", "\x0f", "\x1b[1;3H", "\x1b[5G", "\x1b[2@", "\x1b[2P", "\x1b[K", "\x1b[3X",
+      "\xE2\x94\x80\xE2\x94\x80", "q_x",
+  };
+  uint32_t rng = 7;
+  for (int round = 0; round < 400; ++round) {
+    std::string out;
+    for (int i = 0; i < 60; ++i) {
+      rng = rng * 1103515245u + 12345u;
+      out += pieces[(rng >> 16) % (sizeof pieces / sizeof pieces[0])];
+    }
+    int cols = 2 + round % 11;
+    Terminal whole(cols, 4, 8), bytes(cols, 4, 8);
+    whole.Feed(out.data(), out.size());
+    for (char c : out) bytes.Feed(&c, 1);
+    ASSERT_EQ(Snapshot(&bytes), Snapshot(&whole)) << "round " << round;
+    ASSERT_TRUE(whole.BlankPastExtent()) << "round " << round;
+  }
+}
+
+// A run of text that mixes ASCII, accented and wide characters fills the
+// row and goes on on the next; a wide character that does not fit wraps.
+TEST(TerminalRuns, MixedRunAcrossTheRightMargin) {
+  Terminal t(6, 3, 10);
+  Feed(&t, "ab\xC3\xA9\xE4\xB8\xAD" "c\xE4\xB8\xAD" "d");  // abé中c fills 6 columns; 中 wraps
+  EXPECT_EQ("ab\xC3\xA9\xE4\xB8\xAD" "c", t.RowText(0));
+  EXPECT_TRUE(t.RowWrapped(0));
+  EXPECT_EQ("\xE4\xB8\xAD" "d", t.RowText(1));
+  EXPECT_EQ(3, t.cursor().col);
+  Terminal u(5, 3, 10);
+  Feed(&u, "abc\xE4\xB8\xAD" "x");  // 中 ends exactly at the margin: x wraps
+  EXPECT_EQ("abc\xE4\xB8\xAD", u.RowText(0));
+  EXPECT_EQ("x", u.RowText(1));
+}
+
+// Without autowrap the last column takes what does not fit, character by
+// character: a wide character there is dropped, a narrow one over the right
+// half of a wide one blanks its left half.
+TEST(TerminalRuns, WithoutAutowrapTheLastColumnTakesTheRest) {
+  Terminal t(5, 3, 10);
+  Feed(&t, "\x1b[?7labc\xE4\xB8\xAD" "de\xC3\xA9\xE4\xB8\xAD");
+  EXPECT_EQ("abc \xC3\xA9", t.RowText(0));
+  EXPECT_EQ(0, t.cursor().row);
+  EXPECT_EQ(4, t.cursor().col);
+}
+
+// A run that starts on the right half of a wide character blanks its left
+// half; one that ends on a right half blanks that half.
+TEST(TerminalRuns, RunEdgesOnWideCharacters) {
+  Terminal t(10, 3, 10);
+  Feed(&t, "\xE4\xB8\xAD\xE4\xB8\xAD\xE4\xB8\xAD\x1b[1;2Hxy");  // 中中中, then xy over columns 1-2
+  EXPECT_EQ(" xy \xE4\xB8\xAD", t.RowText(0));
+  Feed(&t, "\x1b[1;2H\xC3\xA9\xE4\xB8\xAD");  // é中 over columns 1-3: 中 covers the blanked cell
+  EXPECT_EQ(" \xC3\xA9\xE4\xB8\xAD\xE4\xB8\xAD", t.RowText(0));
+}
+
+// A C1 control sent as UTF-8 inside a run is not text and changes nothing:
+// REP after it still repeats the character before it.
+TEST(TerminalRuns, C1InsideARunLeavesTheLastCharacter) {
+  Terminal t(10, 3, 10);
+  Feed(&t, "ab\xC2\x85\x1b[2b");
+  EXPECT_EQ("abbb", t.RowText(0));
+  Feed(&t, "\r\nc\xC3\xA9\x1b[2b");  // after a character that is not ASCII: nothing
+  EXPECT_EQ("c\xC3\xA9", t.RowText(1));
+}
+
+// The history's text of a row holding every kind of cell: TABs (given back
+// with `tabs`), wide characters, marks (also on a wide one), blanks between
+// the text, styled cells, and a TAB's cells at the end of a wrapped row
+// (blanks it skipped, not columns written: they are trimmed).
+TEST(TerminalRuns, HistoryTextOfEveryKindOfCell) {
+  Terminal t(16, 2, 10);
+  Feed(&t, "\ta\xE4\xB8\xAD\xCC\x81\x1b[31mb\x1b[0m e\xCC\x81\xCC\xA3\t\xF0\x9F\x9A\x80" "z");  // wraps after 16 columns
+  Feed(&t, "\r\n\r\n\r\n");
+  std::string text;
+  bool wrapped = false;
+  ASSERT_TRUE(t.LineAt(0, &text, &wrapped, true));
+  EXPECT_EQ("\ta\xE4\xB8\xAD\xCC\x81" "b e\xCC\x81\xCC\xA3", text);  // the last TAB's cell: a trailing blank
+  EXPECT_TRUE(wrapped);
+  ASSERT_TRUE(t.LineAt(0, &text, &wrapped));
+  EXPECT_EQ("        a\xE4\xB8\xAD\xCC\x81" "b e\xCC\x81\xCC\xA3", text);
+  ASSERT_TRUE(t.LineAt(1, &text, &wrapped, true));
+  EXPECT_EQ("\xF0\x9F\x9A\x80" "z", text);
+  EXPECT_FALSE(wrapped);
+}
+
+}  // namespace
+}  // namespace tuidriver

@@ -2,7 +2,6 @@
 
 #include <cstring>
 
-#include "char_width_table.h"
 
 namespace tuidriver {
 namespace {
@@ -61,26 +60,6 @@ bool DecodeUtf8(const char* str, size_t len, size_t* pos, uint32_t* cp) {
 
 bool DecodeUtf8(const std::string& s, size_t* pos, uint32_t* cp) {
   return DecodeUtf8(s.data(), s.size(), pos, cp);
-}
-
-char* WriteUtf8(uint32_t cp, char* out) {
-  if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) cp = kReplacement;
-  if (cp < 0x80) {
-    *out++ = static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    *out++ = static_cast<char>(0xC0 | (cp >> 6));
-    *out++ = static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    *out++ = static_cast<char>(0xE0 | (cp >> 12));
-    *out++ = static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    *out++ = static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    *out++ = static_cast<char>(0xF0 | (cp >> 18));
-    *out++ = static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    *out++ = static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    *out++ = static_cast<char>(0x80 | (cp & 0x3F));
-  }
-  return out;
 }
 
 void AppendUtf8(uint32_t cp, std::string* out) {
@@ -207,15 +186,6 @@ std::string SanitizePrompt(const std::string& input) {
     }
   }
   return out;
-}
-
-int CharWidth(char32_t cp) {
-  if (cp < 0x80) return cp >= 0x20 && cp != 0x7f ? 1 : 0;
-  // utf8proc's widths, copied into char_width_table.h (scripts/gen-char-width.cc):
-  // its full property tables would be about 330 KB of the binary.
-  if (cp >= 0x110000) return kCharWidthPastUnicode;
-  uint8_t packed = kCharWidthStage2[kCharWidthStage1[cp / kCharWidthBlock]][cp % kCharWidthBlock / 4];
-  return (packed >> (2 * (cp % 4))) & 3;
 }
 
 int StringColumns(const std::string& s) {

@@ -8,6 +8,8 @@
 #include <string>
 #include <string_view>
 
+#include "char_width_table.h"
+
 namespace tuidriver {
 
 // Decodes one code point at *pos and advances *pos past it. An invalid or
@@ -18,8 +20,27 @@ bool DecodeUtf8(const char* s, size_t len, size_t* pos, uint32_t* cp);
 // Appends the UTF-8 encoding of `cp` (invalid code points become U+FFFD).
 void AppendUtf8(uint32_t cp, std::string* out);
 // The same into a buffer with room for kMaxUtf8Bytes; returns the end.
+// Inline: the history's text of every scrolled row goes through it.
 constexpr size_t kMaxUtf8Bytes = 4;
-char* WriteUtf8(uint32_t cp, char* out);
+inline char* WriteUtf8(uint32_t cp, char* out) {
+  if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) cp = 0xFFFD;
+  if (cp < 0x80) {
+    *out++ = static_cast<char>(cp);
+  } else if (cp < 0x800) {
+    *out++ = static_cast<char>(0xC0 | (cp >> 6));
+    *out++ = static_cast<char>(0x80 | (cp & 0x3F));
+  } else if (cp < 0x10000) {
+    *out++ = static_cast<char>(0xE0 | (cp >> 12));
+    *out++ = static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    *out++ = static_cast<char>(0x80 | (cp & 0x3F));
+  } else {
+    *out++ = static_cast<char>(0xF0 | (cp >> 18));
+    *out++ = static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+    *out++ = static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    *out++ = static_cast<char>(0x80 | (cp & 0x3F));
+  }
+  return out;
+}
 
 bool IsValidUtf8(const std::string& s);
 
@@ -53,7 +74,16 @@ std::string SanitizePrompt(const std::string& s);
 // CJK, emoji), by utf8proc's Unicode tables (copied into char_width_table.h),
 // as current terminals count. The
 // emulator and the reply extractor both count with this one function.
-int CharWidth(char32_t cp);
+// Inline: the emulator asks for every character that is not ASCII.
+inline int CharWidth(char32_t cp) {
+  if (cp < 0x80) return cp >= 0x20 && cp != 0x7f ? 1 : 0;
+  // utf8proc's widths, copied into char_width_table.h (scripts/gen-char-width.cc):
+  // its full property tables would be about 330 KB of the binary.
+  if (cp >= 0x110000) return kCharWidthPastUnicode;
+  uint8_t packed = kCharWidthStage2[kCharWidthStage1[cp / kCharWidthBlock]][cp % kCharWidthBlock / 4];
+  return (packed >> (2 * (cp % 4))) & 3;
+}
+
 // Columns of a UTF-8 string, the sum of CharWidth.
 int StringColumns(const std::string& s);
 

@@ -1,5 +1,7 @@
 #include "vt_parser.h"
 
+#include "swar.h"
+
 namespace tuidriver {
 
 namespace {
@@ -12,6 +14,19 @@ bool Cancels(unsigned char b) { return b == 0x18 || b == 0x1a; }
 bool ActsInside(unsigned char b) { return b < 0x20 && b != kEsc && !Cancels(b); }
 constexpr int kMaxParamValue = 99999;
 
+// The end of the text at `p`: the first C0 control or DEL, or `end`. Eight
+// bytes at a time: text runs are most of the output.
+const unsigned char* TextEnd(const unsigned char* p, const unsigned char* end) {
+  while (end - p >= 8) {
+    uint64_t w = swar::Load(p);
+    uint64_t stop = swar::BytesBelow(w, 0x20) | swar::BytesEqual(w, 0x7f);
+    if (stop != 0) return p + swar::FirstFlagged(stop);
+    p += 8;
+  }
+  while (p < end && *p >= 0x20 && *p != 0x7f) ++p;
+  return p;
+}
+
 }  // namespace
 
 void VtParser::Feed(const char* data, size_t len) {
@@ -21,13 +36,17 @@ void VtParser::Feed(const char* data, size_t len) {
     if (state_ == State::kGround) {
       // The hot path: most output is text, handed over in runs.
       const unsigned char* run = p;
-      while (p < end && *p >= 0x20 && *p != 0x7f) ++p;
+      p = TextEnd(p, end);
       if (p > run) handler_->Print(run, static_cast<size_t>(p - run));
       if (p == end) break;
       unsigned char b = *p++;
       if (b == kEsc) EnterEscape();
       else if (b != 0x7f) handler_->Execute(b);
       continue;
+    }
+    if (state_ == State::kCsi) {
+      p = CsiParams(p, end);
+      if (p == end) break;
     }
     unsigned char b = *p++;
     switch (state_) {
@@ -47,7 +66,9 @@ void VtParser::EnterEscape() {
 }
 
 void VtParser::EscapeByte(unsigned char b) {
-  if (ActsInside(b)) {
+  if (b == '[') {  // CSI, by far the most common: no other test below takes '['
+    EnterCsi();
+  } else if (ActsInside(b)) {
     handler_->Execute(b);
   } else if (b == kEsc) {
     EnterEscape();
@@ -55,8 +76,6 @@ void VtParser::EscapeByte(unsigned char b) {
     state_ = State::kGround;
   } else if (b >= 0x20 && b <= 0x2f) {
     intermediate_ = static_cast<char>(b);
-  } else if (b == '[') {
-    EnterCsi();
   } else if (b == ']') {
     EnterString(StringKind::kOsc);
   } else if (b == 'P') {
@@ -121,6 +140,29 @@ void VtParser::CsiByte(unsigned char b) {
     v = v == CsiSequence::kMissing ? digit : v * 10 + digit;
     if (v > kMaxParamValue) v = kMaxParamValue;
   }
+}
+
+// The digits and ';' of a CSI's parameters, most of its bytes, in a loop
+// of their own; they do what CsiByte does with them. Returns the first
+// other byte, for CsiByte.
+const unsigned char* VtParser::CsiParams(const unsigned char* p, const unsigned char* end) {
+  if (csi_.intermediate != 0) return p;  // parameters after one: CsiByte ignores the CSI
+  for (; p < end; ++p) {
+    unsigned char b = *p;
+    if (b == ';') {
+      if (csi_.count <= CsiSequence::kMaxParams) ++csi_.count;  // past the limit: dropped
+    } else if (b >= '0' && b <= '9') {
+      if (csi_.count <= CsiSequence::kMaxParams) {
+        int& v = csi_.params[csi_.count - 1];
+        v = v == CsiSequence::kMissing ? b - '0' : v * 10 + (b - '0');
+        if (v > kMaxParamValue) v = kMaxParamValue;
+      }
+    } else {
+      break;
+    }
+    param_started_ = true;
+  }
+  return p;
 }
 
 void VtParser::EnterString(StringKind kind) {

@@ -80,6 +80,7 @@ class VtParser {
   // Each handles one byte in its state.
   void EscapeByte(unsigned char b);
   void CsiByte(unsigned char b);
+  const unsigned char* CsiParams(const unsigned char* p, const unsigned char* end);
   void StringByte(unsigned char b);
   void StringEscapeByte(unsigned char b);
   void EnterEscape();

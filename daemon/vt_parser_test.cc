@@ -117,5 +117,37 @@ TEST(VtParser, SplitAnywhereParsesTheSame) {
   EXPECT_EQ(whole, bytewise);
 }
 
+
+// Text runs are scanned eight bytes at a time: a control or DEL at any place
+// of a long run ends it there; bytes from 0x80 are text.
+TEST(VtParser, LongTextRunsEndAtEveryControl) {
+  for (size_t at = 0; at < 20; ++at) {
+    for (const char* stop : {"\n", "\x7f", "\x1b[m", "\x01"}) {
+      std::string out = std::string(20, 'a') + "\xC3\xA9";
+      out.replace(at, 1, stop);
+      std::string bytewise = ParseBytewise(out), whole = Parse(out);  // runs joined: DEL splits one
+      for (std::string* log : {&bytewise, &whole}) {
+        for (size_t i; (i = log->find("][")) != std::string::npos;) log->erase(i, 2);
+      }
+      EXPECT_EQ(bytewise, whole) << at << " " << static_cast<int>(stop[0]);
+    }
+  }
+  EXPECT_EQ("[aaaaaaaaaaa]<10>[bbbbbbbb\xC3\xA9]", Parse("aaaaaaaaaaa\nbbbbbbbb\xC3\xA9"));
+}
+
+// Parameter bytes in every place: after an intermediate (the CSI is
+// ignored), past the sixteenth parameter, around ':' and at the value bound.
+TEST(VtParser, ParameterBytesEverywhere) {
+  EXPECT_EQ("[x]", Parse("\x1b[1 2mx"));
+  EXPECT_EQ("{CSI 1 q}", Parse("\x1b[1 q"));
+  EXPECT_EQ("{CSI -,5,-m}", Parse("\x1b[;5;m"));
+  EXPECT_EQ("{CSI 4,3,99999,7m}", Parse("\x1b[4:3;999999;7m"));
+  std::string seq = "\x1b[";
+  for (int i = 1; i <= 15; ++i) seq += "0;";
+  seq += "16;17;18m";
+  EXPECT_EQ("{CSI 0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,16m}", Parse(seq));
+  EXPECT_EQ(Parse(seq), ParseBytewise(seq));
+}
+
 }  // namespace
 }  // namespace tuidriver

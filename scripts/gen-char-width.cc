@@ -42,10 +42,11 @@ int main() {
   std::printf("namespace tuidriver {\n\nconstexpr int kCharWidthBlock = %d;\n", kBlock);
   // Past U+10FFFF utf8proc answers with its default property's width.
   std::printf("constexpr int kCharWidthPastUnicode = %d;\n", std::min(2, utf8proc_charwidth(kCodePoints)));
-  std::printf("constexpr uint8_t kCharWidthStage1[%zu] = {", stage1.size());
+  // inline: one copy in the binary, though CharWidth (utf8.h) is inline in every user.
+  std::printf("inline constexpr uint8_t kCharWidthStage1[%zu] = {", stage1.size());
   for (size_t i = 0; i < stage1.size(); ++i) std::printf("%s%d,", i % 24 ? "" : "\n  ", stage1[i]);
   std::printf("\n};\n");
-  std::printf("constexpr uint8_t kCharWidthStage2[%zu][%d] = {\n", blocks.size(), kBlock / 4);
+  std::printf("inline constexpr uint8_t kCharWidthStage2[%zu][%d] = {\n", blocks.size(), kBlock / 4);
   for (auto& b : blocks) {
     std::printf("  {");
     for (size_t i = 0; i < b.size(); ++i) std::printf("%s%d", i ? "," : "", static_cast<unsigned char>(b[i]));
