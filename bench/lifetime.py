@@ -9,7 +9,10 @@ things are compared:
   scrollback 10,000 prints 100,000 lines per ask, ten times: bounded by the
   scrollback and the largest reply, not by what was printed in all;
 - turns: a 1,000-turn python session, each turn a different expression: the
-  ask latency and the daemon's VmRSS early in the session against late.
+  ask latency and the daemon's VmRSS early in the session against late;
+- repeats: 1,000 asks of the same code on a python and on a node session,
+  early against late (node's compile cache once grew with each: it slowed
+  0.55 -> 0.76 ms over 2,000 asks).
 """
 import json
 import os
@@ -106,6 +109,25 @@ def measure_turns(cfg, daemon, log):
         d.end_input()
 
 
+def measure_repeats(cfg, daemon, log, engine):
+    d = daemon([cfg.td, engine])
+    try:
+        d.wait_for(lambda m: m.get("type") == "ready")
+        ms, bad = [], 0
+        for i in range(1, cfg.life_turns + 1):
+            t = timed_ask(d, i, "6*7", "42")
+            if t is None:
+                bad += 1
+            else:
+                ms.append(t)
+        log("lifetime repeats (%s): first 100 p50 %.3f ms, last 100 p50 %.3f ms" %
+            (engine, statistics.median(ms[:100]), statistics.median(ms[-100:])))
+        return {"ms": ms, "bad": bad}
+    finally:
+        d.end_input()
+
+
 def measure(cfg, daemon, log):
     return {"history": measure_history(cfg, daemon, log), "memory": measure_memory(cfg, daemon, log),
-            "turns": measure_turns(cfg, daemon, log)}
+            "turns": measure_turns(cfg, daemon, log),
+            "repeats": {e: measure_repeats(cfg, daemon, log, e) for e in ("python", "node")}}

@@ -96,6 +96,22 @@ class NodeEngine(unittest.TestCase):
         self.assertEqual(sum(l == "again!" for l in s["lines"]), 2, s["lines"])
         self.assertEqual(self.ask_ok("6*7"), "42")
 
+    def test_a_busy_ask_shows_its_code_while_it_runs(self):
+        # The helper gathers the REPL's own writes into one, but writes them
+        # before code runs: the echo is not held back until a busy ask ends.
+        self.d.send({"id": "busy", "type": "ask", "prompt": "const t0 = Date.now(); while (Date.now() - t0 < 1500) {}; 'busy done'"})
+        s = self.d.wait_screen(lambda s: any("< 1500" in l for l in s["lines"]), timeout=1.2)
+        self.assertTrue(any("< 1500" in l for l in s["lines"]), s["lines"])
+        r = self.d.wait_for(lambda m: m.get("id") == "busy", 10)
+        self.assertEqual(r["text"], "'busy done'")
+
+    def test_the_same_code_asked_again_is_still_run_each_time(self):
+        # Each ask is a script of its own name (REPL<n>, as node's REPL names lines).
+        self.ask_ok("var count = 0")
+        for i in range(1, 4):
+            self.assertEqual(self.ask_ok("++count"), str(i))
+        self.assertRegex(self.ask_ok("new Error('x').stack.split('\\n')[1]"), r"^'    at REPL\d+:1:")
+
     def test_ten_thousand_lines(self):
         text = self.ask_ok("for (let i = 0; i < 10000; i++) console.log(i); 'end'", timeout=60)
         lines = text.split("\n")
