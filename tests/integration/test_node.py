@@ -112,6 +112,18 @@ class NodeEngine(unittest.TestCase):
             self.assertEqual(self.ask_ok("++count"), str(i))
         self.assertRegex(self.ask_ok("new Error('x').stack.split('\\n')[1]"), r"^'    at REPL\d+:1:")
 
+    def test_an_ask_is_interrupted_even_when_the_code_listens_for_sigint(self):
+        # Removing the code's listener around each evaluation once reset SIGINT
+        # to its default, so the timed-out ask's C-c killed node.
+        with Daemon("node") as d:
+            self.assertTrue(d.ask("process.on('SIGINT', () => console.log('listener'))")["ok"])
+            for _ in range(2):  # the watchdog's handler is set again each time
+                self.assertEqual(d.ask("while (true) {}", timeout=1)["kind"], "timeout")
+                # (Its listeners are put back once the code's synchronous part
+                # ran: during it they are away, as in node's own REPL.)
+                self.assertEqual(d.ask("setTimeout(() => console.log(process.listenerCount('SIGINT')))",
+                                       timeout=10)["text"].split("\n")[0], "1")
+
     def test_ten_thousand_lines(self):
         text = self.ask_ok("for (let i = 0; i < 10000; i++) console.log(i); 'end'", timeout=60)
         lines = text.split("\n")
