@@ -124,6 +124,14 @@ class NodeEngine(unittest.TestCase):
                 self.assertEqual(d.ask("setTimeout(() => console.log(process.listenerCount('SIGINT')))",
                                        timeout=10)["text"].split("\n")[0], "1")
 
+    def test_a_sigint_while_idle_keeps_the_session(self):
+        # As C-c at node's prompt does. (With the watchdog started per
+        # evaluation, node had no handler between asks and died of it.)
+        with Daemon("node") as d:
+            self.assertTrue(d.request("signal", signal="SIGINT")["ok"])
+            self.assertEqual(d.ask("6*7", timeout=10)["text"], "42")
+            self.assertEqual(d.ask("1+1", timeout=10)["text"], "2")
+
     def test_ten_thousand_lines(self):
         text = self.ask_ok("for (let i = 0; i < 10000; i++) console.log(i); 'end'", timeout=60)
         lines = text.split("\n")
