@@ -87,19 +87,26 @@ def measure_memory(cfg, daemon, log):
         d.end_input()
 
 
+def timed_asks(d, turns, ask_of, after=lambda i: None):
+    """Asks ask_of(i) = (prompt, expected) for i in 1..turns; returns (ms of the right replies, wrong ones)."""
+    ms, bad = [], 0
+    for i in range(1, turns + 1):
+        t = timed_ask(d, i, *ask_of(i))
+        if t is None:
+            bad += 1
+        else:
+            ms.append(t)
+        after(i)
+    return ms, bad
+
+
 def measure_turns(cfg, daemon, log):
     d = daemon([cfg.td, "python"])
     try:
         d.wait_for(lambda m: m.get("type") == "ready")
-        ms, rss, bad = [], {}, 0
-        for i in range(1, cfg.life_turns + 1):
-            t = timed_ask(d, i, f"{i}*7", str(i * 7))
-            if t is None:
-                bad += 1
-            else:
-                ms.append(t)
-            if i == 100:
-                rss["early_kb"] = vm_rss_kb(d.proc.pid)
+        rss = {}
+        ms, bad = timed_asks(d, cfg.life_turns, lambda i: (f"{i}*7", str(i * 7)),
+                             lambda i: rss.update(early_kb=vm_rss_kb(d.proc.pid)) if i == 100 else None)
         rss["late_kb"] = vm_rss_kb(d.proc.pid)
         res = {"ms": ms, "bad": bad, "turns": cfg.life_turns, **rss}
         log("lifetime turns: first 100 p50 %.3f ms, last 100 p50 %.3f ms, VmRSS at 100 %d kB, at the end %d kB" %
@@ -113,13 +120,7 @@ def measure_repeats(cfg, daemon, log, engine):
     d = daemon([cfg.td, engine])
     try:
         d.wait_for(lambda m: m.get("type") == "ready")
-        ms, bad = [], 0
-        for i in range(1, cfg.life_turns + 1):
-            t = timed_ask(d, i, "6*7", "42")
-            if t is None:
-                bad += 1
-            else:
-                ms.append(t)
+        ms, bad = timed_asks(d, cfg.life_turns, lambda i: ("6*7", "42"))
         log("lifetime repeats (%s): first 100 p50 %.3f ms, last 100 p50 %.3f ms" %
             (engine, statistics.median(ms[:100]), statistics.median(ms[-100:])))
         return {"ms": ms, "bad": bad}

@@ -47,12 +47,11 @@ function flushGathered() {
   gathered = '';
   writeStdout(text);
 }
-function gather(text) {
+function write(text) {
   if (gathered === '') process.nextTick(flushGathered);
   gathered += text;
   return true;
 }
-const write = gather;
 process.on('exit', flushGathered);
 
 // The daemon's prompt pipe, opened again: close-on-exec (programs the code
@@ -118,7 +117,7 @@ const replOutput = Object.create(process.stdout);
 let dropErrorReport = false;
 let muted = false;
 replOutput.write = (chunk, ...rest) => {
-  if (!muted && !dropErrorReport) gather(String(chunk));
+  if (!muted && !dropErrorReport) write(String(chunk));
   else if (!muted) dropErrorReport = false;
   const done = rest.find((r) => typeof r === 'function');
   if (done) process.nextTick(done);
