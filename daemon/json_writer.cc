@@ -41,7 +41,7 @@ bool LineSeparator(const unsigned char* s) { return s[0] == 0xE2 && s[1] == 0x80
 // lowest) if it is one of the common ones that go into JSON as they are: a
 // lead C2-DF, or E1-EF but ED (no overlong form or surrogate is possible
 // after those) with its continuation bytes, and not U+2028 or U+2029. Else
-// 0: ValidSequence and EscapeOne judge it.
+// 0: WriteNonAscii judges it.
 size_t CommonUtf8(uint32_t w) {
   uint32_t lead = w & 0xFF;
   if (lead >= 0xC2 && lead <= 0xDF) return (w & 0xC000) == 0x8000 ? 2 : 0;
@@ -50,55 +50,57 @@ size_t CommonUtf8(uint32_t w) {
   return three == 0xA880E2 || three == 0xA980E2 ? 0 : 3;  // E2 80 A8, E2 80 A9
 }
 
-// Writes the byte at `*pos` that is not plain ASCII, or the character it
-// starts, at `o`: its escape, the valid UTF-8 sequence (U+2028 and U+2029
-// escaped), or U+FFFD for an invalid byte. Returns the end.
-char* EscapeOne(std::string_view s, size_t* pos, char* o) {
-  static const char kHex[] = "0123456789abcdef";
-  const unsigned char* p = reinterpret_cast<const unsigned char*>(s.data()) + *pos;
-  unsigned char b = p[0];
-  if (b >= 0x80) {
-    size_t n = ValidSequence(p, s.size() - *pos);
-    *pos += n ? n : 1;
-    if (n == 0) return WriteUtf8(0xFFFD, o);
-    if (n == 3 && LineSeparator(p)) {
-      memcpy(o, p[2] == 0xA8 ? "\\u2028" : "\\u2029", 6);
-      return o + 6;
+// How each ASCII byte goes into a JSON string: itself, a short escape
+// (\n, \"), or \u00XX. Eight bytes a row, so that one move writes any.
+struct AsciiEscapes {
+  char text[128][8] = {};
+  unsigned char len[128] = {};
+  constexpr AsciiEscapes() {
+    constexpr char kHex[] = "0123456789abcdef";
+    for (int b = 0; b < 128; ++b) {
+      char short_escape = b == '"' ? '"' : b == '\\' ? '\\' : b == '\n' ? 'n' : b == '\r' ? 'r' : b == '\t' ? 't'
+                          : b == '\b' ? 'b' : b == '\f' ? 'f' : 0;
+      if (short_escape) {
+        text[b][0] = '\\';
+        text[b][1] = short_escape;
+        len[b] = 2;
+      } else if (b < 0x20) {
+        const char esc[6] = {'\\', 'u', '0', '0', kHex[b >> 4], kHex[b & 0xF]};
+        for (int i = 0; i < 6; ++i) text[b][i] = esc[i];
+        len[b] = 6;
+      } else {
+        text[b][0] = static_cast<char>(b);
+        len[b] = 1;
+      }
     }
-    for (size_t i = 0; i < n; ++i) o[i] = static_cast<char>(p[i]);
-    return o + n;
   }
-  ++*pos;
-  const char* short_escape = nullptr;
-  switch (b) {
-    case '"': short_escape = "\\\""; break;
-    case '\\': short_escape = "\\\\"; break;
-    case '\n': short_escape = "\\n"; break;
-    case '\r': short_escape = "\\r"; break;
-    case '\t': short_escape = "\\t"; break;
-    case '\b': short_escape = "\\b"; break;
-    case '\f': short_escape = "\\f"; break;
-    default: break;
+};
+constexpr AsciiEscapes kAscii;
+
+// Writes the ASCII byte `b` as it goes into a JSON string at `o` (which has
+// room for eight bytes). Returns the end.
+inline char* WriteAscii(unsigned char b, char* o) {
+  memcpy(o, kAscii.text[b], 8);
+  return o + kAscii.len[b];
+}
+
+// Writes the character that starts with the byte >= 0x80 at `*pos` at `o`
+// (room for eight bytes): the valid UTF-8 sequence (U+2028 and U+2029
+// escaped), or U+FFFD for an invalid byte. Returns the end.
+char* WriteNonAscii(std::string_view s, size_t* pos, char* o) {
+  const unsigned char* p = reinterpret_cast<const unsigned char*>(s.data()) + *pos;
+  size_t n = ValidSequence(p, s.size() - *pos);
+  *pos += n ? n : 1;
+  if (n == 0) return WriteUtf8(0xFFFD, o);
+  if (n == 3 && LineSeparator(p)) {
+    memcpy(o, p[2] == 0xA8 ? "\\u2028" : "\\u2029", 6);
+    return o + 6;
   }
-  if (short_escape) {
-    memcpy(o, short_escape, 2);
-    return o + 2;
-  }
-  const char esc[6] = {'\\', 'u', '0', '0', kHex[b >> 4], kHex[b & 0xF]};
-  memcpy(o, esc, sizeof esc);
-  return o + sizeof esc;
+  for (size_t i = 0; i < n; ++i) o[i] = static_cast<char>(p[i]);
+  return o + n;
 }
 
 }  // namespace
-
-// Whether a byte goes into a JSON string as it is (printable ASCII).
-struct PlainBytes {
-  bool plain[256] = {};
-  constexpr PlainBytes() {
-    for (int b = 0x20; b < 0x80; ++b) plain[b] = b != '"' && b != '\\';
-  }
-};
-constexpr PlainBytes kPlain;
 
 // `output` events pass every byte the program writes through here, so it
 // escapes a block at a time into a buffer with room for the worst case (six
@@ -130,8 +132,12 @@ void AppendJsonString(std::string_view s, std::string* out) {
         o += plain;
         pos += plain;
       } else {
-        while (pos < block_end && kPlain.plain[u[pos]]) *o++ = static_cast<char>(u[pos++]);
+        while (pos < block_end && u[pos] < 0x80 && kAscii.len[u[pos]] == 1) *o++ = static_cast<char>(u[pos++]);
         if (pos == block_end) break;
+      }
+      if (u[pos] < 0x80) {  // a control (ESC of every colour change), '"' or '\\'
+        o = WriteAscii(u[pos++], o);
+        continue;
       }
       size_t n = pos + 4 <= s.size() ? CommonUtf8(swar::Load4(u + pos)) : 0;
       if (n > 0) {
@@ -140,14 +146,7 @@ void AppendJsonString(std::string_view s, std::string* out) {
         pos += n;  // may pass block_end: a character stays whole
         continue;
       }
-      n = u[pos] >= 0x80 ? ValidSequence(u + pos, s.size() - pos) : 0;
-      if (n > 0 && !(n == 3 && LineSeparator(u + pos))) {
-        memcpy(o, u + pos, n);
-        o += n;
-        pos += n;  // the same
-      } else {
-        o = EscapeOne(s, &pos, o);  // the same
-      }
+      o = WriteNonAscii(s, &pos, o);  // the same
     }
     out->append(buf, static_cast<size_t>(o - buf));
   }

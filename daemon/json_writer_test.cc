@@ -74,6 +74,17 @@ TEST(JsonWriter, FastEscapingWritesWhatTheSlowOneWrites) {
   }
 }
 
+// Every ASCII byte, alone and at each place in an eight-byte word (the
+// fast path looks up escapes in a table).
+TEST(JsonWriter, EveryAsciiByteAsTheSlowOne) {
+  for (int b = 0; b < 0x80; ++b) {
+    for (size_t at = 0; at < 10; ++at) {
+      std::string s = std::string(at, 'a') + static_cast<char>(b) + "bcdefghij";
+      ASSERT_EQ(SlowQuote(s), Quote(s)) << "byte " << b << " at " << at;
+    }
+  }
+}
+
 TEST(JsonWriter, OutputEventsQuoteWhatTheSanitizerGives) {
   // The daemon quotes Utf8Sanitizer::Complete's views (invalid bytes left
   // in): the same JSON as quoting Append's sanitised text, for every cut.
