@@ -116,27 +116,44 @@ def tp_tuidriver(cfg, path, subscribe, encoding=None):
             "dropped": dropped, "ok": any(MARKER in l for l in lines)}
 
 
+EXIT_EVENT = b'"type":"exit"'
+DROPPED = re.compile(rb'"output_dropped","bytes":(\d+)')
+
+
 def drain_events(d):
-    """Reads the event stream in big chunks (fast enough that the daemon never has
-    to drop output events) until the exit event. Returns (bytes, dropped?)."""
+    """Reads the event stream until the exit event, in chunks of up to 1 MiB, fast
+    enough that the daemon never has to drop output events. Returns (bytes, dropped
+    bytes). The reader must cost little next to the daemon it measures, as it
+    shares the 2 cores with it and `cat`: it reads into one reused buffer and
+    looks at the bytes only with C-speed searches (with a regex over every
+    chunk, a new bytes object per read and a copy of each, it took 0.22-0.29 s
+    of CPU per 100 MB of base64 events instead of 0.14 s)."""
     fd = d.proc.stdout.fileno()
     try:
         fcntl.fcntl(fd, 1031, 1 << 20)  # F_SETPIPE_SZ: ride out the reader's scheduling gaps
     except OSError:
         pass
-    total, tail, dropped = len(d.buf), d.buf, 0
-    while b'"type":"exit"' not in tail:
-        chunk = os.read(fd, 1 << 20)
-        if not chunk:
+    keep = 64  # the end of the last chunk, so that a marker split between reads is found
+    size = keep + (1 << 20)
+    hay = bytearray(max(size, len(d.buf)))
+    hay[:len(d.buf)] = d.buf
+    end = total = len(d.buf)
+    fresh, dropped = 0, 0  # fresh: where the bytes not searched before begin
+    while True:
+        if hay.find(b"output_dropped", 0, end) >= 0:  # rare: only then the regex
+            dropped += sum(int(m.group(1)) for m in DROPPED.finditer(hay, 0, end) if m.end() > fresh)
+        at = hay.find(EXIT_EVENT, 0, end)
+        if at >= 0:
+            rest = bytes(hay[at:end])
+            d.buf = rest[rest.index(b"\n") + 1:] if b"\n" in rest else b""
+            return total, dropped
+        fresh = min(keep, end)
+        hay[:fresh] = hay[end - fresh:end]
+        n = os.readv(fd, [memoryview(hay)[fresh:size]])
+        if not n:
             raise EOFError("tuidriver closed stdout")
-        total += len(chunk)
-        hay = tail[-64:] + chunk
-        for m in re.finditer(rb'"output_dropped","bytes":(\d+)', hay):
-            dropped += int(m.group(1))
-        tail = hay
-    d.buf = tail[tail.index(b'"type":"exit"'):]
-    d.buf = d.buf[d.buf.index(b"\n") + 1:] if b"\n" in d.buf else b""
-    return total, dropped
+        total += n
+        end = fresh + n
 
 
 EVENTS_BASE64 = "tuidriver + subscribe output (base64)"
