@@ -182,7 +182,9 @@ def section_throughput(cfg, r):
            "the daemon sends only after every byte was read and rendered; afterwards `screen` must show the end marker.",
            "- *tuidriver + subscribe output*: the same with every chunk piped out as JSON `output` events "
            "(the child waits for one line so that the subscription precedes the first byte; the bench reads stdout "
-           "in 1 MiB chunks).",
+           "in chunks of up to 1 MiB into one reused buffer and looks at them only for the `exit` and "
+           "`output_dropped` events, with C-speed searches: every byte read, as little CPU as it can take "
+           "from the 2 cores the daemon and `cat` share).",
            "- *tuidriver + subscribe output (base64)*: the same, subscribed with `\"encoding\":\"base64\"` "
            "(`data_base64`: the bytes as read), as the shim subscribes for its terminal, `toPseudoterminal()` and the servers.",
            "- *node-pty + @xterm/headless*: 120×40, scrollback 10,000; done when the `write()` callback of the chunk "
