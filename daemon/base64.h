@@ -1,6 +1,6 @@
 // Standard base64 (RFC 4648, with padding): `output` events in the
 // "base64" encoding carry the program's bytes exactly, and cost a table
-// lookup per six bits instead of JSON's escaping of every control byte.
+// lookup per twelve bits instead of JSON's escaping of every control byte.
 #ifndef TUIDRIVER_BASE64_H_
 #define TUIDRIVER_BASE64_H_
 
