@@ -117,7 +117,7 @@ def tp_tuidriver(cfg, path, subscribe, encoding=None):
 
 
 EXIT_EVENT = b'"type":"exit"'
-DROPPED = re.compile(rb'"output_dropped","bytes":(\d+)')
+DROPPED = re.compile(rb'"output_dropped","bytes":(\d+),')  # whole: the comma ends the number
 
 
 def drain_events(d):
