@@ -145,6 +145,12 @@ def drain_events(d):
         at = hay.find(EXIT_EVENT, 0, end)
         if at >= 0:
             rest = bytes(hay[at:end])
+            while b"\n" not in rest:  # the exit line's end, if a read split it
+                more = os.read(fd, 65536)
+                if not more:
+                    break
+                rest += more
+                total += len(more)
             d.buf = rest[rest.index(b"\n") + 1:] if b"\n" in rest else b""
             return total, dropped
         fresh = min(keep, end)
