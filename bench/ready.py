@@ -22,6 +22,7 @@ import os
 import random
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -81,6 +82,7 @@ class Tmux:
         shown, last, changed = None, None, 0.0
         t0 = time.perf_counter()
         self.run("new-session", "-d", "-s", "probe", "-x", str(COLS), "-y", str(ROWS), "-c", cwd, *envs, "--", *argv)
+        pane_pid = int(self.run("display", "-p", "-t", "probe", "#{pane_pid}"))
         try:
             while time.perf_counter() - t0 < 120:
                 out = self.run("capture-pane", "-p", "-t", "probe", ";", "display", "-p", "-t", "probe",
@@ -99,6 +101,13 @@ class Tmux:
             raise RuntimeError("%s in tmux showed no prompt in 120 s" % cli)
         finally:
             self.run("kill-session", "-t", "probe")
+            # The SIGHUP of kill-session leaves Gemini CLI running (its node
+            # relaunches itself in the same process group): without this,
+            # each run left two node processes behind for the measures after.
+            try:
+                os.killpg(pane_pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
 
     def close(self):
         subprocess.run(["tmux", "-L", self.sock, "kill-server"], capture_output=True)
