@@ -322,6 +322,18 @@ void PtyProcess::ClosePromptPipe() {
   prompt_fd_ = -1;
 }
 
+TerminalReader PtyProcess::ReadsTerminal() const {
+  if (input_pending() > 0) return TerminalReader::kNotReading;
+  TerminalReader reader = ForegroundReadsTerminal(master_);
+  // The output is looked at after the process: all it wrote before it
+  // began to read is there by then.
+  struct pollfd pfd = {master_, POLLIN, 0};
+  if (reader == TerminalReader::kReading && poll(&pfd, 1, 0) > 0 && (pfd.revents & POLLIN)) {
+    return TerminalReader::kNotReading;
+  }
+  return reader;
+}
+
 bool PtyProcess::Resize(int cols, int rows) {
   struct winsize ws = {};
   ws.ws_col = static_cast<unsigned short>(cols);

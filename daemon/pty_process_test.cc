@@ -2,12 +2,15 @@
 
 #include <dirent.h>
 #include <poll.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
+#include <chrono>
 #include <cstring>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -158,6 +161,35 @@ TEST(PtyProcess, WithoutAPromptPipeThereIsNoneToFind) {
   EXPECT_EQ("none\r\n", out);
   PtyProcess p;
   EXPECT_EQ(0u, p.PipePrompt("x"));
+}
+
+// A program that printed its prompt and now reads: while the prompt waits
+// unread on the master, the daemon's screen lacks it, so the program does
+// not count as reading (the screen is no question yet). It did: python,
+// printing a thread's line and its prompt as a probe came, failed an ask
+// with needs_input and an empty question (CI, stop 38).
+TEST(PtyProcess, NotReadingWhileItsOutputWaitsUnread) {
+  PtyProcess p;
+  SpawnOptions o;
+  o.argv = {"/bin/sh", "-c", "printf 'ready> '; read x"};
+  std::string err;
+  ASSERT_TRUE(p.Spawn(o, &err)) << err;
+  // The shell reaches its read with the prompt unread.
+  TerminalReader process = TerminalReader::kUnknown;
+  for (int i = 0; i < 200 && process != TerminalReader::kReading; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    process = ForegroundReadsTerminal(p.master_fd());
+  }
+  ASSERT_EQ(TerminalReader::kReading, process);
+  EXPECT_EQ(TerminalReader::kNotReading, p.ReadsTerminal());
+  std::string out;
+  char buf[256];
+  ssize_t n;
+  while ((n = ReadAvailable(p.master_fd(), buf, sizeof buf)) > 0) out.append(buf, static_cast<size_t>(n));
+  EXPECT_EQ("ready> ", out);
+  EXPECT_EQ(TerminalReader::kReading, p.ReadsTerminal());
+  p.SignalGroup(SIGKILL);
+  while (!p.TryReap()) std::this_thread::sleep_for(std::chrono::milliseconds(5));
 }
 
 }  // namespace

@@ -40,11 +40,7 @@ class Session {
     int64_t ForegroundPid() const override { return pty_->ForegroundPid(); }
     std::string Cwd() const override { return pty_->Cwd(); }
     size_t input_pending() const override { return pty_->input_pending(); }
-    // Input still on its way is something to read first: not a question.
-    TerminalReader ReadsTerminal() const override {
-      if (pty_->input_pending() > 0) return TerminalReader::kNotReading;
-      return ForegroundReadsTerminal(pty_->master_fd());
-    }
+    TerminalReader ReadsTerminal() const override { return pty_->ReadsTerminal(); }
     ExitStatus exit_status() const override { return pty_->exit_status(); }
     void KillLeftovers() override;
    private:
