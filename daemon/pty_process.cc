@@ -187,6 +187,13 @@ bool OpenPromptPipe(int ends[2]) {
   return true;
 }
 
+// Bytes wait to be read from fd. poll, unlike FIONREAD, first moves what is
+// still in the kernel's flip buffer (written a moment ago) to where it is read.
+bool Readable(int fd) {
+  struct pollfd pfd = {fd, POLLIN, 0};
+  return fd >= 0 && poll(&pfd, 1, 0) > 0 && (pfd.revents & POLLIN);
+}
+
 }  // namespace
 
 PtyProcess::~PtyProcess() {
@@ -323,14 +330,12 @@ void PtyProcess::ClosePromptPipe() {
 }
 
 TerminalReader PtyProcess::ReadsTerminal() const {
-  if (input_pending() > 0) return TerminalReader::kNotReading;
+  // Input is looked at before the process: once none waits, the process
+  // has taken all of it, and a read it is in waits for more.
+  if (input_pending() > 0 || Readable(slave_)) return TerminalReader::kNotReading;
   TerminalReader reader = ForegroundReadsTerminal(master_);
-  // The output is looked at after the process: all it wrote before it
-  // began to read is there by then.
-  struct pollfd pfd = {master_, POLLIN, 0};
-  if (reader == TerminalReader::kReading && poll(&pfd, 1, 0) > 0 && (pfd.revents & POLLIN)) {
-    return TerminalReader::kNotReading;
-  }
+  // Output after: all it wrote before it began to read is there by then.
+  if (reader == TerminalReader::kReading && Readable(master_)) return TerminalReader::kNotReading;
   return reader;
 }
 

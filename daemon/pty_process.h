@@ -77,10 +77,10 @@ class PtyProcess {
   // Forgets what waits (the program is gone).
   void DropInput() { input_.Drop(); }
 
-  // Whether the program waits reading the terminal (platform.h), as far as
-  // the daemon can tell from what it read: not while input is still on its
-  // way (there is something to read first), nor while output waits unread
-  // (the program may have printed more, its prompt, before it began to read).
+  // Whether the program waits reading the terminal (platform.h), for what
+  // the daemon has seen of it: not while input waits (typed, not yet read:
+  // there is something to read first), nor while output waits unread (it
+  // may have printed more, its prompt, before it began to read).
   TerminalReader ReadsTerminal() const;
 
   // Sends a prompt through the prompt pipe as "<number> <bytes>\n" and the
