@@ -97,12 +97,13 @@ void Ask::Requeue() {
 // The whole prompt as one line: submit.wrap with {json} replaced by the
 // prompt as a JSON string literal (no newline or TAB left to type), or with
 // {pipe} by the number the prompt got in the program's prompt pipe.
-std::string Ask::WrapPrompt(ChildInput* child) const {
+std::string Ask::WrapPrompt(ChildInput* child) {
   std::string line = config_.submit.wrap;
   size_t at = line.find("{pipe}");
   if (at != std::string::npos) {
-    uint64_t number = child->PipePrompt(prompt_);
-    if (number > 0) return line.replace(at, 6, std::to_string(number));
+    piped_ = child->PipePrompt(prompt_);
+    if (piped_ > 0 && config_.submit.enter_only) return std::string();
+    if (piped_ > 0) return line.replace(at, 6, std::to_string(piped_));
   } else {
     at = line.find("{json}");
   }
@@ -228,6 +229,7 @@ void Ask::Update(const Terminal& term, ChildInput* child, TimePoint now) {
   }
   if (phase_ != Phase::kDone && now >= deadline_) {
     result_.text = UnfinishedReply(term);
+    DropUntakenPrompt(child);  // before the interrupt shows the REPL's next prompt
     Interrupt(term, child);
     Fail(ErrorKind::kTimeout, "no reply within " + std::to_string(timeout_ms_) + " ms");
     return;
@@ -492,6 +494,12 @@ bool Ask::revised() const {
 void Ask::Interrupt(const Terminal& term, ChildInput* child) {
   if (phase_ == Phase::kQueued || phase_ == Phase::kDone) return;
   child->Write(KeysToBytes(config_.interrupt_keys, TerminalKeyModes(term)));
+}
+
+void Ask::DropUntakenPrompt(ChildInput* child) {
+  if (piped_ == 0 || !config_.submit.enter_only || echo_redrawn_) return;
+  child->DropPrompt(piped_);
+  piped_ = 0;
 }
 
 void Ask::Cancel(const Terminal& term, ChildInput* child, const std::string& why) {

@@ -105,6 +105,10 @@ class Ask {
     result_.text = text;
     if (streaming_) stream_.Offer(text, true);  // the rest goes out as a delta when it extends what was sent
   }
+  // An ask that ends before the helper took its piped prompt (its echo
+  // mark never came) voids it, so that a later Enter (a nudge, a person's)
+  // does not run it: submit.enter_only types no number to tell them apart.
+  void DropUntakenPrompt(ChildInput* child);
   // First row of the ask on the terminal: history from here is pinned.
   uint64_t start_row() const { return start_row_; }
   // The terminal was just resized: its rows were renumbered by reflow, so
@@ -113,7 +117,7 @@ class Ask {
 
  private:
   enum class Phase { kQueued, kSending, kWaiting, kDone };
-  std::string WrapPrompt(ChildInput* child) const;  // (sends the prompt down the pipe first, for {pipe})
+  std::string WrapPrompt(ChildInput* child);  // (sends the prompt down the pipe first, for {pipe})
   void QueueLine(const Terminal& term);
   void QueueWhole(const Terminal& term);
   void Flush(const Terminal& term, ChildInput* child, TimePoint now);
@@ -155,6 +159,7 @@ class Ask {
   std::string prompt_;              // sanitised
   long timeout_ms_ = 0;
   std::vector<std::string> lines_;  // kLines: the prompt's lines
+  uint64_t piped_ = 0;              // the prompt's number in the prompt pipe, 0 if none
   size_t next_line_ = 0;
   bool block_closed_ = false;
 

@@ -30,6 +30,7 @@ class AskQueue::TrackedInput : public ChildInput {
     *last_write_ = now_;
   }
   uint64_t PipePrompt(const std::string& prompt) override { return child_->PipePrompt(prompt); }
+  void DropPrompt(uint64_t number) override { child_->DropPrompt(number); }
   TerminalReader ReadsTerminal() const override { return child_->ReadsTerminal(); }
 
  private:
@@ -131,7 +132,7 @@ void AskQueue::Update(Terminal* term, TimePoint last_output, bool dialog_busy, C
       if (!delta.empty()) out_->Send(ChunkMessage(active_->id(), delta));
     }
     if (active_->settling()) EndSettleEarly(*term, now);
-    if (active_->finished()) FinishAsk(term, now);
+    if (active_->finished()) FinishAsk(term, child, now);
   }
   if (held_ && now >= held_poll_) ReleaseHeldReply(now, false);
   // Replies go out in order: the next ask starts once the held one is sent.
@@ -200,7 +201,7 @@ void AskQueue::StartNext(Terminal* term, TimePoint last_output, bool dialog_busy
   active_->Start(*term, &in, now);
   term->PinHistory(active_->start_row());
   active_->Update(*term, &in, now);
-  if (active_->finished()) FinishAsk(term, now);
+  if (active_->finished()) FinishAsk(term, child, now);
 }
 
 bool AskQueue::ClearLeftovers(const Terminal& term, TimePoint last_output, bool dialog_busy,
@@ -307,8 +308,10 @@ void AskQueue::EnterResync(const Terminal& term, TimePoint now) {
 
 // ---- the end of an ask ----------------------------------------------------------
 
-void AskQueue::FinishAsk(Terminal* term, TimePoint now) {
+// `child`: null once the program has exited.
+void AskQueue::FinishAsk(Terminal* term, ChildInput* child, TimePoint now) {
   if (!active_ || !active_->finished()) return;
+  if (child) active_->DropUntakenPrompt(child);
   if (active_->streaming()) {
     std::string delta = active_->TakeDelta();
     if (!delta.empty()) out_->Send(ChunkMessage(active_->id(), delta));
@@ -391,7 +394,7 @@ void AskQueue::CancelActive(const std::string& why, Terminal* term, ChildInput* 
   NoInput later;
   active_->Cancel(*term, &later, why);
   TimePoint due = std::max(now, last_write_ + Ms(kInterruptAfterInputMs));
-  FinishAsk(term, now);
+  FinishAsk(term, child, now);
   resync_ = Resync::kInterruptDue;
   interrupt_due_ = due;
   SendDueInterrupt(*term, child, now);
@@ -420,7 +423,7 @@ void AskQueue::LastLook(const Terminal& term, ChildInput* child, TimePoint now) 
 
 void AskQueue::ChildExited(Terminal* term, const std::string& why, TimePoint now) {
   if (active_ && !active_->finished()) active_->ChildExited(*term, why);
-  FinishAsk(term, now);
+  FinishAsk(term, nullptr, now);
   ReleaseHeldReply(now, true);
   FailQueued(ErrorKind::kExited, why);
   // Nothing is left to interrupt or wait for.

@@ -151,7 +151,7 @@ class AskQueue {
     return resync_ == Resync::kAwaitReaction || resync_ == Resync::kNudged || resync_ == Resync::kNudgedTwice;
   }
   void EndSettleEarly(const Terminal& term, TimePoint now);
-  void FinishAsk(Terminal* term, TimePoint now);
+  void FinishAsk(Terminal* term, ChildInput* child, TimePoint now);
   void ReleaseHeldReply(TimePoint now, bool final);
   void ReplyAsk(const Ask& ask, const JsonObject& extra = JsonObject());
   void WakeAt(TimePoint t, TimePoint now) {

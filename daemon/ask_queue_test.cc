@@ -136,6 +136,22 @@ TEST_F(AskQueueTest, ACancelledAsksInterruptIsItsOnlyWakeUp) {
   }
 }
 
+TEST_F(AskQueueTest, ACancelledEnterOnlyAskVoidsItsPromptBeforeTheInterrupt) {
+  // The REPL is busy, its prompt drawn: the Enter waits unread.
+  engine_.submit.wrap = "run({pipe})";
+  engine_.submit.enter_only = true;
+  input_.has_pipe = true;
+  ASSERT_TRUE(asks_.Add(AskFor("1", "6*7"), At(0)));
+  asks_.OnReady(At(0));
+  Update(0);
+  EXPECT_EQ("\r", input_.Take());
+  asks_.Cancel(CancelOf("2", "1"), &term_, &input_, At(20));
+  EXPECT_EQ(std::vector<uint64_t>{1}, input_.dropped);
+  Update(100);
+  EXPECT_EQ("", input_.written_before_drop);
+  EXPECT_EQ("\x03", input_.Take());  // the interrupt after the drop
+}
+
 TEST_F(AskQueueTest, TheNextAskWaitsForTheReactionAndItsQuiet) {
   TimedOutAsk();
   ASSERT_TRUE(asks_.Add(AskFor("2", "1+1"), At(600)));

@@ -426,40 +426,80 @@ TEST(RedrawnEcho, ARedrawCutAfterItsPromptIsNotTheNextPrompt) {
   EXPECT_EQ("out", ask.result().text);
 }
 
-TEST(RedrawnEcho, APipedPromptIsTypedAsItsNumber) {
-  EngineConfig c = RedrawingRepl();
-  c.submit.wrap = "__td({pipe})";
-  ScreenMatcher m(c);
-  Terminal term(40, 10, 100);
-  FakeChild input;
-  input.has_pipe = true;
-  TimePoint t0 = Clock::now();
-  Feed(&term, "td>>> ");
-  Ask first(AskFor("for i in range(2):\n\tprint(i)"), c, m, t0);
-  first.Start(term, &input, t0);
-  EXPECT_EQ("__td(1)\r", input.Take());
-  EXPECT_EQ(std::vector<std::string>{"for i in range(2):\n\tprint(i)"}, input.piped);
-  Feed(&term, "__td(1)\r\n\x1b[1A\r\x1b[Jtd>>> code\r\n\x1b]7703;1\x07" "0\r\n1\r\ntd>>> ");
-  first.Update(term, &input, t0 + Ms(10));
+// A REPL at its prompt whose helper reads prompts from the prompt pipe.
+class PipedRepl : public ::testing::Test {
+ protected:
+  PipedRepl() : term_(40, 10, 100) {
+    c_ = RedrawingRepl();
+    c_.submit.wrap = "__td({pipe})";
+    c_.interrupt_keys = {"C-c"};
+    c_.timeouts.ask_ms = 1000;
+    input_.has_pipe = true;
+    Feed(&term_, "td>>> ");
+  }
+  EngineConfig c_;
+  Terminal term_;
+  FakeChild input_;
+  TimePoint t0_ = Clock::now();
+};
+
+TEST_F(PipedRepl, APipedPromptIsTypedAsItsNumber) {
+  ScreenMatcher m(c_);
+  Ask first(AskFor("for i in range(2):\n\tprint(i)"), c_, m, t0_);
+  first.Start(term_, &input_, t0_);
+  EXPECT_EQ("__td(1)\r", input_.Take());
+  EXPECT_EQ(std::vector<std::string>{"for i in range(2):\n\tprint(i)"}, input_.piped);
+  Feed(&term_, "__td(1)\r\n\x1b[1A\r\x1b[Jtd>>> code\r\n\x1b]7703;1\x07" "0\r\n1\r\ntd>>> ");
+  first.Update(term_, &input_, t0_ + Ms(10));
   ASSERT_TRUE(first.finished());
   EXPECT_EQ("0\n1", first.result().text);
-  Ask second(AskFor("6*7"), c, m, t0);
-  second.Start(term, &input, t0 + Ms(20));
-  EXPECT_EQ("__td(2)\r", input.Take());
+  Ask second(AskFor("6*7"), c_, m, t0_);
+  second.Start(term_, &input_, t0_ + Ms(20));
+  EXPECT_EQ("__td(2)\r", input_.Take());
 }
 
-TEST(RedrawnEcho, WithoutAPipeThePromptIsTypedAsALiteral) {
-  EngineConfig c = RedrawingRepl();
-  c.submit.wrap = "__td({pipe})";
-  ScreenMatcher m(c);
-  Terminal term(40, 10, 100);
-  FakeChild input;  // no pipe (it could not be made)
-  TimePoint t0 = Clock::now();
-  Feed(&term, "td>>> ");
-  Ask ask(AskFor("print(\"a\")\n6*7"), c, m, t0);
-  ask.Start(term, &input, t0);
-  EXPECT_EQ("__td(\"print(\\\"a\\\")\\n6*7\")\r", input.Take());
-  EXPECT_TRUE(input.piped.empty());
+// submit.enter_only: the prompt goes through the pipe and Enter alone is
+// typed; the helper runs the prompt when the REPL asks for its next line.
+TEST_F(PipedRepl, EnterOnlyTypesEnterAloneAndKeepsATakenPrompt) {
+  c_.submit.enter_only = true;
+  ScreenMatcher m(c_);
+  Ask ask(AskFor("6*7"), c_, m, t0_);
+  ask.Start(term_, &input_, t0_);
+  EXPECT_EQ("\r", input_.Take());
+  EXPECT_EQ(std::vector<std::string>{"6*7"}, input_.piped);
+  Feed(&term_, "\r\n\x1b[1A\r\x1b[Jtd>>> 6*7\r\n\x1b]7703;1\x07" "42\r\ntd>>> ");
+  ask.Update(term_, &input_, t0_ + Ms(10));
+  ASSERT_TRUE(ask.finished());
+  EXPECT_EQ("42", ask.result().text);
+  ask.DropUntakenPrompt(&input_);  // the helper marked it taken: nothing to void
+  EXPECT_TRUE(input_.dropped.empty());
+}
+
+TEST_F(PipedRepl, EnterOnlyVoidsAnUntakenPromptBeforeTheInterrupt) {
+  // The REPL is busy: the Enter waits, the ask times out, and its C-c
+  // will flush the Enter. The REPL's next prompt must not run the prompt.
+  c_.submit.enter_only = true;
+  ScreenMatcher m(c_);
+  Ask ask(AskFor("6*7"), c_, m, t0_);
+  ask.Start(term_, &input_, t0_);
+  ask.Update(term_, &input_, t0_ + Ms(1000));
+  ASSERT_TRUE(ask.finished());
+  EXPECT_EQ(ErrorKind::kTimeout, ask.result().kind);
+  EXPECT_EQ(std::vector<uint64_t>{1}, input_.dropped);
+  EXPECT_EQ("\r", input_.written_before_drop);
+  EXPECT_EQ("\r\x03", input_.written);
+}
+
+TEST_F(PipedRepl, WithoutAPipeThePromptIsTypedAsALiteral) {
+  input_.has_pipe = false;  // it could not be made
+  for (bool enter_only : {false, true}) {
+    c_.submit.enter_only = enter_only;
+    ScreenMatcher m(c_);
+    Ask ask(AskFor("print(\"a\")\n6*7"), c_, m, t0_);
+    ask.Start(term_, &input_, t0_);
+    EXPECT_EQ("__td(\"print(\\\"a\\\")\\n6*7\")\r", input_.Take());
+    EXPECT_TRUE(input_.piped.empty());
+  }
 }
 
 }  // namespace

@@ -20,6 +20,10 @@ class ChildInput {
   // Sends a prompt through the program's prompt pipe (SpawnOptions in
   // pty_process.h) and returns its number; 0 where there is no pipe.
   virtual uint64_t PipePrompt(const std::string&) { return 0; }
+  // Tells the helper through the pipe that prompt `number` (and any before
+  // it) is void: its ask ended before the helper took it, so an Enter meant
+  // for something else must not run it.
+  virtual void DropPrompt(uint64_t) {}
   // Whether the program waits reading the terminal (platform.h). Unknown
   // where it cannot be observed: the engine's patterns decide then.
   virtual TerminalReader ReadsTerminal() const = 0;

@@ -127,6 +127,8 @@ void ReadSubmit(Reader* r, const element& e, const std::string& path, SubmitConf
       r->Int(v, sub, 0, 60000, &s->resubmit_ms);
     } else if (key == "close_blocks") {
       r->Bool(v, sub, &s->close_blocks);
+    } else if (key == "enter_only") {
+      r->Bool(v, sub, &s->enter_only);
     } else if (key == "wrap") {
       r->String(v, sub, &s->wrap);
       bool json = s->wrap.find("{json}") != std::string::npos, pipe = s->wrap.find("{pipe}") != std::string::npos;
@@ -356,6 +358,9 @@ bool ParseEngineConfig(const std::string& path, const std::string& json, EngineC
   }
   if (!reader.failed() && config->busy_until_osc && config->busy_osc == 0) {
     reader.Fail("busy_until_osc", "needs busy_osc");
+  }
+  if (!reader.failed() && config->submit.enter_only && config->submit.wrap.find("{pipe}") == std::string::npos) {
+    reader.Fail("submit.enter_only", "needs a submit.wrap with {pipe}");
   }
   if (reader.failed()) {
     *err = path + ": " + error;

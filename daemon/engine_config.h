@@ -90,6 +90,11 @@ struct SubmitConfig {
   // number there (by the literal if the program has no pipe). Empty: line by
   // line.
   std::string wrap;
+  // With `{pipe}`: only Enter is typed, and the helper runs the piped prompt
+  // when the REPL asks for its next line (python_repl.py's prompt). Each
+  // typed character costs a REPL several system calls and an echo; the
+  // wrap is typed only when the program has no pipe.
+  bool enter_only = false;
 };
 
 struct ReplyConfig {

@@ -77,6 +77,9 @@ TEST(EngineConfig, ErrorsNameTheFileAndField) {
       // The prompt goes in one way: as a literal, or through the pipe.
       {R"j({"command": ["a"], "prompt": "x", "submit": {"wrap": "run()"}})j", "'submit.wrap'"},
       {R"j({"command": ["a"], "prompt": "x", "submit": {"wrap": "run({json}, {pipe})"}})j", "'submit.wrap'"},
+      // Only Enter is typed when the prompt went through the pipe.
+      {R"j({"command": ["a"], "prompt": "x", "submit": {"enter_only": true, "wrap": "run({json})"}})j",
+       "'submit.enter_only'"},
       {R"({"command": ["a"], "prompt": "x", "cols": 1})", "'cols'"},
       {R"({"command": ["a"], "prompt": "x", "colour": 1})", "'colour'"},
       {R"({"command": ["a"], "prompt": {"pattern": "x", "scope": "row"}})", "'prompt.scope'"},

@@ -310,10 +310,19 @@ uint64_t PtyProcess::PipePrompt(const std::string& prompt) {
   if (prompt_fd_ < 0) return 0;
   std::string message = std::to_string(++prompts_sent_) + " " + std::to_string(prompt.size()) + "\n";
   message += prompt;
-  // Even if the reader is gone (EPIPE), the number is typed: the REPL then
-  // says that its prompt never came, rather than run something else.
-  if (!prompts_.Write(prompt_fd_, message.data(), message.size())) ClosePromptPipe();
+  // The reader is gone (EPIPE: the code closed the helper's end): 0, so that
+  // the engine types the prompt itself, as for a program without a pipe.
+  if (!prompts_.Write(prompt_fd_, message.data(), message.size())) {
+    ClosePromptPipe();
+    return 0;
+  }
   return prompts_sent_;
+}
+
+void PtyProcess::DropPrompt(uint64_t number) {
+  if (prompt_fd_ < 0) return;
+  std::string message = std::to_string(number) + " drop\n";
+  if (!prompts_.Write(prompt_fd_, message.data(), message.size())) ClosePromptPipe();
 }
 
 bool PtyProcess::FlushPrompts() {

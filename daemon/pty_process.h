@@ -90,6 +90,8 @@ class PtyProcess {
   // speed of one read, where each typed character costs it several system
   // calls (readline reads, checks and echoes one at a time).
   uint64_t PipePrompt(const std::string& prompt);
+  // "<number> drop\n": prompts up to `number` are void (ChildInput).
+  void DropPrompt(uint64_t number);
   // The pipe's write end; -1 without a pipe or once the reader is gone.
   int prompt_fd() const { return prompt_fd_; }
   bool FlushPrompts();

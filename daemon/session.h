@@ -32,6 +32,7 @@ class Session {
     explicit PtyChild(PtyProcess* pty) : pty_(pty) {}
     void Write(const std::string& bytes) override { pty_->Write(bytes); }
     uint64_t PipePrompt(const std::string& prompt) override { return pty_->PipePrompt(prompt); }
+    void DropPrompt(uint64_t number) override { pty_->DropPrompt(number); }
     void SignalForeground(int sig) override { pty_->SignalForeground(sig); }
     void SignalGroup(int sig) override { pty_->SignalGroup(sig); }
     bool Signal(int sig, std::string* err) override;

@@ -67,6 +67,7 @@ class RecordedChild : public SessionChild {
   }
   // (The recording has the line typed with it: the prompt's number.)
   uint64_t PipePrompt(const std::string& prompt) override { return child_->PipePrompt(prompt); }
+  void DropPrompt(uint64_t number) override { child_->DropPrompt(number); }
   void SignalForeground(int sig) override { child_->SignalForeground(sig); }
   void SignalGroup(int sig) override { child_->SignalGroup(sig); }
   bool Signal(int sig, std::string* err) override { return child_->Signal(sig, err); }

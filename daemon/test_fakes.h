@@ -33,6 +33,10 @@ struct FakeChild : SessionChild {
     piped.push_back(prompt);
     return piped.size();
   }
+  void DropPrompt(uint64_t number) override {
+    dropped.push_back(number);
+    written_before_drop = written;
+  }
   void SignalForeground(int sig) override { signals.push_back("fg:" + std::to_string(sig)); }
   void SignalGroup(int sig) override { signals.push_back("group:" + std::to_string(sig)); }
   bool Signal(int sig, std::string*) override {
@@ -61,6 +65,8 @@ struct FakeChild : SessionChild {
   std::string written;
   bool has_pipe = false;
   std::vector<std::string> piped;
+  std::vector<uint64_t> dropped;    // DropPrompt's numbers
+  std::string written_before_drop;  // `written` at the last DropPrompt
   int writes = 0;  // Write calls: bytes due together go out in one
   std::vector<std::string> signals;
   ExitStatus status;
