@@ -21,12 +21,14 @@ tracebacks), with two additions:
   submission runs and shown above that one's code as typed, or, while the
   prompt shows, on rows of its own above a fresh prompt (docs/engines.md).
 
-The engine submits every ask as one line, `__td(N)`, and the source
-through a pipe ($TUIDRIVER_PROMPT_FD) as prompt number N: no block needs
-closing, no TAB reaches readline's completion, and however long the code,
-readline reads a few characters (each typed character costs it several
-system calls). `__td("...")` with the source as a string literal runs
-it too (what the history keeps, for a person's up-arrow).
+The engine sends every ask's source through a pipe ($TUIDRIVER_PROMPT_FD)
+as prompt number N and types Enter alone: the REPL then asks for its next
+prompt, sys.ps1, whose str() runs the prompt (Prompt, below). No block
+needs closing, no TAB reaches readline's completion, and however long the
+code, readline reads one key (each typed character costs it several system
+calls, and compiling the typed line more than running `6*7`). `__td(N)`
+typed runs prompt N, and `__td("...")` with the source as a string literal
+runs it too (what the history keeps, for a person's up-arrow).
 """
 import builtins
 import sys
@@ -74,8 +76,9 @@ def _setup(token):
         os.set_inheritable(prompt_fd, False)
     except (ValueError, OSError):
         prompt_fd = -1
-    piped = bytearray()  # read from the pipe, not taken yet
-    taken = [0]  # the number of the last prompt taken from it
+    piped = bytearray()  # read from the pipe, not parsed yet
+    pending = {}  # complete prompts read from it, by number
+    taken = [0]  # prompts up to this number are taken or void
 
     exits = [0]
     echoes = [0]
@@ -189,48 +192,83 @@ def _setup(token):
         return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1
                    for c in text)
 
-    def from_pipe(number):
-        """Prompt `number` from the pipe ("<number> <size>\\n" then the
-        bytes), or None if it never comes. Earlier ones are skipped: their
-        line never reached the REPL (an ask cancelled before it was read)."""
-        if number <= taken[0]:
-            return None  # taken already (a person typed an old number)
+    def read_pipe(wait):
+        """Reads what the pipe holds, waiting up to `wait` seconds for it,
+        and files its records: "<number> <size>\\n" and the prompt's bytes,
+        or "<number> drop\\n" (its ask ended before the prompt was taken:
+        it and those before it are void). False if nothing came."""
+        if prompt_fd < 0 or not select.select([prompt_fd], [], [], wait)[0]:
+            return False
+        chunk = os.read(prompt_fd, 65536)  # (a 1 MiB buffer costs an mmap per read)
+        if not chunk:
+            return False
+        piped.extend(chunk)
         while True:
             end = piped.find(b"\n")
-            if end >= 0:
-                n, size = (int(field) for field in piped[:end].split())
-                if n > number:
-                    return None  # gone: a later one is there
-                if len(piped) >= end + 1 + size:
-                    body = bytes(piped[end + 1:end + 1 + size])
-                    del piped[:end + 1 + size]
-                    if n == number:
-                        taken[0] = n
-                        return body.decode("utf-8", "replace")
-                    continue
-            # The daemon writes a prompt before its line: a wait here is
-            # only for the rest of a large one, or for one that never comes.
-            if prompt_fd < 0 or not select.select([prompt_fd], [], [], 2)[0]:
-                return None
-            chunk = os.read(prompt_fd, 65536)  # (a 1 MiB buffer costs an mmap per read)
-            if not chunk:
-                return None
-            piped.extend(chunk)
+            if end < 0:
+                return True
+            number, size = piped[:end].split()
+            if size == b"drop":
+                del piped[:end + 1]
+                take(int(number))
+                continue
+            if len(piped) < end + 1 + int(size):
+                return True  # the rest is on its way
+            if int(number) > taken[0]:
+                pending[int(number)] = bytes(piped[end + 1:end + 1 + int(size)]).decode("utf-8", "replace")
+            del piped[:end + 1 + int(size)]
+
+    def take(number):
+        """Prompt `number` if it was read, else None. Those before it are
+        void: their line never reached the REPL (an ask cancelled before
+        the REPL read it)."""
+        taken[0] = max(taken[0], number)
+        source = pending.pop(number, None)
+        for n in [n for n in pending if n < number]:
+            del pending[n]
+        return source
+
+    def from_pipe(number):
+        """Prompt `number` (typed as `__td(N)`), or None if it never comes."""
+        if number <= taken[0]:
+            return None  # taken already (a person typed an old number)
+        # The daemon writes a prompt before its line: a wait here is only
+        # for the rest of a large one, or for one that never comes.
+        while number not in pending and number > taken[0] and not any(n > number for n in pending):
+            if not read_pipe(2):
+                return None  # it never came
+        return take(number)  # (None if a later one came instead: this one is gone)
+
+    def newest_from_pipe():
+        """The newest prompt in the pipe as (number, source), or None: an
+        Enter typed alone (submit.enter_only) follows its prompt."""
+        read_pipe(0)
+        while piped and read_pipe(2):
+            pass  # a large prompt: the rest is on its way
+        if piped:
+            return int(piped.split()[0]), None  # it never came whole
+        if not pending:
+            return None
+        number = max(pending)
+        return number, take(number)
 
     def literal(source):
         import json
         return json.dumps(source, ensure_ascii=False).replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
 
     def keep_in_history(typed, source):
-        """The history holds the source, not its number: a person's
-        up-arrow brings back code that runs again. Its oldest lines go past
-        history_lines."""
+        """The history holds the source, not its number, nor an empty line
+        for an Enter typed alone: a person's up-arrow brings back code that
+        runs again. Its oldest lines go past history_lines."""
         readline = sys.modules.get("readline")
+        entry = "__td(%s)" % literal(source)
         try:
-            last = readline.get_current_history_length() - 1
-            if readline.get_history_item(last + 1) == typed:  # (1-based)
-                readline.replace_history_item(last, "__td(%s)" % literal(source))
-            if last >= history_lines:
+            last = readline.get_current_history_length()
+            if typed and readline.get_history_item(last) == typed:  # (1-based)
+                readline.replace_history_item(last - 1, entry)
+            elif readline.get_history_item(last) != entry:  # (as the REPL adds a line)
+                readline.add_history(entry)
+            if readline.get_current_history_length() > history_lines:
                 readline.remove_history_item(0)
         except Exception:  # no readline, or one without a history
             pass
@@ -271,8 +309,10 @@ def _setup(token):
             print(code, file=sys.stderr)  # as python does for sys.exit("message")
             code = 1
         exits[0] += 1
+        ended_with = last_char[0]  # (the OSC is no output: the next echo is redrawn as ever)
         sys.stdout.write("\x1b]7702;%d;%d\x07" % (exits[0], code & 0xFF))
         sys.stdout.flush()
+        last_char[0] = ended_with
 
     def join_new_threads(before):
         """A script's end waits for its non-daemon threads: so does an ask."""
@@ -302,18 +342,26 @@ def _setup(token):
         except SyntaxError:
             return None
 
-    def run(source):
-        namespace = sys.modules["__main__"].__dict__
+    def begin():
         with late.lock:
             submissions[0] += 1
             running[0] = submissions[0]
+
+    def run(source):
+        """__td(N) (prompt N from the pipe) or __td("code")."""
+        begin()
         if type(source) is int:  # (not True: a bool is an int too)
             typed, number = "__td(%d)" % source, source
             source = from_pipe(number)
-            if source is not None:
-                keep_in_history(typed, source)
         else:
-            typed = "__td(%s)" % literal(source)
+            typed, number = "__td(%s)" % literal(source), 0
+        execute(source, typed, number)
+
+    def execute(source, typed, number):
+        """Runs a submission begun (begin) as a script would run it."""
+        namespace = sys.modules["__main__"].__dict__
+        if source is not None:
+            keep_in_history(typed, source)
         show_as_typed(source, typed)
         if source is None:
             print("tuidriver: prompt %d never came through the pipe" % number, file=sys.stderr)
@@ -342,7 +390,30 @@ def _setup(token):
         finally:
             late.ended()
 
-    sys.ps1 = "td-%s>>> " % token
+    class Prompt(str):
+        """sys.ps1. The REPL takes str() of it before it reads each line:
+        after an Enter typed alone (the engine's submit.enter_only), the
+        prompt just piped runs then, as __td(N) would run it. Nothing is
+        compiled from the typed line, and readline reads one key."""
+
+        def __str__(self):
+            if sys._getframe().f_back is not None:
+                return str.__str__(self)  # not the REPL's own call: code printing sys.ps1
+            try:
+                got = newest_from_pipe()
+                if got is not None:
+                    begin()
+                    execute(got[1], "", got[0])
+            except KeyboardInterrupt:  # outside the code (which reports its own): as the REPL
+                late.ended()
+                print("\nKeyboardInterrupt", file=sys.stderr)
+            except Exception as exc:  # a pipe that lost its place: start afresh
+                late.ended()
+                piped.clear()
+                print("tuidriver: the prompt pipe: %r" % exc, file=sys.stderr)
+            return str.__str__(self)
+
+    sys.ps1 = Prompt("td-%s>>> " % token)
     sys.ps2 = "td-%s... " % token
     builtins.__td = run
 

@@ -4,6 +4,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 from tuiclient import Daemon, run_once
@@ -129,7 +130,7 @@ class PythonEngine(unittest.TestCase):
             self.assertEqual(r["text"], str(i * 2))
 
 
-    # The code goes through the engine's prompt pipe; `__td(N)` is typed.
+    # The code goes through the engine's prompt pipe; Enter alone is typed.
     def test_a_long_program_prints_what_the_same_script_prints(self):
         lines = ["total = 0"]
         for i in range(3000):
@@ -147,11 +148,42 @@ class PythonEngine(unittest.TestCase):
         self.assertEqual(text, "None\n['0', '1', '2']")
 
     def test_an_ask_whose_line_was_lost_is_not_run_by_the_next(self):
-        # The REPL is busy; the ask types `__td(N)`, times out, and its C-c
-        # flushes the line from the terminal: prompt N stays in the pipe.
-        self.d.request("send", data="import time; time.sleep(3)\r")
-        self.assertEqual(self.d.ask("'lost'", timeout=0.5)["kind"], "timeout")
-        self.assertEqual(self.ask_ok("'next'"), "'next'")
+        # The REPL is busy, showing what looks like its prompt: the ask pipes
+        # its prompt, types Enter, times out or is cancelled, and its C-c
+        # flushes the Enter from the terminal. The prompt stays in the pipe,
+        # and neither the REPL's next prompt, nor a person's Enter, nor the
+        # next ask runs it.
+        for how in ("timeout", "cancel"):
+            with self.subTest(how), tempfile.TemporaryDirectory() as tmp:
+                ran = os.path.join(tmp, "ran")
+                self.d.request("send", data="import sys, time; print(end=sys.ps1, flush=True); time.sleep(5)\r")
+                busy = lambda s: s["lines"][s["cursor"]["row"] - 1].endswith("time.sleep(5)")
+                self.assertTrue(busy(self.d.wait_screen(busy, timeout=5)))
+                prompt = "open(%r, 'w').close()" % ran
+                if how == "timeout":
+                    self.assertEqual(self.d.ask(prompt, timeout=0.5)["kind"], "timeout")
+                else:
+                    self.d.send({"id": 7101, "type": "ask", "prompt": prompt})
+                    time.sleep(0.3)
+                    self.assertTrue(self.d.request("cancel", target=7101)["ok"])
+                    r = self.d.wait_for(lambda m: m.get("id") == 7101, 10)
+                    self.assertEqual(r["kind"], "cancelled")
+                # Back at its prompt after the interrupt: a person presses Enter.
+                interrupted = lambda s: [l for l in s["lines"] if l.strip()][-2:-1] == ["KeyboardInterrupt"]
+                s = self.d.wait_screen(interrupted, timeout=5)
+                self.assertTrue(interrupted(s), [l for l in s["lines"] if l.strip()][-6:])
+                self.d.request("keys", keys=["Enter"])
+                self.d.request("wait_idle", idle_ms=200, timeout_ms=3000)
+                self.assertFalse(os.path.exists(ran))
+                self.assertEqual(self.ask_ok("'next'"), "'next'")
+                self.assertFalse(os.path.exists(ran))
+
+    def test_the_code_after_an_exit_shows_as_typed(self):
+        # The exit's OSC is no output that leaves the prompt's row shared.
+        self.assertEqual(self.d.ask("import sys; sys.exit(3)")["exit_code"], 3)
+        self.assertEqual(self.ask_ok("'shown' + ' as typed'"), "'shown as typed'")
+        lines = [l for l in self.d.request("screen")["lines"] if l.strip()]
+        self.assertTrue(lines[-3].endswith(">>> 'shown' + ' as typed'"), lines[-3:])
 
     def test_a_number_typed_by_a_person_is_an_error_not_a_hang(self):
         self.ask_ok("1")  # prompt 1 and later are taken
