@@ -245,8 +245,10 @@ def _setup(token):
         read_pipe(0)
         while piped and read_pipe(2):
             pass  # a large prompt: the rest is on its way
-        if piped:
-            return int(piped.split()[0]), None  # it never came whole
+        if piped:  # it never came whole: void, and what is left of it with it
+            number = int(piped.split()[0])
+            piped.clear()
+            return number, take(number)
         if not pending:
             return None
         number = max(pending)
