@@ -206,7 +206,7 @@ def measure_latency(cfg):
            "python3 on a bare PTY (floor)": {"ms": repl_floor(cfg.asks, ["python3", "-i", "-q"], b"6*7\r", b">>> "),
                                              "bad": 0},
            ENGINE_REPL: {"ms": repl_floor(cfg.asks, ["python3", "-q", "-i", os.path.join(engines, "python_repl.py"),
-                                                     "tok"], b"__td(%d)\r", b"td-tok>>> ", piped=b"6*7"), "bad": 0},
+                                                     "tok"], b"\r", b"td-tok>>> ", piped=b"6*7"), "bad": 0},
            "tuidriver ask (node)": repl_asks(cfg, "node"),
            "node on a bare PTY (floor)": {"ms": repl_floor(cfg.asks, ["node", "-i"], b"6*7\r", b"> \x1b[3G"), "bad": 0},
            ENGINE_REPL_NODE: {"ms": repl_floor(cfg.asks, ["node", "--no-warnings", os.path.join(engines, "node_repl.js"),
@@ -254,7 +254,8 @@ def repl_floor(n, argv, line, prompt, piped=None):
     output read until the next prompt (bytes it ends with, or a pattern
     that ends it), no emulator. What any driver must wait for at least.
     With `piped` (the code), each ask first writes it to a prompt pipe as the
-    daemon does (docs/engines.md), and `line % number` is typed. HOME is an
+    daemon does (docs/engines.md), and `line` is typed, with the prompt's
+    number in place of a %d (python's Enter alone has none). HOME is an
     empty folder: python3 -i loads ~/.python_history, and readline looks
     through all of it at every line (the engines keep no history file)."""
     home = tempfile.mkdtemp(prefix="tuidriver-bench-home-")
@@ -280,7 +281,7 @@ def repl_floor(n, argv, line, prompt, piped=None):
         t0 = time.perf_counter_ns()
         if piped is not None:
             os.write(pipe_w, b"%d %d\n%s" % (number, len(piped), piped))
-        os.write(fd, line % number if piped is not None else line)
+        os.write(fd, line % number if b"%d" in line else line)
         while not (b"42\r\n" in buf and ends(buf)):
             buf += os.read(fd, 65536)
         ms.append((time.perf_counter_ns() - t0) / 1e6)

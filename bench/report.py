@@ -266,7 +266,7 @@ def section_latency(cfg, r):
            "`~/.python_history`, and readline looks through all of it at every line (the engines keep their "
            "history in the session).",
            "- *python_repl.py (node_repl.js) on a bare PTY*: the engine's own REPL code, typed what the daemon "
-           "types (`__td(N)`, `.td N`, with `6*7` written to its prompt pipe as prompt N): the REPL's time for an ask run as a whole program, with "
+           "types (Enter alone, `.td N`, with `6*7` written to its prompt pipe as prompt N): the REPL's time for an ask run as a whole program, with "
            "the echo redrawn and the output marked, without the daemon.",
            "- *quiescence designs* (what common drivers do): type the line, then wait for 1 s of silence. "
            "Once on tuidriver (`send`, then 1 s without `output` events) and once with node-pty + @xterm/headless "
