@@ -208,15 +208,17 @@ def _setup(token):
             if end < 0:
                 return True
             number, size = piped[:end].split()
+            number, start = int(number), end + 1
             if size == b"drop":
-                del piped[:end + 1]
-                take(int(number))
+                del piped[:start]
+                take(number)
                 continue
-            if len(piped) < end + 1 + int(size):
+            stop = start + int(size)
+            if len(piped) < stop:
                 return True  # the rest is on its way
-            if int(number) > taken[0]:
-                pending[int(number)] = bytes(piped[end + 1:end + 1 + int(size)]).decode("utf-8", "replace")
-            del piped[:end + 1 + int(size)]
+            if number > taken[0]:
+                pending[number] = bytes(piped[start:stop]).decode("utf-8", "replace")
+            del piped[:stop]
 
     def take(number):
         """Prompt `number` if it was read, else None. Those before it are
