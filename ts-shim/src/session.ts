@@ -381,19 +381,29 @@ export class Session extends EventEmitter<SessionEvents> {
     onData: (data: string) => void,
     opts: { history?: boolean } = {},
   ): { dispose(): void; ready: Promise<void> } {
+    // Output before the screen reply is in the snapshot; output after it may arrive in the
+    // same read as the reply, before the snapshot is delivered, so it waits in `held`.
+    let held: string[] | null = null;
     let live = false;
     let between = false;
-    const listener = (d: string) => { if (live) onData(d); else between = true; };
+    const listener = (d: string) => {
+      if (live) onData(d);
+      else if (held) held.push(d);
+      else between = true;
+    };
     this.on('output', listener);
     const ready = (async () => {
       await this.ensureSubscribed();
       const sb = opts.history ? this.request({ type: 'scrollback' }, { onReplySync: () => { between = false; } }) : null;
       const handle = this.request({ type: 'screen' }, {
-        onReplySync: () => { live = true; },
+        onReplySync: () => { held = []; },
       });
       const screen: MirrorSnapshot = toScreen(await handle.promise);
       if (sb) screen.history = historyAbove((await sb.promise).lines as string[], screen.lines, between);
       onSnapshot(screen);
+      live = true;
+      for (const d of held ?? []) onData(d);
+      held = null;
     })();
     return { dispose: () => { this.off('output', listener); }, ready };
   }

@@ -61,31 +61,35 @@ test('vim: type, save, quit', { timeout: 30_000 }, async (t) => {
 
 test('toPseudoterminal: paints the screen, streams output, forwards input and size, closes', { timeout: 30_000 }, async () => {
   const s = await Session.spawn('bash', { cols: 80, rows: 24 });
-  await s.send('echo before-open\r');
-  await s.expect('(?m)^before-open$');
-  const pty = toPseudoterminal(s);
-  let written = '';
-  const closed = new Promise<number | void>((r) => pty.onDidClose(r));
-  const sub = pty.onDidWrite((d) => { written += d; });
-  pty.open({ columns: 100, rows: 30 });
-  // The first write paints what was on screen before open.
-  await until(() => written.includes('before-open'));
-  assert.ok(written.startsWith('\x1b[H\x1b[2J'), JSON.stringify(written.slice(0, 20)));
+  try {
+    await s.send('echo before-open\r');
+    await s.expect('(?m)^before-open$');
+    const pty = toPseudoterminal(s);
+    let written = '';
+    const closed = new Promise<number | void>((r) => pty.onDidClose(r));
+    const sub = pty.onDidWrite((d) => { written += d; });
+    pty.open({ columns: 100, rows: 30 });
+    // The first write paints what was on screen before open (bash's redraw for the new size comes after).
+    await until(() => written.includes('before-open'));
+    assert.ok(written.startsWith('\x1b[H\x1b[2J'), JSON.stringify(written.slice(0, 20)));
 
-  pty.handleInput('echo typed-$((6*7))\r');
-  await until(() => written.includes('typed-42'));
-  assert.equal((await s.status()).cols, 100);
-  pty.setDimensions({ columns: 90, rows: 20 });
-  await until(async () => (await s.status()).cols === 90);
+    pty.handleInput('echo typed-$((6*7))\r');
+    await until(() => written.includes('typed-42'));
+    assert.equal((await s.status()).cols, 100);
+    pty.setDimensions({ columns: 90, rows: 20 });
+    await until(async () => (await s.status()).cols === 90);
 
-  // The session still answers asks while mirrored, and the panel sees them.
-  assert.equal(await s.ask('echo asked'), 'asked');
-  await until(() => written.includes('asked'));
-  sub.dispose();
+    // The session still answers asks while mirrored, and the panel sees them.
+    assert.equal(await s.ask('echo asked'), 'asked');
+    await until(() => written.includes('asked'));
+    sub.dispose();
 
-  await s.send('exit 5\r');
-  assert.equal(await closed, 5);
-  assert.deepEqual(await s.close(), { exitCode: 5, signal: null });
+    await s.send('exit 5\r');
+    assert.equal(await closed, 5);
+    assert.deepEqual(await s.close(), { exitCode: 5, signal: null });
+  } finally {
+    await s.close();  // when an assertion failed: a live daemon would keep this test file's process running
+  }
 });
 
 test('session.toPseudoterminal(), the method of earlier releases, is the same function', { timeout: 30_000 }, async () => {
@@ -131,6 +135,25 @@ test('mirror with history: the lines above the screen, then the screen, then liv
     assert.match(live, /got x/);
     assert.ok(!live.includes('60'), 'live output starts after the snapshot');
     m.dispose();
+  } finally {
+    await s.close();
+  }
+});
+
+test('mirror: the snapshot comes before any chunk, even when output follows the screen reply at once', { timeout: 30_000 }, async () => {
+  // A line every millisecond: the screen reply and the next output often share one read.
+  const ticker = 'import sys, time\nwhile True:\n    sys.stdout.write("tick\\n" * 50); sys.stdout.flush(); time.sleep(0.0002)';
+  const s = await Session.spawnCommand(['python3', '-c', ticker], { cols: 40, rows: 10 });
+  try {
+    await s.expect('tick', { timeoutMs: 10_000 });
+    for (let i = 0; i < 30; i++) {
+      const order: string[] = [];
+      const m = s.mirror(() => order.push('snapshot'), () => order.push('chunk'));
+      await m.ready;
+      await until(() => order.includes('chunk'));
+      m.dispose();
+      assert.equal(order[0], 'snapshot', `mirror ${i}: ${order.slice(0, 3).join(', ')}`);
+    }
   } finally {
     await s.close();
   }
