@@ -265,8 +265,10 @@ def repl_floor(n, argv, line, prompt, piped=None):
         os.set_inheritable(pipe_r, True)
     pid, fd = pty.fork()
     if pid == 0:
-        os.environ.update(PYTHON_BASIC_REPL="1", PYTHONUNBUFFERED="1", NODE_DISABLE_COLORS="1", NODE_REPL_HISTORY="",
-                          HOME=home)
+        os.environ.update(PYTHON_BASIC_REPL="1", NODE_DISABLE_COLORS="1", NODE_REPL_HISTORY="", HOME=home)
+        # As the python engine runs it: unbuffered, C's stdout would take
+        # readline's prompt a character a write.
+        os.environ.pop("PYTHONUNBUFFERED", None)
         if piped is not None:
             os.environ["TUIDRIVER_PROMPT_FD"] = str(pipe_r)
         os.execvp(argv[0], argv)

@@ -52,6 +52,28 @@ def _interactive_hook():
         pass
 
 
+def unbuffered_output():
+    """What PYTHONUNBUFFERED=1 gives the code (output without a final
+    newline shows at once: a progress dot, a question before
+    sys.stdin.readline()), and to the programs it starts; not to C's stdout,
+    where readline draws the prompt: unbuffered, each of its characters was
+    a write of its own, and a wake-up of the daemon (the engine strips the
+    variable)."""
+    import io
+    import os
+    for name in ("stdout", "stderr"):
+        old = getattr(sys, name)
+        try:
+            raw = io.FileIO(old.fileno(), "w", closefd=False)
+        except (AttributeError, OSError, ValueError):
+            continue  # no file descriptor (redirected by an embedder): left as it is
+        stream = io.TextIOWrapper(raw, encoding=old.encoding, errors=old.errors, newline="\n", write_through=True)
+        old.flush()
+        setattr(sys, name, stream)
+        setattr(sys, "__%s__" % name, stream)
+    os.environ["PYTHONUNBUFFERED"] = "1"
+
+
 def _setup(token):
     # Everything lives in this closure: the user's namespace (__main__)
     # keeps only what an interactive interpreter has.
@@ -69,6 +91,7 @@ def _setup(token):
     late_s = 0.2
 
     history_lines = 1000  # kept in readline's history
+    unbuffered_output()
     # The daemon's prompt pipe: read by number, never inherited by programs
     # the code starts.
     try:
@@ -169,6 +192,7 @@ def _setup(token):
 
         def __init__(self, stream):
             self._stream = stream
+            self._gathered = None  # while show_value runs: its writes, to go out as one
 
         def write(self, text):
             with late.lock:
@@ -177,12 +201,27 @@ def _setup(token):
                     return len(text)
                 if text:
                     last_char[0] = text[-1]
+                if self._gathered is not None and threading.current_thread() is threading.main_thread():
+                    self._gathered.append(text)
+                    return len(text)
                 return self._stream.write(text)
+
+        def show_value(self, value):
+            """sys.displayhook(value), its writes here going out in one (the
+            repr and its newline: each write wakes the daemon)."""
+            self._gathered = []
+            try:
+                sys.displayhook(value)
+            finally:
+                text = "".join(self._gathered)
+                self._gathered = None
+                if text:
+                    self._stream.write(text)
 
         def __getattr__(self, name):
             return getattr(self._stream, name)
 
-    sys.stdout = Tracked(sys.stdout)
+    sys.stdout = stdout = Tracked(sys.stdout)
     sys.stderr = Tracked(sys.stderr)
 
     def width(text):
@@ -384,7 +423,7 @@ def _setup(token):
                 value = eval(last, namespace)
             join_new_threads(before)
             if last is not None:
-                sys.displayhook(value)
+                stdout.show_value(value)
         except SystemExit as exc:
             join_new_threads(before)
             report_exit(exc)
@@ -425,4 +464,4 @@ def _setup(token):
 _setup(sys.argv[1] if len(sys.argv) > 1 else "td")
 sys.__interactivehook__ = _interactive_hook
 sys.argv = [""]
-del _setup, _interactive_hook, builtins, sys, __file__
+del _setup, _interactive_hook, unbuffered_output, builtins, sys, __file__

@@ -106,6 +106,41 @@ class PythonEngine(unittest.TestCase):
         self.assertEqual("".join(chunks), m["text"])
         self.assertGreater(len(chunks), 1, chunks)
 
+    def test_output_without_a_newline_shows_at_once(self):
+        # As under PYTHONUNBUFFERED=1: a progress word, a question before
+        # sys.stdin.readline(), on any of the code's streams, is on the
+        # screen while the code still runs.
+        rid = 9002
+        self.d.send({"id": rid, "type": "ask",
+                     "prompt": "import sys, time\nprint('working', end='')\nsys.__stderr__.write(' still')\n"
+                               "time.sleep(3)\nprint(' done')"})
+        screen = self.d.wait_screen(lambda s: any("working still" in line for line in s["lines"]), 10)
+        self.assertIn("working still", "\n".join(screen["lines"]))
+        self.assertFalse(any(m.get("id") == rid for m in self.d.events), "the ask ended already")
+        m = self.d.wait_for(lambda m: m.get("id") == rid and m.get("type") == "reply", 30)
+        self.assertTrue(m["ok"], m)
+        self.assertEqual(m["text"], "working still done")
+
+    def test_programs_the_code_starts_get_pythonunbuffered(self):
+        # The engine strips it from the REPL's own environment (its C stdout
+        # stays line-buffered: readline's prompt in one write), and gives it back.
+        self.assertEqual(self.ask_ok("import os, subprocess, sys\n"
+                                     "subprocess.run([sys.executable, '-c', 'import os; print(os.environ[\"PYTHONUNBUFFERED\"])'])\n"
+                                     "os.environ['PYTHONUNBUFFERED']"), "1\n'1'")
+
+    def test_an_ask_costs_the_repl_four_writes_to_the_terminal(self):
+        # Each write wakes the daemon: readline's newline after the Enter,
+        # the code redrawn as typed, the value with its newline, the prompt.
+        # (Unbuffered, readline drew the prompt a character a write.)
+        self.ask_ok("6*7")
+        def writes():
+            with open("/proc/%d/io" % self.d.ready["pid"]) as f:
+                return int(next(line for line in f if line.startswith("syscw:")).split()[1])
+        before = writes()
+        for _ in range(20):
+            self.assertEqual(self.ask_ok("6*7"), "42")
+        self.assertEqual(writes() - before, 20 * 4)
+
     def test_timeout_then_recovers(self):
         r = self.d.ask("import time; time.sleep(30)", timeout=0.5)
         self.assertFalse(r["ok"])
