@@ -7,7 +7,8 @@
 // ($TUIDRIVER_PROMPT_FD; typed, each character of the code would cost the
 // REPL a write of its echo) or `.td "<source>"` (what the history keeps, for
 // a person's up-arrow), and evaluates the whole submission as one REPL input
-// (multi-line functions and classes, top-level await, `let` that lasts),
+// (multi-line functions and classes, top-level await, `let` that lasts;
+// run by the helper itself when it needs nothing the REPL's evaluator adds),
 // then waits as a script would for what the code left pending (promises,
 // immediates, timers, I/O; up to DRAIN_MS), and only then shows the value of
 // its last expression and the prompt. So output of `Promise.resolve(1).then(
@@ -162,11 +163,12 @@ const contextify = (() => {
 // code's own SIGINT listeners (process.on('SIGINT'), put back after it):
 // with them, the REPL's C-c killed node (removing the last listener resets
 // SIGINT to its default after the watchdog set its handler), and the session.
-const evaluate = server.eval;
-server.eval = function evalInterruptibly(...args) {
+// (Every function between the code and the event loop has a name: the REPL
+// cuts an error's stack at the last anonymous frame, the code's own.)
+function interruptibly(run) {
   flushGathered();
   const listeners = process.rawListeners('SIGINT');
-  if (listeners.length === 0) return evaluate.apply(this, args);
+  if (listeners.length === 0) return run();
   process.removeAllListeners('SIGINT');
   if (contextify) {
     // The watchdog's handler again: a restart sets it.
@@ -174,11 +176,61 @@ server.eval = function evalInterruptibly(...args) {
     contextify.startSigintWatchdog();
   }
   try {
-    return evaluate.apply(this, args);
+    return run();
   } finally {
     for (const listener of listeners) process.on('SIGINT', listener);
   }
+}
+const evaluate = server.eval;
+server.eval = function evalInterruptibly(...args) {
+  const self = this;
+  return interruptibly(function theREPLsEval() { return evaluate.apply(self, args); });
 };
+
+// The REPL's evaluator took an ask of `6*7` more time than the rest of the
+// ask together (a file URL of the working directory, a loader for import(),
+// RegExp.$1 saved and restored, for each input). Code that needs none of
+// what it adds is compiled and run here as it runs it: in the REPL's
+// context and domain (an error is reported by the REPL, now or from a
+// callback later), with raw mode off and the SIGINT watchdog on, so that a
+// C-c interrupts it. The REPL's evaluator keeps the rest: top-level
+// `await` (rewritten), `import()`, a leading `{` (an object literal first),
+// and strict mode.
+const vm = require('vm');
+function forTheREPL(source) {
+  return !contextify || server.replMode !== repl.REPL_MODE_SLOPPY || server.useGlobal ||
+    /await|import|^\s*\{/.test(source);
+}
+function evaluateHere(source, file, done) {
+  let script;
+  try {
+    script = new vm.Script(source, { filename: file });
+  } catch (e) {
+    done(e);  // a syntax error: as the REPL hands it over
+    return;
+  }
+  const domain = server._domain;
+  domain.enter();
+  let value;
+  try {
+    value = interruptibly(function runTheCode() {
+      contextify.startSigintWatchdog();
+      const wasRaw = server._setRawMode(false);  // C-c raises SIGINT
+      try {
+        return script.runInContext(server.context, { displayErrors: false, breakOnSigint: true });
+      } finally {
+        server._setRawMode(wasRaw);
+        if (contextify.stopSigintWatchdog()) server.emit('SIGINT');  // one that came after the code ended
+      }
+    });
+  } catch (e) {
+    domain.emit('error', e);  // the REPL reports it (Uncaught ...) and shows the prompt
+    domain.exit();
+    return;
+  }
+  done(null, value);
+  domain.exit();
+}
 
 // Whether the program's output so far ends a line: the REPL redraws its prompt
 // line from column 0, which would erase output with no final newline
@@ -408,7 +460,8 @@ server.defineCommand('td', {
     // script of the same source and name apart by a key that only a linear
     // search tells apart, so the same code asked again grew slower each time.)
     asks.run(running, function evaluateSubmission() {
-      server.eval(source, server.context, `REPL${running}`, evaluated);
+      if (forTheREPL(source)) server.eval(source, server.context, `REPL${running}`, evaluated);
+      else evaluateHere(source, `REPL${running}`, evaluated);
     });
   },
 });

@@ -112,6 +112,21 @@ class NodeEngine(unittest.TestCase):
             self.assertEqual(self.ask_ok("++count"), str(i))
         self.assertRegex(self.ask_ok("new Error('x').stack.split('\\n')[1]"), r"^'    at REPL\d+:1:")
 
+    def test_what_the_repls_evaluator_adds_still_works(self):
+        # Most asks are compiled and run by the helper; code with top-level
+        # await, import() or a leading brace goes to the REPL's evaluator.
+        # Both share the context and report errors the same way.
+        self.assertEqual(self.ask_ok("{ a: 1 }"), "{ a: 1 }")
+        self.assertEqual(self.ask_ok("let both = await Promise.resolve(2); both"), "2")
+        self.assertEqual(self.ask_ok("both * 3"), "6")
+        self.assertEqual(self.ask_ok("(await import('node:path')).basename('/a/b.txt')"), "'b.txt'")
+        self.assertEqual(self.ask_ok("typeof import.meta"), "Uncaught SyntaxError: Cannot use 'import.meta' outside a module")
+        # An error shows the code's frames only (the REPL cuts below them).
+        self.assertEqual(self.ask_ok("throw new RangeError('r')"), "Uncaught RangeError: r")
+        self.assertRegex(self.ask_ok("function deep() { throw new Error('d') }\ndeep()"),
+                         r"^Uncaught Error: d\n    at deep \(REPL\d+:1:\d+\)$")
+        self.assertEqual(self.ask_ok("function f("), "Uncaught SyntaxError: Unexpected end of input")
+
     def test_an_ask_is_interrupted_even_when_the_code_listens_for_sigint(self):
         # Removing the code's listener around each evaluation once reset SIGINT
         # to its default, so the timed-out ask's C-c killed node.
