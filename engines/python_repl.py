@@ -204,7 +204,15 @@ def _setup(token):
                 if self._gathered is not None and threading.current_thread() is threading.main_thread():
                     self._gathered.append(text)
                     return len(text)
+                if self is not stdout and stdout._gathered:
+                    stdout.write_gathered()  # (a displayhook that writes to both: in order)
                 return self._stream.write(text)
+
+        def write_gathered(self):
+            text = "".join(self._gathered)
+            self._gathered.clear()
+            if text:
+                self._stream.write(text)
 
         def show_value(self, value):
             """sys.displayhook(value), its writes here going out in one (the
@@ -213,10 +221,8 @@ def _setup(token):
             try:
                 sys.displayhook(value)
             finally:
-                text = "".join(self._gathered)
+                self.write_gathered()
                 self._gathered = None
-                if text:
-                    self._stream.write(text)
 
         def __getattr__(self, name):
             return getattr(self._stream, name)

@@ -141,6 +141,14 @@ class PythonEngine(unittest.TestCase):
             self.assertEqual(self.ask_ok("6*7"), "42")
         self.assertEqual(writes() - before, 20 * 4)
 
+    def test_a_displayhook_of_the_codes_own_writes_in_order(self):
+        # The value's writes to stdout go out as one; one to stderr between them
+        # sends those before it first.
+        self.assertEqual(self.ask_ok("import sys\ndef hook(v):\n"
+                                     "    sys.stdout.write('a'); sys.stderr.write('b'); sys.stdout.write('%s\\n' % v)\n"
+                                     "sys.displayhook = hook\n5"), "ab5")
+        self.assertEqual(self.ask_ok("sys.displayhook = sys.__displayhook__\n6*7"), "42")
+
     def test_timeout_then_recovers(self):
         r = self.d.ask("import time; time.sleep(30)", timeout=0.5)
         self.assertFalse(r["ok"])
