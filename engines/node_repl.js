@@ -197,8 +197,11 @@ server.eval = function evalInterruptibly(...args) {
 // `await` (rewritten), `import()`, a leading `{` (an object literal first),
 // and strict mode.
 const vm = require('vm');
+// (The REPL's evaluator also runs everything when this node's REPL lacks
+// what the helper uses of it: a domain, _setRawMode, the watchdog binding.)
+const canEvaluateHere = Boolean(contextify && server._domain && typeof server._setRawMode === 'function');
 function forTheREPL(source) {
-  return !contextify || server.replMode !== repl.REPL_MODE_SLOPPY || server.useGlobal ||
+  return !canEvaluateHere || server.replMode !== repl.REPL_MODE_SLOPPY || server.useGlobal ||
     /await|import|^\s*\{/.test(source);
 }
 function evaluateHere(source, file, done) {

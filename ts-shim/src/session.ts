@@ -398,8 +398,14 @@ export class Session extends EventEmitter<SessionEvents> {
       const handle = this.request({ type: 'screen' }, {
         onReplySync: () => { held = []; },
       });
-      const screen: MirrorSnapshot = toScreen(await handle.promise);
-      if (sb) screen.history = historyAbove((await sb.promise).lines as string[], screen.lines, between);
+      let screen: MirrorSnapshot;
+      try {
+        screen = toScreen(await handle.promise);
+        if (sb) screen.history = historyAbove((await sb.promise).lines as string[], screen.lines, between);
+      } catch (e) {
+        this.off('output', listener);  // no snapshot: nothing is held for one
+        throw e;
+      }
       onSnapshot(screen);
       live = true;
       for (const d of held ?? []) onData(d);
