@@ -141,7 +141,7 @@ test('mirror with history: the lines above the screen, then the screen, then liv
 });
 
 test('mirror: the snapshot comes before any chunk, even when output follows the screen reply at once', { timeout: 30_000 }, async () => {
-  // A line every millisecond: the screen reply and the next output often share one read.
+  // 50 lines every 0.2 ms: the screen reply and the next output often share one read.
   const ticker = 'import sys, time\nwhile True:\n    sys.stdout.write("tick\\n" * 50); sys.stdout.flush(); time.sleep(0.0002)';
   const s = await Session.spawnCommand(['python3', '-c', ticker], { cols: 40, rows: 10 });
   try {
