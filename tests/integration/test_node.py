@@ -84,10 +84,41 @@ class NodeEngine(unittest.TestCase):
 
     def test_a_number_typed_by_a_person_is_an_error_not_a_hang(self):
         self.ask_ok("1")  # prompt 1 and later are taken
-        self.d.request("send", data=".td 1\r")
-        s = self.d.wait_screen(lambda s: any("prompt 1 never came" in l for l in s["lines"]), timeout=5)
-        self.assertTrue(any("prompt 1 never came" in l for l in s["lines"]), s["lines"])
-        self.assertEqual(self.ask_ok("6*7"), "42")
+        # In one write, as the daemon types an ask (the helper takes it before
+        # readline), and in two, as a person types (readline reads it).
+        for i, writes in enumerate(([".td 1\r"], [".td 1", "\r"])):
+            for data in writes:
+                self.d.request("send", data=data)
+            s = self.d.wait_screen(lambda s: sum("prompt 1 never came" in l for l in s["lines"]) > i, timeout=5)
+            self.assertEqual(sum("prompt 1 never came" in l for l in s["lines"]), i + 1, s["lines"])
+            self.assertEqual(self.ask_ok("6*7"), "42")
+
+    def test_c_c_at_the_prompt_twice_with_asks_between_does_not_end_node(self):
+        # Node's REPL exits at a second C-c on an empty line, unless a line
+        # came between: an ask is a line, though readline never reads it.
+        for _ in range(2):
+            self.d.request("keys", keys=["C-c"])
+            self.d.wait_screen(lambda s: any("press Ctrl+C again" in l for l in s["lines"]), timeout=5)
+            self.assertEqual(self.ask_ok("6*7"), "42")
+            self.d.request("send", data="\x0c")  # C-l: the next C-c's words are new
+            self.d.wait_screen(lambda s: not any("press Ctrl+C again" in l for l in s["lines"]), timeout=5)
+
+    def test_code_a_person_types_shows_as_an_asks_code_does(self):
+        # A person's `.td "<code>"` goes through readline (its echo is
+        # replaced by the code); an ask's `.td N` is taken before readline
+        # sees it (nothing echoed). The screen shows both alike.
+        self.d.request("send", data='.td "\\"same\\" + \\"screen\\""\r')
+        self.d.wait_screen(lambda s: "'samescreen'" in s["lines"], timeout=5)
+        self.assertEqual(self.ask_ok('"same" + "screen"'), "'samescreen'")
+        lines = [l for l in self.d.request("screen")["lines"] if "same" in l]
+        self.assertEqual(len(lines), 4, lines)
+        self.assertEqual(lines[:2], lines[2:])
+        self.assertRegex(lines[0], r'^td-[0-9a-f]+> "same" \+ "screen"$')
+        # Readline's line is still empty and its own: a person's typing works.
+        self.d.request("send", data="20+22\r")
+        shown = lambda s: [l for l in s["lines"] if l][-3:]
+        s = self.d.wait_screen(lambda s: shown(s)[:2] == [lines[0].split("> ")[0] + "> 20+22", "42"], timeout=5)
+        self.assertEqual(shown(s)[:2], [lines[0].split("> ")[0] + "> 20+22", "42"], s["lines"])
 
     def test_the_up_arrow_brings_back_the_code_not_its_number(self):
         self.ask_ok("console.log('again' + '!')")
