@@ -493,9 +493,10 @@ function remember(line) {
 // readline sees it, and handed to the REPL as the line readline would hand
 // it (history, then the REPL's 'line': it runs the `.td` command, and forgets
 // a first C-c, as after any line). Readline's decoding and echo of each key
-// were most of the JavaScript an ask ran, and V8 compiles a function only
+// were most of the JavaScript an ask ran, and V8 optimizes a function only
 // once it has run for a while: a fresh session's first 500 asks took
-// 0.42 ms each, later ones 0.25 ms. Anything else goes to readline.
+// 0.42 ms each, later ones 0.25 ms (docs/engines.md). Anything else goes
+// to readline.
 let takingAsk = false;
 function takeAsk(chunk) {
   if (chunk.length > 24 || chunk[0] !== 0x2e || running !== 0 || server.line !== '' ||
