@@ -96,12 +96,13 @@ class NodeEngine(unittest.TestCase):
     def test_c_c_at_the_prompt_twice_with_asks_between_does_not_end_node(self):
         # Node's REPL exits at a second C-c on an empty line, unless a line
         # came between: an ask is a line, though readline never reads it.
+        warned = lambda s: any("press Ctrl+C again" in l for l in s["lines"])
         for _ in range(2):
             self.d.request("keys", keys=["C-c"])
-            self.d.wait_screen(lambda s: any("press Ctrl+C again" in l for l in s["lines"]), timeout=5)
+            self.assertTrue(warned(self.d.wait_screen(warned, timeout=5)))
             self.assertEqual(self.ask_ok("6*7"), "42")
             self.d.request("send", data="\x0c")  # C-l: the next C-c's words are new
-            self.d.wait_screen(lambda s: not any("press Ctrl+C again" in l for l in s["lines"]), timeout=5)
+            self.assertFalse(warned(self.d.wait_screen(lambda s: not warned(s), timeout=5)))
 
     def test_code_a_person_types_shows_as_an_asks_code_does(self):
         # A person's `.td "<code>"` goes through readline (its echo is
