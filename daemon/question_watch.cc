@@ -104,6 +104,13 @@ bool QuestionWatch::Settled(const std::string& question, TimePoint last_change, 
     since_ = now;
   }
   due_ = std::min(since_ + Ms(kStableMs), first_ + Ms(kMaxWaitMs));
+  // The kernel passes a terminal write on in 2 KB pieces, and a loaded
+  // machine may run other work between them for longer than kStableMs: a
+  // dialog's question can hold still while its options are still to come.
+  if (!config_.needs_input_options.option.empty() &&
+      ParseInputQuestion(question, config_.needs_input_options).options.empty()) {
+    due_ = std::max(due_, first_ + Ms(kOptionsLateMs));
+  }
   // A REPL's program asks on its cursor line, which ordinary output passes
   // through too ("Result: " before the value): it counts once quiet a while.
   int quiet = config_.timeouts.question_ms;

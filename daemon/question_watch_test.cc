@@ -17,10 +17,20 @@ EngineConfig Repl(bool from_process) {
   return c;
 }
 
+// An agent whose questions are dialogs with numbered options.
+EngineConfig Agent() {
+  EngineConfig c;
+  c.needs_input = {{"Allow execution of", MatchScope::kScreen}};
+  c.needs_input_options.option = "^\\s*(\\d+)\\.\\s+(.*\\S)";
+  return c;
+}
+
 class QuestionWatchTest : public ::testing::Test {
  protected:
   explicit QuestionWatchTest(bool wait_input = false, bool from_process = false)
-      : engine_(Repl(from_process)), matcher_(engine_), term_(40, 5, 10), watch_(engine_, matcher_, wait_input) {}
+      : QuestionWatchTest(Repl(from_process), wait_input) {}
+  QuestionWatchTest(const EngineConfig& engine, bool wait_input)
+      : engine_(engine), matcher_(engine_), term_(40, 5, 10), watch_(engine_, matcher_, wait_input) {}
   TimePoint At(int ms) const { return clock_.At(ms); }
   void Output(const std::string& s, int ms) {
     Feed(&term_, s);
@@ -106,6 +116,47 @@ TEST_F(WaitingQuestionWatchTest, AQuestionGoneAWhileIsNewWhenItComesBack) {
   Update(500);
   Update(500 + QuestionWatch::kStableMs);
   EXPECT_TRUE(watch_.TakeInputEvent(RequestId(), &event));
+}
+
+class AgentQuestionWatchTest : public QuestionWatchTest {
+ protected:
+  AgentQuestionWatchTest() : QuestionWatchTest(Agent(), true) {}
+};
+
+TEST_F(AgentQuestionWatchTest, ADialogCountsOnceItsOptionsAreDrawn) {
+  Output("Allow execution of [Shell]?\r\n 1. Allow once\r\n 2. No", 0);
+  Update(0);
+  Update(QuestionWatch::kStableMs);
+  std::string event;
+  ASSERT_TRUE(watch_.TakeInputEvent(RequestId(), &event));
+  EXPECT_NE(std::string::npos, event.find("\"Allow once\"")) << event;
+}
+
+// A frame cut after its question (the kernel's 2 KB pieces on a loaded
+// machine): the daemon waits for the options rather than report none.
+TEST_F(AgentQuestionWatchTest, ADialogWithoutItsOptionsYetWaitsForThem) {
+  Output("Allow execution of [Shell]?", 0);
+  Update(0);
+  EXPECT_EQ(At(QuestionWatch::kOptionsLateMs), watch_.next_wakeup());
+  std::string event;
+  Update(1000);
+  EXPECT_FALSE(watch_.TakeInputEvent(RequestId(), &event));
+  Output("\r\n 1. Allow once\r\n 2. No", 1500);
+  Update(1500);
+  Update(1500 + QuestionWatch::kStableMs);
+  ASSERT_TRUE(watch_.TakeInputEvent(RequestId(), &event));
+  EXPECT_NE(std::string::npos, event.find("\"Allow once\"")) << event;
+}
+
+TEST_F(AgentQuestionWatchTest, ADialogWhoseOptionsNeverComeCountsLate) {
+  Output("Allow execution of [Shell]?", 0);
+  Update(0);
+  std::string event;
+  Update(QuestionWatch::kOptionsLateMs - 1);
+  EXPECT_FALSE(watch_.TakeInputEvent(RequestId(), &event));
+  Update(QuestionWatch::kOptionsLateMs);
+  ASSERT_TRUE(watch_.TakeInputEvent(RequestId(), &event));
+  EXPECT_NE(std::string::npos, event.find("Allow execution of [Shell]?")) << event;
 }
 
 class ProcessQuestionWatchTest : public QuestionWatchTest {

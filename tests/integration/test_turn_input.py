@@ -58,6 +58,16 @@ class TurnInput(unittest.TestCase):
         reply = self.d.wait_for(lambda m: m.get("id") == "b", 20)
         self.assertIn("chose Yes", reply["text"])
 
+    # The question alone holds still for half a second: the event still
+    # carries the choices drawn after it.
+    def test_choices_drawn_after_the_question(self):
+        ev = self.start("deploy slowly")
+        self.assertEqual(ev["type"], "needs_input", ev)
+        self.assertEqual([o["label"] for o in ev["options"]], ["Yes", "Yes, and do not ask again", "No"], ev)
+        self.assertTrue(self.d.request("answer", target="a", option=2)["ok"])
+        reply = self.d.wait_for(lambda m: m.get("id") == "a", 20)
+        self.assertIn("chose Yes, and do not ask again", reply["text"])
+
     def test_free_text(self):
         ev = self.start("name")
         self.assertEqual(ev["type"], "needs_input", ev)

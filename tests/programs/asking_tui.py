@@ -2,11 +2,12 @@
 (tests/integration/test_turn_input.py and the TypeScript shim's tests).
 
 `deploy` asks "Proceed to production?" with three choices (arrows move the
-highlight, Enter takes it); `name` asks for free text. Like a TUI's dialog,
-the question goes away once answered; the answer is printed, then the
-prompt again.
+highlight, Enter takes it); `deploy slowly` draws the choices half a second
+after the question (a frame cut in two on a loaded machine); `name` asks for
+free text. Like a TUI's dialog, the question goes away once answered; the
+answer is printed, then the prompt again.
 """
-import os, sys, termios, tty
+import os, sys, termios, time, tty
 def out(s):
     sys.stdout.write(s); sys.stdout.flush()
 def key():
@@ -14,8 +15,9 @@ def key():
     if b == b"\x1b":
         b += os.read(0, 2)
     return b
-def choose(labels):
+def choose(labels, pause=0):
     sel = 0
+    time.sleep(pause)
     while True:
         for i, l in enumerate(labels):
             out(("\u276f " if i == sel else "  ") + "%d. %s\r\n" % (i + 1, l))
@@ -33,9 +35,9 @@ while True:
         break
     cmd = line.strip()
     tty.setraw(fd)
-    if cmd == "deploy":
+    if cmd in ("deploy", "deploy slowly"):
         out("\x1b7Proceed to production?\r\n")
-        answer = choose(["Yes", "Yes, and do not ask again", "No"])
+        answer = choose(["Yes", "Yes, and do not ask again", "No"], 0.5 if cmd == "deploy slowly" else 0)
         out("\x1b8\x1b[Jchose %s\r\n" % answer)
     elif cmd == "name":
         out("\x1b7Your name?\r\n> ")
