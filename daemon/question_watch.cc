@@ -36,8 +36,9 @@ bool QuestionWatch::Update(const Terminal& term, const ChildInput& child, uint64
   }
   if (pending_) gone_since_ = now;
   pending_ = false;  // gone, or a frame drawn without it
-  // Answered and gone, or gone a while: the next question is a new one.
-  if (answered_ || now >= gone_since_ + Ms(kGoneMs)) reported_ = false;
+  // Answered and gone, or gone a while: the next question is a new one,
+  // waited for from when it shows.
+  if (answered_ || now >= gone_since_ + Ms(kGoneMs)) reported_ = seen_ever_ = false;
   return false;
 }
 

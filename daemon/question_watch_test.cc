@@ -148,6 +148,30 @@ TEST_F(AgentQuestionWatchTest, ADialogWithoutItsOptionsYetWaitsForThem) {
   EXPECT_NE(std::string::npos, event.find("\"Allow once\"")) << event;
 }
 
+// The second question of a turn waits from when it shows, not from the
+// first: half of its frame must not count at once.
+TEST_F(AgentQuestionWatchTest, ASecondDialogWaitsForItsOwnOptions) {
+  Output("Allow execution of [Shell]?\r\n 1. Allow once\r\n 2. No", 0);
+  Update(0);
+  Update(QuestionWatch::kStableMs);
+  std::string event, err;
+  std::vector<std::string> keys;
+  ASSERT_TRUE(watch_.TakeInputEvent(RequestId(), &event));
+  ASSERT_TRUE(watch_.Answer(1, &keys, &err)) << err;
+  Output("\x1b[2J\x1b[Hworking", 100);
+  Update(100);
+  Output("\x1b[2J\x1b[HAllow execution of [Edit]?", 5000);
+  Update(5000);
+  Update(5000 + QuestionWatch::kMaxWaitMs);
+  EXPECT_FALSE(watch_.TakeInputEvent(RequestId(), &event)) << event;
+  Output("\r\n 1. Allow once\r\n 2. No", 5500);
+  Update(5500);
+  Update(5500 + QuestionWatch::kStableMs);
+  ASSERT_TRUE(watch_.TakeInputEvent(RequestId(), &event));
+  EXPECT_NE(std::string::npos, event.find("[Edit]")) << event;
+  EXPECT_NE(std::string::npos, event.find("\"Allow once\"")) << event;
+}
+
 TEST_F(AgentQuestionWatchTest, ADialogWhoseOptionsNeverComeCountsLate) {
   Output("Allow execution of [Shell]?", 0);
   Update(0);
