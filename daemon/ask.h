@@ -93,6 +93,9 @@ class Ask {
   // question this ask waits on. False with *err if it waits on none.
   bool Answer(const Request& r, const Terminal& term, ChildInput* child, TimePoint now,
               std::string* err);
+  // The client sent the program input (keys, send, paste): an answer to a
+  // reported question, as far as anyone can tell.
+  void OnClientInput() { questions_.InputSent(); }
 
   // New reply text since the last call (ask_stream), or empty.
   std::string TakeDelta();

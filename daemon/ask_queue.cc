@@ -101,6 +101,7 @@ void AskQueue::Answer(const Request& r, const Terminal& term, ChildInput* child,
 void AskQueue::OnInput(TimePoint now) {
   if (resync_ == Resync::kAtPrompt) resync_ = Resync::kUnknown;
   input_at_ = now;
+  if (active_) active_->OnClientInput();
 }
 
 bool AskQueue::Has(const RequestId& id) const {

@@ -2,8 +2,9 @@
 
 #include <algorithm>
 
-#include "screen_matcher.h"
 #include "messages.h"
+#include "screen_matcher.h"
+#include "text.h"
 
 namespace tuidriver {
 namespace {
@@ -28,6 +29,7 @@ bool QuestionWatch::Update(const Terminal& term, const ChildInput& child, uint64
                            TimePoint last_change, TimePoint now, std::string* question) {
   bool certain = false;
   if (QuestionUp(term, child, generation, last_change, now, question, &certain)) {
+    if (NextQuestion(*question, now)) reported_ = seen_ever_ = responded_ = false;
     if (!certain && !Settled(*question, last_change, now)) return false;
     pending_ = true;
     if (!wait_input_) return true;
@@ -36,10 +38,28 @@ bool QuestionWatch::Update(const Terminal& term, const ChildInput& child, uint64
   }
   if (pending_) gone_since_ = now;
   pending_ = false;  // gone, or a frame drawn without it
-  // Answered and gone, or gone a while: the next question is a new one,
-  // waited for from when it shows.
-  if (answered_ || now >= gone_since_ + Ms(kGoneMs)) reported_ = seen_ever_ = false;
+  // Gone a while: the next question is a new one, waited for from when it
+  // shows (and an answer would go to whatever is on screen now).
+  if (now >= gone_since_ + Ms(kGoneMs)) reported_ = seen_ever_ = responded_ = false;
   return false;
+}
+
+// Whether the question on screen is not the one reported. Once the client
+// responded (the program's next question can follow at once), it is when it
+// begins otherwise (typed text only adds to it), or, back after a gap, when it
+// asks something else or came back later than a redraw would (a turn's next
+// tool call). Without a response, only a long gap makes a new question: a
+// TUI redraws, and a frame may be seen half drawn.
+bool QuestionWatch::NextQuestion(const std::string& question, TimePoint now) const {
+  if (!reported_) return false;
+  if (pending_) {
+    std::string first = TrimRight(reported_text_.substr(0, reported_text_.find('\n')));
+    return responded_ && question.compare(0, first.size(), first) != 0;
+  }
+  if (now >= gone_since_ + Ms(kGoneMs)) return true;
+  if (!responded_) return false;
+  return now >= gone_since_ + Ms(kStableMs) ||
+         ParseInputQuestion(question, config_.needs_input_options).question != input_question_.question;
 }
 
 TimePoint QuestionWatch::next_wakeup() const {
@@ -121,8 +141,9 @@ bool QuestionWatch::Settled(const std::string& question, TimePoint last_change, 
 
 void QuestionWatch::Report(const std::string& question, TimePoint now) {
   reported_ = true;
-  answered_ = false;
+  answered_ = responded_ = false;
   shown_at_ = now;
+  reported_text_ = question;
   input_question_ = ParseInputQuestion(question, config_.needs_input_options);
   event_pending_ = true;
 }
@@ -136,13 +157,13 @@ bool QuestionWatch::TakeInputEvent(const RequestId& id, std::string* json) {
 
 bool QuestionWatch::Answer(int option, std::vector<std::string>* keys, std::string* err) {
   if (!AnswerKeys(input_question_, config_.needs_input_options, option, keys, err)) return false;
-  answered_ = true;
+  answered_ = responded_ = true;
   return true;
 }
 
 void QuestionWatch::Reset() {
   pending_ = seen_ever_ = false;
-  reported_ = answered_ = event_pending_ = false;
+  reported_ = answered_ = responded_ = event_pending_ = false;
 }
 
 }  // namespace tuidriver

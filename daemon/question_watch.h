@@ -52,6 +52,9 @@ class QuestionWatch {
   // The keys that answer the reported question (`option`, or 0 for text).
   // False with *err when the option does not fit it.
   bool Answer(int option, std::vector<std::string>* keys, std::string* err);
+  // The client sent the program input while a question was reported (keys
+  // answer the choices of a CLI that does not number them).
+  void InputSent() { responded_ = responded_ || reported_; }
   // When the reported question settled.
   TimePoint shown_at() const { return shown_at_; }
   // The ask is typed again: no question seen or reported yet.
@@ -71,6 +74,7 @@ class QuestionWatch {
                   TimePoint now, std::string* question, bool* certain);
   TerminalReader ProbeReader(const ChildInput& child, uint64_t generation, TimePoint last_change, TimePoint now);
   bool Settled(const std::string& question, TimePoint last_change, TimePoint now);
+  bool NextQuestion(const std::string& question, TimePoint now) const;
   void Report(const std::string& question, TimePoint now);
 
   const EngineConfig& config_;
@@ -94,10 +98,13 @@ class QuestionWatch {
   bool probing_ = false;
 
   // on_input "wait": the question reported and not yet gone, whether it was
-  // answered, and since when the screen has shown none.
+  // answered (`answer`), whether the client responded (`answer` or input),
+  // and since when the screen has shown none.
   bool reported_ = false;
   bool answered_ = false;
+  bool responded_ = false;
   bool event_pending_ = false;
+  std::string reported_text_;
   InputQuestion input_question_;
   TimePoint gone_since_;
   TimePoint shown_at_;

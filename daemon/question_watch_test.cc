@@ -40,6 +40,15 @@ class QuestionWatchTest : public ::testing::Test {
     question_.clear();
     return watch_.Update(term_, child_, term_.generation(), last_change_, At(ms), &question_);
   }
+  // Draws `text` at `ms` and lets it settle: the needs_input event, or "".
+  std::string Asked(const std::string& text, int ms) {
+    Output(text, ms);
+    Update(ms);
+    Update(ms + QuestionWatch::kStableMs);
+    std::string event;
+    watch_.TakeInputEvent(RequestId(), &event);
+    return event;
+  }
   EngineConfig engine_;
   ScreenMatcher matcher_;
   Terminal term_;
@@ -103,19 +112,48 @@ TEST_F(WaitingQuestionWatchTest, ReportsOnceThenWaitsForTheAnswer) {
 }
 
 TEST_F(WaitingQuestionWatchTest, AQuestionGoneAWhileIsNewWhenItComesBack) {
-  Output("Continue? ", 0);
-  Update(0);
-  Update(QuestionWatch::kStableMs);
-  std::string event;
-  ASSERT_TRUE(watch_.TakeInputEvent(RequestId(), &event));
+  ASSERT_NE("", Asked("Continue? ", 0));
   Output("\r\n", 100);
   Update(100);
   EXPECT_FALSE(watch_.pending());
   Update(100 + QuestionWatch::kGoneMs);  // gone long enough
-  Output("Continue? ", 500);
-  Update(500);
-  Update(500 + QuestionWatch::kStableMs);
-  EXPECT_TRUE(watch_.TakeInputEvent(RequestId(), &event));
+  EXPECT_NE("", Asked("Continue? ", 500));
+}
+
+// Keys the client sent answered the question (a CLI whose choices are not
+// numbered): the next question, soon after, is reported too.
+TEST_F(WaitingQuestionWatchTest, AfterKeysTheNextQuestionIsNew) {
+  ASSERT_NE("", Asked("Continue? ", 0));
+  watch_.InputSent();
+  Output("\r\n", 100);
+  Update(100);
+  std::string event = Asked("Delete it too? ", 110);  // sooner than kGoneMs
+  EXPECT_NE(std::string::npos, event.find("Delete it too?")) << event;
+  EXPECT_TRUE(watch_.waiting_for_answer());
+}
+
+// The next question drawn over the answered one, with no frame between:
+// new, as it begins otherwise; typing into the question only adds to it.
+TEST_F(WaitingQuestionWatchTest, AQuestionReplacedInPlaceAfterAResponseIsNew) {
+  ASSERT_NE("", Asked("Continue? ", 0));
+  watch_.InputSent();
+  EXPECT_EQ("", Asked("yes", 100));  // the answer, typed
+  std::string event = Asked("\rDelete it too? \x1b[K", 300);
+  EXPECT_NE(std::string::npos, event.find("Delete it too?")) << event;
+}
+
+// Without a response, or redrawn as it was (a highlight moved by a key), it
+// is the question already reported.
+TEST_F(WaitingQuestionWatchTest, ARedrawIsTheSameQuestion) {
+  ASSERT_NE("", Asked("Continue? ", 0));
+  Output("\r\x1b[K", 100);  // a frame seen half drawn
+  Update(100);
+  EXPECT_EQ("", Asked("Continue? ", 200));  // no response: not new
+  watch_.InputSent();
+  Output("\r\x1b[K", 400);
+  Update(400);
+  EXPECT_EQ("", Asked("Continue? ", 410));  // back as it was, within a redraw's gap
+  EXPECT_TRUE(watch_.waiting_for_answer());
 }
 
 class AgentQuestionWatchTest : public QuestionWatchTest {
@@ -124,50 +162,32 @@ class AgentQuestionWatchTest : public QuestionWatchTest {
 };
 
 TEST_F(AgentQuestionWatchTest, ADialogCountsOnceItsOptionsAreDrawn) {
-  Output("Allow execution of [Shell]?\r\n 1. Allow once\r\n 2. No", 0);
-  Update(0);
-  Update(QuestionWatch::kStableMs);
-  std::string event;
-  ASSERT_TRUE(watch_.TakeInputEvent(RequestId(), &event));
+  std::string event = Asked("Allow execution of [Shell]?\r\n 1. Allow once\r\n 2. No", 0);
   EXPECT_NE(std::string::npos, event.find("\"Allow once\"")) << event;
 }
 
 // A frame cut after its question (the kernel's 2 KB pieces on a loaded
 // machine): the daemon waits for the options rather than report none.
 TEST_F(AgentQuestionWatchTest, ADialogWithoutItsOptionsYetWaitsForThem) {
-  Output("Allow execution of [Shell]?", 0);
-  Update(0);
+  EXPECT_EQ("", Asked("Allow execution of [Shell]?", 0));
   EXPECT_EQ(At(QuestionWatch::kOptionsLateMs), watch_.next_wakeup());
-  std::string event;
   Update(1000);
-  EXPECT_FALSE(watch_.TakeInputEvent(RequestId(), &event));
-  Output("\r\n 1. Allow once\r\n 2. No", 1500);
-  Update(1500);
-  Update(1500 + QuestionWatch::kStableMs);
-  ASSERT_TRUE(watch_.TakeInputEvent(RequestId(), &event));
+  std::string event = Asked("\r\n 1. Allow once\r\n 2. No", 1500);
   EXPECT_NE(std::string::npos, event.find("\"Allow once\"")) << event;
 }
 
 // The second question of a turn waits from when it shows, not from the
 // first: half of its frame must not count at once.
 TEST_F(AgentQuestionWatchTest, ASecondDialogWaitsForItsOwnOptions) {
-  Output("Allow execution of [Shell]?\r\n 1. Allow once\r\n 2. No", 0);
-  Update(0);
-  Update(QuestionWatch::kStableMs);
-  std::string event, err;
+  ASSERT_NE("", Asked("Allow execution of [Shell]?\r\n 1. Allow once\r\n 2. No", 0));
+  std::string err;
   std::vector<std::string> keys;
-  ASSERT_TRUE(watch_.TakeInputEvent(RequestId(), &event));
   ASSERT_TRUE(watch_.Answer(1, &keys, &err)) << err;
   Output("\x1b[2J\x1b[Hworking", 100);
   Update(100);
-  Output("\x1b[2J\x1b[HAllow execution of [Edit]?", 5000);
-  Update(5000);
+  EXPECT_EQ("", Asked("\x1b[2J\x1b[HAllow execution of [Edit]?", 5000));
   Update(5000 + QuestionWatch::kMaxWaitMs);
-  EXPECT_FALSE(watch_.TakeInputEvent(RequestId(), &event)) << event;
-  Output("\r\n 1. Allow once\r\n 2. No", 5500);
-  Update(5500);
-  Update(5500 + QuestionWatch::kStableMs);
-  ASSERT_TRUE(watch_.TakeInputEvent(RequestId(), &event));
+  std::string event = Asked("\r\n 1. Allow once\r\n 2. No", 5500);
   EXPECT_NE(std::string::npos, event.find("[Edit]")) << event;
   EXPECT_NE(std::string::npos, event.find("\"Allow once\"")) << event;
 }

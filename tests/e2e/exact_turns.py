@@ -1,10 +1,10 @@
 """The shared end-to-end suite of exact turns (issue 25, point 3), one
 subclass per agent CLI: ready on a bare home in --mode agent, markdown
 exact, five turns, a tool call in turn.tools with the right text after it,
-a permission question answered inside the turn, resume across two daemons,
-an unreadable transcript. A subclass sets CLI and the hooks below; mix in
-unittest.TestCase. The row-by-row paragraph is RowStreaming (agent_harness),
-mixed into the CLI's AgentTurns class."""
+a permission question answered inside the turn, two in one turn, resume
+across two daemons, an unreadable transcript. A subclass sets CLI and the
+hooks below; mix in unittest.TestCase. The row-by-row paragraph is
+RowStreaming (agent_harness), mixed into the CLI's AgentTurns class."""
 import json
 import os
 import re
@@ -158,20 +158,31 @@ class ExactTurns:
         self.assertEqual((r["markdown"], r["text"]), ("Done.", "Done."))
 
     def test_a_permission_question_answered_inside_the_turn(self):
+        self.permission_turn(["allowed.txt"])
+
+    # Two questions in one turn: the second is reported whole (its choices
+    # drawn), like the first, and answered; the turn then goes on.
+    def test_two_permission_questions_in_one_turn(self):
+        self.permission_turn(["first.txt", "second.txt"])
+
+    def permission_turn(self, names):
+        """One turn of a tool call per file in `names`, each asked about (a
+        needs_input event) and answered; then the reply."""
         self.start()
         d = self.s.daemon
-        target = os.path.join(self.s.cwd, "allowed.txt")
-        self.api.script(self.asking_call(target), "Done.")
-        d.send({"id": "q", "type": "ask", "prompt": "make the allowed file", "timeout": 90, "on_input": "wait"})
-        ev = d.wait_for(lambda m: m.get("id") == "q", 90)
-        self.assertEqual(ev["type"], "needs_input", ev)
-        self.assert_asks_about(d, ev, "touch " + target)
-        self.answer_permission(d, "q", ev)
+        targets = [os.path.join(self.s.cwd, name) for name in names]
+        self.api.script(*[self.asking_call(t) for t in targets], "Done.")
+        d.send({"id": "q", "type": "ask", "prompt": "make the files", "timeout": 90, "on_input": "wait"})
+        for target in targets:
+            ev = d.wait_for(lambda m: m.get("id") == "q", 90)
+            self.assertEqual(ev["type"], "needs_input", ev)
+            self.assert_asks_about(d, ev, "touch " + target)
+            self.answer_permission(d, "q", ev)
         r = d.wait_for(lambda m: m.get("id") == "q", 90)
         self.assertTrue(r["ok"], r)
-        self.assertTrue(os.path.exists(target))
+        self.assertTrue(all(os.path.exists(t) for t in targets), r)
         self.assertEqual(r["markdown"], "Done.")
-        self.assertEqual([t["name"] for t in r["turn"]["tools"]], [self.SHELL_TOOL])
+        self.assertEqual([t["name"] for t in r["turn"]["tools"]], [self.SHELL_TOOL] * len(targets))
 
     def test_resume_across_two_daemons(self):
         s = self.start()

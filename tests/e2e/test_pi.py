@@ -69,6 +69,18 @@ class PiExact(ExactTurns, unittest.TestCase):
         self.assertEqual(r["markdown"], "Done.")
 
 
+    def test_two_permission_questions_in_one_turn(self):
+        self.start()
+        targets = [os.path.join(self.s.cwd, name) for name in ("first.txt", "second.txt")]
+        self.api.script(*[self.shell_call("touch " + t) for t in targets])
+        d = self.s.daemon
+        d.send({"id": "q", "type": "ask", "prompt": "make the two files", "timeout": 90, "on_input": "wait"})
+        r = d.wait_for(lambda m: m.get("id") == "q", 90)
+        self.assertEqual(r["type"], "reply", r)
+        self.assertTrue(all(os.path.exists(t) for t in targets), r)
+        self.assertEqual([t["name"] for t in r["turn"]["tools"]], [self.SHELL_TOOL] * 2)
+
+
 class PiLifecycle(AgentLifecycle, unittest.TestCase):
     CLI = CLI
 

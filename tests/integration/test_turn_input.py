@@ -21,7 +21,7 @@ class TurnInput(unittest.TestCase):
             json.dump({"command": [sys.executable, ASKING_TUI],
                        "prompt": {"pattern": "^\\$ $", "scope": "cursor_line"},
                        "submit": {"mode": "type"},
-                       "needs_input": ["^Proceed to production\\?", "^Your name\\?"],
+                       "needs_input": ["^Proceed to production\\?", "^Notify the team\\?", "^Your name\\?"],
                        "needs_input_options": {"option": "^(?:❯ |  )(\\d+)\\. (.+)$",
                                                "selected": "^❯"}}, f)
 
@@ -67,6 +67,19 @@ class TurnInput(unittest.TestCase):
         self.assertTrue(self.d.request("answer", target="a", option=2)["ok"])
         reply = self.d.wait_for(lambda m: m.get("id") == "a", 20)
         self.assertIn("chose Yes, and do not ask again", reply["text"])
+
+    # Keys answer a question as `answer` does: the next one, drawn at once,
+    # is reported too.
+    def test_two_questions_answered_with_keys(self):
+        ev = self.start("release")
+        self.assertEqual(ev["question"], "Proceed to production?", ev)
+        self.assertTrue(self.d.request("keys", keys=["Enter"])["ok"])
+        ev = self.d.wait_for(lambda m: m.get("id") == "a", 20)
+        self.assertEqual((ev["type"], ev.get("question")), ("needs_input", "Notify the team?"), ev)
+        self.assertTrue(self.d.request("keys", keys=["Down", "Enter"])["ok"])
+        reply = self.d.wait_for(lambda m: m.get("id") == "a", 20)
+        self.assertTrue(reply["ok"], reply)
+        self.assertIn("deployed: Yes, notified: No", reply["text"])
 
     def test_free_text(self):
         ev = self.start("name")

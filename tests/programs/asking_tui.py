@@ -3,8 +3,9 @@
 
 `deploy` asks "Proceed to production?" with three choices (arrows move the
 highlight, Enter takes it); `deploy slowly` draws the choices half a second
-after the question (a frame cut in two on a loaded machine); `name` asks for
-free text. Like a TUI's dialog, the question goes away once answered; the
+after the question (a frame cut in two on a loaded machine); `release` asks
+it, then "Notify the team?" as soon as it is answered; `name` asks for free
+text. Like a TUI's dialog, the question goes away once answered; the
 answer is printed, then the prompt again.
 """
 import os, sys, termios, time, tty
@@ -39,6 +40,12 @@ while True:
         out("\x1b7Proceed to production?\r\n")
         answer = choose(["Yes", "Yes, and do not ask again", "No"], 0.5 if cmd == "deploy slowly" else 0)
         out("\x1b8\x1b[Jchose %s\r\n" % answer)
+    elif cmd == "release":  # two questions, the second right after the first
+        out("\x1b7Proceed to production?\r\n")
+        deployed = choose(["Yes", "No"])
+        out("\x1b8\x1b[J\x1b7Notify the team?\r\n")
+        notified = choose(["Yes", "No"])
+        out("\x1b8\x1b[Jdeployed: %s, notified: %s\r\n" % (deployed, notified))
     elif cmd == "name":
         out("\x1b7Your name?\r\n> ")
         name = b""
