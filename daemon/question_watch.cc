@@ -128,7 +128,8 @@ bool QuestionWatch::Settled(const std::string& question, TimePoint last_change, 
   // The kernel passes a terminal write on in 2 KB pieces, and a loaded
   // machine may run other work between them for longer than kStableMs: a
   // dialog's question can hold still while its options are still to come.
-  if (!config_.needs_input_options.option.empty() &&
+  // (Once reported, when it counts no longer matters: no parse.)
+  if (!reported_ && !config_.needs_input_options.option.empty() &&
       ParseInputQuestion(question, config_.needs_input_options).options.empty()) {
     due_ = std::max(due_, first_ + Ms(kOptionsLateMs));
   }
