@@ -297,9 +297,13 @@ function ended() {
 // earlier submissions (a server, a late timer) do not count, even when they
 // end meanwhile. Promises are waited for through what they wait for.
 const pending = new Map();
+// How many async resources of any kind (a promise, a tick, a microtask too)
+// the running submission made.
+let started = 0;
 createHook({
   init(id, type, trigger, resource) {
     if (running === 0 || asks.getStore() !== running) return;
+    started++;
     if (type === 'Timeout' || type === 'Immediate' || /WRAP|REQ/.test(type)) pending.set(id, resource);
   },
   destroy(id) {
@@ -405,6 +409,12 @@ function withoutHookFields(value) {
 }
 
 function drain(done) {
+  // Code that started nothing asynchronous (most asks) has nothing left
+  // that could run later: done now, not an event-loop turn later.
+  if (started === 0) {
+    asks.exit(done);
+    return;
+  }
   const until = Date.now() + DRAIN_MS;
   const check = () => {
     if (pendingCount() === 0 || Date.now() >= until) done();
@@ -447,6 +457,7 @@ function submit(argument, echoed) {
   showAsTyped(source, server.getPrompt(), typed, echoed);
   running = ++submissions;
   pending.clear();
+  started = 0;
   atLineStart = true;
   const mine = running;
   const evaluated = (err, value) => drain(() => {

@@ -147,6 +147,11 @@ NODE += [
     ("const { setTimeout: sleep } = require('node:timers/promises');\n(async () => {\n  await sleep(100);\n  console.log('slept');\n})();\nundefined;", None),
     ("const fs = require('node:fs');\nfs.readdir('/', () => console.log('read done'));\nundefined;", None),
     ("process.nextTick(() => console.log('nextTick'));\nPromise.resolve().then(() => console.log('promise'));\nsetTimeout(() => console.log('timeout'), 0);\nconsole.log('sync');", None),
+    # One kind of pending work each, and nothing else (the engine ends a
+    # submission that started none at once):
+    ("queueMicrotask(() => console.log('microtask'));\nundefined;", None),
+    ("process.nextTick(() => console.log('tick'));\nundefined;", None),
+    ("new Promise((resolve) => resolve('then')).then(console.log);\nundefined;", None),
 ]
 
 SCRIPT = {
