@@ -93,10 +93,11 @@ def _setup(token):
     history_lines = 1000  # kept in readline's history
     unbuffered_output()
     # The daemon's prompt pipe: read by number, never inherited by programs
-    # the code starts.
+    # the code starts, non-blocking (read at once, select only to wait).
     try:
         prompt_fd = int(os.environ.pop("TUIDRIVER_PROMPT_FD", "-1"))
         os.set_inheritable(prompt_fd, False)
+        os.set_blocking(prompt_fd, False)
     except (ValueError, OSError):
         prompt_fd = -1
     piped = bytearray()  # read from the pipe, not parsed yet
@@ -242,9 +243,14 @@ def _setup(token):
         and files its records: "<number> <size>\\n" and the prompt's bytes,
         or "<number> drop\\n" (its ask ended before the prompt was taken:
         it and those before it are void). False if nothing came."""
-        if prompt_fd < 0 or not select.select([prompt_fd], [], [], wait)[0]:
+        if prompt_fd < 0:
             return False
-        chunk = os.read(prompt_fd, 65536)  # (a 1 MiB buffer costs an mmap per read)
+        try:
+            chunk = os.read(prompt_fd, 65536)  # (a 1 MiB buffer costs an mmap per read)
+        except BlockingIOError:
+            if wait <= 0 or not select.select([prompt_fd], [], [], wait)[0]:
+                return False
+            return read_pipe(0)
         if not chunk:
             return False
         piped.extend(chunk)
