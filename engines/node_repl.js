@@ -280,16 +280,18 @@ function route(stream) {
 route(process.stdout);
 route(process.stderr);
 
-// A submission ended and its prompt is drawn: late output waits LATE_MS.
+// A submission ended and its prompt is drawn: late output waits LATE_MS
+// (one timer, restarted by each submission's end).
+const lateWait = setTimeout(function showHeldLate() {
+  if (running !== 0) return;  // a later submission runs: its end restarts the wait
+  holding = false;
+  if (held) showLate();
+}, LATE_MS);
+lateWait.unref();
 function ended() {
   running = 0;
   holding = true;
-  const which = submissions;
-  setTimeout(() => {
-    if (which !== submissions) return;  // a later submission took over
-    holding = false;
-    if (held) showLate();
-  }, LATE_MS).unref();
+  lateWait.refresh();
 }
 
 // Resources the running submission's code added and that are still pending
