@@ -201,18 +201,29 @@ def measure_throughput(cfg):
 # ---------------------------------------------------------------- 2. latency
 
 def measure_latency(cfg):
+    """The six variants' sessions live side by side and take turns, a block
+    of asks each, in a shuffled order each block: interleaved as the other
+    measures are, so that the host's drift meets all of them alike."""
     engines = os.path.join(ROOT, "engines")
-    res = {"tuidriver ask": repl_asks(cfg, "python"),
-           "python3 on a bare PTY (floor)": {"ms": repl_floor(cfg.asks, ["python3", "-i", "-q"], b"6*7\r", b">>> "),
-                                             "bad": 0},
-           ENGINE_REPL: {"ms": repl_floor(cfg.asks, ["python3", "-q", "-i", os.path.join(engines, "python_repl.py"),
-                                                     "tok"], b"\r", b"td-tok>>> ", piped=b"6*7"), "bad": 0},
-           "tuidriver ask (node)": repl_asks(cfg, "node"),
-           "node on a bare PTY (floor)": {"ms": repl_floor(cfg.asks, ["node", "-i"], b"6*7\r", b"> \x1b[3G"), "bad": 0},
-           ENGINE_REPL_NODE: {"ms": repl_floor(cfg.asks, ["node", "--no-warnings", os.path.join(engines, "node_repl.js"),
-                                                          "tok"], b".td %d\r", re.compile(rb"td-tok> (\x1b\[\d+G)?$"),
-                                          piped=b"6*7"),
-                              "bad": 0}}
+    variants = {
+        "tuidriver ask": lambda: DaemonRepl(cfg, "python"),
+        "python3 on a bare PTY (floor)": lambda: BareRepl(["python3", "-i", "-q"], b"6*7\r", b">>> "),
+        ENGINE_REPL: lambda: BareRepl(["python3", "-q", "-i", os.path.join(engines, "python_repl.py"), "tok"],
+                                      b"\r", b"td-tok>>> ", piped=b"6*7"),
+        "tuidriver ask (node)": lambda: DaemonRepl(cfg, "node"),
+        "node on a bare PTY (floor)": lambda: BareRepl(["node", "-i"], b"6*7\r", b"> \x1b[3G"),
+        ENGINE_REPL_NODE: lambda: BareRepl(["node", "--no-warnings", os.path.join(engines, "node_repl.js"), "tok"],
+                                           b".td %d\r", re.compile(rb"td-tok> (\x1b\[\d+G)?$"), piped=b"6*7"),
+    }
+    sessions = {name: make() for name, make in variants.items()}
+    names = list(sessions)
+    rng = random.Random(5)
+    for _ in range(cfg.asks // LATENCY_BLOCK):
+        rng.shuffle(names)
+        for name in names:
+            for _ in range(LATENCY_BLOCK):
+                sessions[name].ask()
+    res = {name: sessions[name].close() for name in variants}
     for name, v in res.items():
         log(f"latency: {name} p50 {median(v['ms']):.2f} ms p99 {percentile(v['ms'], 99):.2f} ms, bad={v['bad']}")
     res["tuidriver send + 1 s silence"] = quiescence_tuidriver(cfg)
@@ -224,22 +235,30 @@ def measure_latency(cfg):
     return res
 
 
-def repl_asks(cfg, engine):
-    """`ask("6*7")` cfg.asks times on one session of `engine`, each timed from
-    writing the request line to reading the reply line."""
-    d = daemon([cfg.td, engine])
-    d.wait_for(lambda m: m.get("type") == "ready", 120)
-    ms, bad = [], 0
-    for i in range(cfg.asks):
-        req = (json.dumps({"id": i, "type": "ask", "prompt": "6*7"}) + "\n").encode()
+LATENCY_BLOCK = 50  # asks a variant takes in one turn
+
+
+class DaemonRepl:
+    """`ask("6*7")` on one session of `engine`, each timed from writing the
+    request line to reading the reply line."""
+
+    def __init__(self, cfg, engine):
+        self.d = daemon([cfg.td, engine])
+        self.d.wait_for(lambda m: m.get("type") == "ready", 120)
+        self.ms, self.bad = [], 0
+
+    def ask(self):
+        req = (json.dumps({"id": len(self.ms), "type": "ask", "prompt": "6*7"}) + "\n").encode()
         t0 = time.perf_counter_ns()
-        os.write(d.proc.stdin.fileno(), req)
-        r = d.read_line(120)
-        ms.append((time.perf_counter_ns() - t0) / 1e6)
-        bad += not (r.get("ok") and r.get("text") == "42")
-    hwm_kb = vm_hwm_kb(d.proc.pid)
-    d.end_input()
-    return {"ms": ms, "bad": bad, "hwm_kb": hwm_kb}
+        os.write(self.d.proc.stdin.fileno(), req)
+        r = self.d.read_line(120)
+        self.ms.append((time.perf_counter_ns() - t0) / 1e6)
+        self.bad += not (r.get("ok") and r.get("text") == "42")
+
+    def close(self):
+        hwm_kb = vm_hwm_kb(self.d.proc.pid)
+        self.d.end_input()
+        return {"ms": self.ms, "bad": self.bad, "hwm_kb": hwm_kb}
 
 
 # The engine's own REPL code (engines/python_repl.py, node_repl.js) on a bare
@@ -249,7 +268,7 @@ ENGINE_REPL = "python_repl.py on a bare PTY (the engine's REPL, no daemon)"
 ENGINE_REPL_NODE = "node_repl.js on a bare PTY (the engine's REPL, no daemon)"
 
 
-def repl_floor(n, argv, line, prompt, piped=None):
+class BareRepl:
     """The REPL's own speed: it runs on a 120x40 PTY, `line` is typed, the
     output read until the next prompt (bytes it ends with, or a pattern
     that ends it), no emulator. What any driver must wait for at least.
@@ -258,42 +277,48 @@ def repl_floor(n, argv, line, prompt, piped=None):
     number in place of a %d (python's Enter alone has none). HOME is an
     empty folder: python3 -i loads ~/.python_history, and readline looks
     through all of it at every line (the engines keep no history file)."""
-    home = tempfile.mkdtemp(prefix="tuidriver-bench-home-")
-    pipe_r = pipe_w = -1
-    if piped is not None:
-        pipe_r, pipe_w = os.pipe()
-        os.set_inheritable(pipe_r, True)
-    pid, fd = pty.fork()
-    if pid == 0:
-        os.environ.update(PYTHON_BASIC_REPL="1", NODE_DISABLE_COLORS="1", NODE_REPL_HISTORY="", HOME=home)
-        # As the python engine runs it: unbuffered, C's stdout would take
-        # readline's prompt a character a write.
-        os.environ.pop("PYTHONUNBUFFERED", None)
+
+    def __init__(self, argv, line, prompt, piped=None):
+        self.line, self.piped, self.ms = line, piped, []
+        self.home = tempfile.mkdtemp(prefix="tuidriver-bench-home-")
+        self.pipe_r = self.pipe_w = -1
         if piped is not None:
-            os.environ["TUIDRIVER_PROMPT_FD"] = str(pipe_r)
-        os.execvp(argv[0], argv)
-    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
-    ends = (lambda b: prompt.search(b) is not None) if hasattr(prompt, "search") else (lambda b: b.endswith(prompt))
-    buf = b""
-    while not ends(buf):
-        buf += os.read(fd, 65536)
-    ms = []
-    for number in range(1, n + 1):
+            self.pipe_r, self.pipe_w = os.pipe()
+            os.set_inheritable(self.pipe_r, True)
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:
+            os.environ.update(PYTHON_BASIC_REPL="1", NODE_DISABLE_COLORS="1", NODE_REPL_HISTORY="", HOME=self.home)
+            # As the python engine runs it: unbuffered, C's stdout would take
+            # readline's prompt a character a write.
+            os.environ.pop("PYTHONUNBUFFERED", None)
+            if piped is not None:
+                os.environ["TUIDRIVER_PROMPT_FD"] = str(self.pipe_r)
+            os.execvp(argv[0], argv)
+        fcntl.ioctl(self.fd, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+        self.ends = (lambda b: prompt.search(b) is not None) if hasattr(prompt, "search") else (
+            lambda b: b.endswith(prompt))
         buf = b""
+        while not self.ends(buf):
+            buf += os.read(self.fd, 65536)
+
+    def ask(self):
+        number, buf = len(self.ms) + 1, b""
         t0 = time.perf_counter_ns()
-        if piped is not None:
-            os.write(pipe_w, b"%d %d\n%s" % (number, len(piped), piped))
-        os.write(fd, line % number if b"%d" in line else line)
-        while not (b"42\r\n" in buf and ends(buf)):
-            buf += os.read(fd, 65536)
-        ms.append((time.perf_counter_ns() - t0) / 1e6)
-    os.kill(pid, 9)
-    os.waitpid(pid, 0)
-    for f in (fd, pipe_r, pipe_w):
-        if f >= 0:
-            os.close(f)
-    shutil.rmtree(home, ignore_errors=True)
-    return ms
+        if self.piped is not None:
+            os.write(self.pipe_w, b"%d %d\n%s" % (number, len(self.piped), self.piped))
+        os.write(self.fd, self.line % number if b"%d" in self.line else self.line)
+        while not (b"42\r\n" in buf and self.ends(buf)):
+            buf += os.read(self.fd, 65536)
+        self.ms.append((time.perf_counter_ns() - t0) / 1e6)
+
+    def close(self):
+        os.kill(self.pid, 9)
+        os.waitpid(self.pid, 0)
+        for f in (self.fd, self.pipe_r, self.pipe_w):
+            if f >= 0:
+                os.close(f)
+        shutil.rmtree(self.home, ignore_errors=True)
+        return {"ms": self.ms, "bad": 0}
 
 
 def quiescence_tuidriver(cfg):

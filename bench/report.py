@@ -260,7 +260,8 @@ def section_latency(cfg, r):
     out = ["## 2. Ask latency on a REPL", "",
            f"`ask(\"6*7\")` on the python engine (and the node engine), {len(lat['tuidriver ask']['ms'])} asks in "
            "one session, timed from writing the request line to reading the reply line (tests/lib's client; it "
-           "reads 64 KiB at a time, as the floors below read the PTY). Baselines:",
+           "reads 64 KiB at a time, as the floors below read the PTY). The sessions of all six variants below "
+           "live side by side and take turns, 50 asks each, in a shuffled order each turn. Baselines:",
            "",
            "- *python3 (node) on a bare PTY (floor)*: the REPL itself, typed and read by a few lines of Python, "
            "no emulator: what any driver has to wait for. Its HOME is an empty folder: python3 -i loads "
