@@ -8,11 +8,13 @@ things are compared:
 - memory: the daemon's resident memory (VmRSS) as a python session with
   scrollback 10,000 prints 100,000 lines per ask, ten times: bounded by the
   scrollback and the largest reply, not by what was printed in all;
-- turns: a 1,000-turn python session, each turn a different expression: the
-  ask latency and the daemon's VmRSS early in the session against late;
+- turns: a 1,000-turn python session, each turn a different expression:
+  the daemon's VmRSS early in the session against late, and the ask latency
+  after the 1,000 turns against a fresh session's, asked in turn (early
+  against late in time read the host's drift as growth);
 - repeats: 1,000 asks of the same code on a python and on a node session,
-  early against late (node's compile cache once grew with each: it slowed
-  0.55 -> 0.76 ms over 2,000 asks).
+  then the same against a fresh session, in turn (node's compile cache once
+  grew with each ask: it slowed 0.55 -> 0.76 ms over 2,000 asks).
 """
 import json
 import os
@@ -100,6 +102,30 @@ def timed_asks(d, turns, ask_of, after=lambda i: None):
     return ms, bad
 
 
+AFTER = 300  # asks compared at the end of a long session
+
+
+def late_against_fresh(cfg, daemon, d, engine, ask_of, first):
+    """AFTER more asks on the long session d (numbered from `first`) and
+    AFTER on a fresh session of the same engine, asked in turn, so that the
+    host's drift meets both alike."""
+    fresh = daemon([cfg.td, engine])
+    try:
+        fresh.wait_for(lambda m: m.get("type") == "ready")
+        res = {"late": [], "fresh": [], "late_bad": 0}
+        for i in range(AFTER):
+            pair = (("late", d, first + i), ("fresh", fresh, i + 1))
+            for name, s, n in pair if i % 2 else pair[::-1]:
+                t = timed_ask(s, n, *ask_of(n))
+                if t is None:
+                    res["late_bad"] += 1
+                else:
+                    res[name].append(t)
+        return res
+    finally:
+        fresh.end_input()
+
+
 def measure_turns(cfg, daemon, log):
     d = daemon([cfg.td, "python"])
     try:
@@ -108,9 +134,11 @@ def measure_turns(cfg, daemon, log):
         ms, bad = timed_asks(d, cfg.life_turns, lambda i: (f"{i}*7", str(i * 7)),
                              lambda i: rss.update(early_kb=vm_rss_kb(d.proc.pid)) if i == 100 else None)
         rss["late_kb"] = vm_rss_kb(d.proc.pid)
-        res = {"ms": ms, "bad": bad, "turns": cfg.life_turns, **rss}
-        log("lifetime turns: first 100 p50 %.3f ms, last 100 p50 %.3f ms, VmRSS at 100 %d kB, at the end %d kB" %
-            (statistics.median(ms[:100]), statistics.median(ms[-100:]), rss["early_kb"], rss["late_kb"]))
+        res = {"ms": ms, "bad": bad, "turns": cfg.life_turns, **rss,
+               **late_against_fresh(cfg, daemon, d, "python", lambda i: (f"{i}*7", str(i * 7)), cfg.life_turns + 1)}
+        log("lifetime turns: after %d turns p50 %.3f ms, fresh p50 %.3f ms, VmRSS at 100 %d kB, at %d %d kB" %
+            (cfg.life_turns, statistics.median(res["late"]), statistics.median(res["fresh"]), rss["early_kb"],
+             cfg.life_turns, rss["late_kb"]))
         return res
     finally:
         d.end_input()
@@ -121,9 +149,11 @@ def measure_repeats(cfg, daemon, log, engine):
     try:
         d.wait_for(lambda m: m.get("type") == "ready")
         ms, bad = timed_asks(d, cfg.life_turns, lambda i: ("6*7", "42"))
-        log("lifetime repeats (%s): first 100 p50 %.3f ms, last 100 p50 %.3f ms" %
-            (engine, statistics.median(ms[:100]), statistics.median(ms[-100:])))
-        return {"ms": ms, "bad": bad}
+        res = {"ms": ms, "bad": bad,
+               **late_against_fresh(cfg, daemon, d, engine, lambda i: ("6*7", "42"), cfg.life_turns + 1)}
+        log("lifetime repeats (%s): after %d asks p50 %.3f ms, fresh p50 %.3f ms" %
+            (engine, cfg.life_turns, statistics.median(res["late"]), statistics.median(res["fresh"])))
+        return res
     finally:
         d.end_input()
 
