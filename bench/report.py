@@ -477,7 +477,8 @@ def section_lifetime(r):
             f"history (scrollback 100,000; its history starts at row {h['history_rows']}) and on a fresh one "
             f"with the same scrollback, asked in turn, {len(h['fresh'])} + {len(h['history'])} asks "
             f"({h['bad']} wrong). *Turns:* one python session, {len(t['ms'])} asks of a new expression each "
-            f"({t['bad']} wrong); then {len(late_and_fresh(t)[0])} more on it and as many on a fresh session, "
+            f"({t['bad']} wrong); then {len(late_and_fresh(t)[0])} more on it and as many on a fresh session "
+            f"({t.get('late_bad', 0)} wrong), "
             "asked in turn (early against late in time would read the host's drift as growth). *Repeats:* the "
             "same for `6*7` asked again and again. *Memory:* the daemon's VmRSS on a python session with scrollback 10,000 "
             "printing 100,000 lines per ask; the first two asks raise it (a reply's text is built whole, and "
@@ -491,7 +492,7 @@ def section_lifetime(r):
             f"100k {m['after_kb'][0] / 1024:.1f} MB) | {m['after_kb'][1] / 1024:.1f} MB | "
             f"{m['after_kb'][-1] / 1024:.1f} MB | {n['memory']:.2f}× |",
             *[f"| {e}: ask p50 of the same `6*7`, a fresh session vs one after {len(x['ms']) + x['bad']:,} "
-              f"({x['bad']} wrong) | {ms(med(late_and_fresh(x)[1]))} ms | {ms(med(late_and_fresh(x)[0]))} ms | "
+              f"({x['bad'] + x.get('late_bad', 0)} wrong) | {ms(med(late_and_fresh(x)[1]))} ms | {ms(med(late_and_fresh(x)[0]))} ms | "
               f"{n['repeats_' + e]:.2f}× |" for e, x in life.get("repeats", {}).items()], "",
             "Target: every ratio at most 1.10 (flat).", ""]
 
