@@ -43,6 +43,22 @@ def timed_ask(d, rid, prompt, expect):
     return ms if r.get("ok") and r.get("text") == expect else None
 
 
+def ask_in_turn(sessions, rounds):
+    """In round i, each of `sessions` ((name, daemon, ask_of)) asks
+    ask_of(i) = (rid, prompt, expected), in an order reversed every other
+    round, so that the host's drift meets them alike. Returns the ms of the
+    right replies by name, and how many were wrong."""
+    ms, bad = {name: [] for name, _, _ in sessions}, 0
+    for i in range(rounds):
+        for name, d, ask_of in sessions if i % 2 else sessions[::-1]:
+            t = timed_ask(d, *ask_of(i))
+            if t is None:
+                bad += 1
+            else:
+                ms[name].append(t)
+    return ms, bad
+
+
 def print_lines(d, n):
     """Has python print n numbered lines; waits for the ask to finish."""
     r = d.request("ask", wait=660, prompt=f"for i in range({n}): print(i)", timeout_ms=600_000)
@@ -58,14 +74,9 @@ def measure_history(cfg, daemon, log):
             d.wait_for(lambda m: m.get("type") == "ready")
         print_lines(full, HISTORY_LINES)
         held = full.request("scrollback", lines=1)
-        res = {"fresh": [], "history": [], "bad": 0, "history_rows": held.get("first_row")}
-        for i in range(cfg.life_asks):
-            for name, d in (("fresh", fresh), ("history", full)) if i % 2 else (("history", full), ("fresh", fresh)):
-                ms = timed_ask(d, 10 + i, f"{i}*7", str(i * 7))
-                if ms is None:
-                    res["bad"] += 1
-                else:
-                    res[name].append(ms)
+        ask_of = lambda i: (10 + i, f"{i}*7", str(i * 7))
+        ms, bad = ask_in_turn((("fresh", fresh, ask_of), ("history", full, ask_of)), cfg.life_asks)
+        res = {**ms, "bad": bad, "history_rows": held.get("first_row")}
         log("lifetime history: fresh p50 %.3f ms, 100k lines p50 %.3f ms" %
             (statistics.median(res["fresh"]), statistics.median(res["history"])))
         return res
@@ -107,21 +118,13 @@ AFTER = 300  # asks compared at the end of a long session
 
 def late_against_fresh(cfg, daemon, d, engine, ask_of, first):
     """AFTER more asks on the long session d (numbered from `first`) and
-    AFTER on a fresh session of the same engine, asked in turn, so that the
-    host's drift meets both alike."""
+    AFTER on a fresh session of the same engine, asked in turn."""
     fresh = daemon([cfg.td, engine])
     try:
         fresh.wait_for(lambda m: m.get("type") == "ready")
-        res = {"late": [], "fresh": [], "late_bad": 0}
-        for i in range(AFTER):
-            pair = (("late", d, first + i), ("fresh", fresh, i + 1))
-            for name, s, n in pair if i % 2 else pair[::-1]:
-                t = timed_ask(s, n, *ask_of(n))
-                if t is None:
-                    res["late_bad"] += 1
-                else:
-                    res[name].append(t)
-        return res
+        ms, bad = ask_in_turn((("late", d, lambda i: (first + i, *ask_of(first + i))),
+                               ("fresh", fresh, lambda i: (i + 1, *ask_of(i + 1)))), AFTER)
+        return {**ms, "late_bad": bad}
     finally:
         fresh.end_input()
 
