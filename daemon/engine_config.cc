@@ -219,6 +219,7 @@ void ReadInputOptions(Reader* r, const element& e, const std::string& path, Inpu
     if (key == "option") r->Regex(v, sub, &c->option);
     else if (key == "selected") r->Regex(v, sub, &c->selected);
     else if (key == "question_start") r->Regex(v, sub, &c->question_start);
+    else if (key == "incomplete") r->Regex(v, sub, &c->incomplete);
     else if (key == "next") r->Keys(v, sub, &c->next);
     else if (key == "previous") r->Keys(v, sub, &c->previous);
     else if (key == "confirm") r->Keys(v, sub, &c->confirm);

@@ -52,6 +52,11 @@ struct InputOptionsConfig {
   // row that matched (Qwen's "? Shell COMMAND" above "Allow execution of:
   // 'touch'?"); none: the matched row.
   std::string question_start;
+  // A row, anywhere on screen, that shows the question is not whole yet:
+  // opencode draws its permission box before the tool call's input has
+  // reached the box ("~ Writing command…" above it, the command row blank).
+  // While one shows, the question counts only once it is long on screen.
+  std::string incomplete;
   std::vector<std::string> next = {"Down"};      // moves the highlight on
   std::vector<std::string> previous = {"Up"};    // and back
   std::vector<std::string> confirm = {"Enter"};  // takes the highlighted one

@@ -30,7 +30,7 @@ bool QuestionWatch::Update(const Terminal& term, const ChildInput& child, uint64
   bool certain = false;
   if (QuestionUp(term, child, generation, last_change, now, question, &certain)) {
     if (NextQuestion(*question, now)) reported_ = seen_ever_ = responded_ = false;
-    if (!certain && !Settled(*question, last_change, now)) return false;
+    if (!certain && !Settled(*question, matcher_.QuestionIncomplete(term), last_change, now)) return false;
     pending_ = true;
     if (!wait_input_) return true;
     if (!reported_) Report(*question, now);  // once reported, the ask waits for its answer
@@ -111,7 +111,7 @@ TerminalReader QuestionWatch::ProbeReader(const ChildInput& child, uint64_t gene
 // stayed the same a moment, or once it was first seen long enough ago (a TUI
 // that redraws all the time, in pieces, may change it or hide it in every
 // read).
-bool QuestionWatch::Settled(const std::string& question, TimePoint last_change, TimePoint now) {
+bool QuestionWatch::Settled(const std::string& question, bool incomplete, TimePoint last_change, TimePoint now) {
   if (!seen_ever_) {
     seen_ever_ = true;
     first_ = now;
@@ -128,16 +128,20 @@ bool QuestionWatch::Settled(const std::string& question, TimePoint last_change, 
   // The kernel passes a terminal write on in 2 KB pieces, and a loaded
   // machine may run other work between them for longer than kStableMs: a
   // dialog's question can hold still while its options are still to come.
-  // (Once reported, when it counts no longer matters: no parse.)
-  if (!reported_ && !config_.needs_input_options.option.empty() &&
-      ParseInputQuestion(question, config_.needs_input_options).options.empty()) {
-    due_ = std::max(due_, first_ + Ms(kOptionsLateMs));
-  }
+  // An engine may also show that the question's own text is still to come
+  // (`incomplete`). Once reported, when it counts no longer matters.
+  if (!reported_ && (incomplete || OptionsToCome(question))) due_ = std::max(due_, first_ + Ms(kOptionsLateMs));
   // A REPL's program asks on its cursor line, which ordinary output passes
   // through too ("Result: " before the value): it counts once quiet a while.
   int quiet = config_.timeouts.question_ms;
   if (quiet > 0) due_ = std::max(due_, last_change + Ms(quiet));
   return now >= due_;
+}
+
+// The engine numbers its choices and none is drawn yet.
+bool QuestionWatch::OptionsToCome(const std::string& question) const {
+  return !config_.needs_input_options.option.empty() &&
+         ParseInputQuestion(question, config_.needs_input_options).options.empty();
 }
 
 void QuestionWatch::Report(const std::string& question, TimePoint now) {

@@ -25,6 +25,15 @@ EngineConfig Agent() {
   return c;
 }
 
+// An agent that draws its question box before the question's text reached
+// it, and shows so on a row above ("~ Writing command…", opencode).
+EngineConfig DrawsLate() {
+  EngineConfig c;
+  c.needs_input = {{"Permission required", MatchScope::kScreen}};
+  c.needs_input_options.incomplete = "^~ .*…$";
+  return c;
+}
+
 class QuestionWatchTest : public ::testing::Test {
  protected:
   explicit QuestionWatchTest(bool wait_input = false, bool from_process = false)
@@ -48,6 +57,19 @@ class QuestionWatchTest : public ::testing::Test {
     std::string event;
     watch_.TakeInputEvent(RequestId(), &event);
     return event;
+  }
+  // `text`, drawn at 0 and left as it is, is reported at kOptionsLateMs
+  // and not before.
+  void ExpectReportedOnlyLate(const std::string& text) {
+    Output(text, 0);
+    Update(0);
+    std::string event;
+    Update(QuestionWatch::kOptionsLateMs - 1);
+    EXPECT_FALSE(watch_.TakeInputEvent(RequestId(), &event));
+    Update(QuestionWatch::kOptionsLateMs);
+    ASSERT_TRUE(watch_.TakeInputEvent(RequestId(), &event));
+    std::string last_row = text.substr(text.rfind('\n') + 1);
+    EXPECT_NE(std::string::npos, event.find(last_row)) << event;
   }
   EngineConfig engine_;
   ScreenMatcher matcher_;
@@ -193,14 +215,28 @@ TEST_F(AgentQuestionWatchTest, ASecondDialogWaitsForItsOwnOptions) {
 }
 
 TEST_F(AgentQuestionWatchTest, ADialogWhoseOptionsNeverComeCountsLate) {
-  Output("Allow execution of [Shell]?", 0);
-  Update(0);
-  std::string event;
-  Update(QuestionWatch::kOptionsLateMs - 1);
-  EXPECT_FALSE(watch_.TakeInputEvent(RequestId(), &event));
-  Update(QuestionWatch::kOptionsLateMs);
-  ASSERT_TRUE(watch_.TakeInputEvent(RequestId(), &event));
-  EXPECT_NE(std::string::npos, event.find("Allow execution of [Shell]?")) << event;
+  ExpectReportedOnlyLate("Allow execution of [Shell]?");
+}
+
+class LateQuestionWatchTest : public QuestionWatchTest {
+ protected:
+  LateQuestionWatchTest() : QuestionWatchTest(DrawsLate(), true) {}
+};
+
+TEST_F(LateQuestionWatchTest, ABoxShownAsIncompleteWaitsForItsText) {
+  EXPECT_EQ("", Asked("~ Writing command…\r\nPermission required\r\n\r\n Allow once", 0));
+  EXPECT_EQ(At(QuestionWatch::kOptionsLateMs), watch_.next_wakeup());
+  std::string event = Asked("\x1b[H$ touch x\x1b[K\x1b[3;1H$ touch x", 200);
+  EXPECT_NE(std::string::npos, event.find("$ touch x")) << event;
+}
+
+TEST_F(LateQuestionWatchTest, ABoxThatStaysIncompleteCountsLate) {
+  ExpectReportedOnlyLate("~ Writing command…\r\nPermission required");
+}
+
+TEST_F(LateQuestionWatchTest, AWholeBoxCountsOnceStill) {
+  std::string event = Asked("$ touch x\r\nPermission required\r\n$ touch x", 0);
+  EXPECT_NE(std::string::npos, event.find("$ touch x")) << event;
 }
 
 class ProcessQuestionWatchTest : public QuestionWatchTest {

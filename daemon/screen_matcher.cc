@@ -37,6 +37,7 @@ ScreenMatcher::ScreenMatcher(const EngineConfig& config)
       tool_output_(CompileOrNull(config.reply.tool_output)),
       other_start_(CompileOrNull(config.reply.other_start)),
       question_start_(CompileOrNull(config.needs_input_options.question_start)),
+      question_incomplete_(Compile({config.needs_input_options.incomplete, MatchScope::kScreen})),
       busy_osc_(config.busy_osc),
       busy_osc_pattern_(CompileOrNull(config.busy_osc_pattern)),
       busy_until_osc_(config.busy_until_osc),
@@ -208,6 +209,11 @@ bool ScreenMatcher::NeedsInput(const Terminal& term, std::string* question) cons
     return true;
   }
   return false;
+}
+
+bool ScreenMatcher::QuestionIncomplete(const Terminal& term) const {
+  int row;
+  return Matches(question_incomplete_, term, &row);
 }
 
 }  // namespace tuidriver

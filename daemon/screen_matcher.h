@@ -79,6 +79,8 @@ class ScreenMatcher {
   // An unanswered question on screen: fills *question with the screen
   // text from the matching row down.
   bool NeedsInput(const Terminal& term, std::string* question) const;
+  // needs_input_options.incomplete shows: the question is still being drawn.
+  bool QuestionIncomplete(const Terminal& term) const;
 
   // Every rule that matches the screen, the deciding one first, in the
   // order the daemon weighs them: a dialog rule for `mode` (answered by
@@ -115,6 +117,7 @@ class ScreenMatcher {
   std::unique_ptr<RE2> tool_output_;
   std::unique_ptr<RE2> other_start_;
   std::unique_ptr<RE2> question_start_;
+  Compiled question_incomplete_;
   int busy_osc_ = 0;
   std::unique_ptr<RE2> busy_osc_pattern_;
   bool busy_until_osc_ = false;

@@ -174,6 +174,27 @@ TEST(ScreenMatcher, TheQuestionBeginsAtItsStartRow) {
   EXPECT_EQ("  ? Shell touch /p/a.txt\n\n   Allow execution of: 'touch'?\n   > 1. Yes", question);
 }
 
+// opencode draws its permission box before the command reached it (the
+// box's command row blank); the tool call's row above still says so. Kilo
+// (its fork) ends that row in "..." rather than "…". The rows as drawn.
+TEST(ScreenMatcher, OpencodeShowsAQuestionStillToBeDrawn) {
+  for (const char* engine : {"opencode", "kilo"}) {
+    EngineConfig c;
+    std::string err;
+    ASSERT_TRUE(LoadEngineFile(std::string(TUIDRIVER_SOURCE_DIR "/engines/") + engine + ".json", &c, &err)) << err;
+    ScreenMatcher m(c);
+    bool kilo = std::string(engine) == "kilo";
+    Terminal t(100, 6, 100);
+    Feed(&t, std::string("     ~ Writing command") + (kilo ? "..." : "…") +
+                 "\r\n     ▣  Build · Fake Model\r\n  ┃  △ Permission required\r\n  ┃    # Shell command\r\n  ┃");
+    std::string question;
+    EXPECT_TRUE(m.NeedsInput(t, &question)) << engine;
+    EXPECT_TRUE(m.QuestionIncomplete(t)) << engine;
+    Feed(&t, "\x1b[H     $ touch /p/a.txt\x1b[K\x1b[5;1H  ┃  $ touch /p/a.txt");
+    EXPECT_FALSE(m.QuestionIncomplete(t)) << engine;
+  }
+}
+
 TEST(ScreenMatcher, ExplainBusyOsc) {
   EngineConfig c;
   c.prompt = {"^› $", MatchScope::kCursorLine};
