@@ -15,6 +15,7 @@
 
 #include "json_fields.h"
 #include "keys.h"
+#include "text.h"
 #include "compile_regex.h"
 #include "transcript_format.h"
 
@@ -220,6 +221,7 @@ void ReadInputOptions(Reader* r, const element& e, const std::string& path, Inpu
     else if (key == "selected") r->Regex(v, sub, &c->selected);
     else if (key == "question_start") r->Regex(v, sub, &c->question_start);
     else if (key == "incomplete") r->Regex(v, sub, &c->incomplete);
+    else if (key == "choices") r->Strings(v, sub, &c->choices);
     else if (key == "next") r->Keys(v, sub, &c->next);
     else if (key == "previous") r->Keys(v, sub, &c->previous);
     else if (key == "confirm") r->Keys(v, sub, &c->confirm);
@@ -233,7 +235,22 @@ void ReadInputOptions(Reader* r, const element& e, const std::string& path, Inpu
     }
     return true;
   });
-  if (r->failed() || c->option.empty()) return;
+  if (r->failed()) return;
+  for (size_t i = 0; i < c->choices.size(); ++i) {
+    if (Trim(c->choices[i]).empty()) {
+      r->Fail(path + ".choices[" + std::to_string(i) + "]", "empty: a choice's label as shown");
+      return;
+    }
+  }
+  if (!c->option.empty() && !c->choices.empty()) {
+    r->Fail(path, "has both option (numbered choices) and choices (named ones): choose one");
+    return;
+  }
+  if (!c->choices.empty() && c->select != "arrows") {
+    r->Fail(path + ".select", "choices without numbers are chosen with arrows");
+    return;
+  }
+  if (c->option.empty()) return;
   std::string err;
   std::unique_ptr<RE2> re = CompileRegex(c->option, &err);  // valid: Regex checked it
   if (re && re->NumberOfCapturingGroups() < 2) {

@@ -42,10 +42,16 @@ struct DialogRule {
 
 // How the engine's questions (needs_input) list their choices, so that an
 // ask with on_input "wait" can report them and answer one (see
-// daemon/turn_input.h). Empty `option`: the choices are not parsed.
+// daemon/turn_input.h): numbered (`option`), or named (`choices`). Neither:
+// the choices are not parsed.
 struct InputOptionsConfig {
   // One choice per row; group 1 is its number, group 2 its label.
   std::string option;
+  // Choices shown without numbers (opencode's "Allow once   Allow always
+  // Reject" in one row, Cline's "[y] Approve [n] Deny"), their labels in the
+  // order they are shown: the needs_input event numbers those on screen 1,
+  // 2, 3…, and an answer moves to one with next/previous from the first.
+  std::vector<std::string> choices;
   // The row of the highlighted choice ("❯ 1. Yes"); none: the first.
   std::string selected;
   // The row the question begins at, the nearest one above the needs_input

@@ -103,6 +103,13 @@ TEST(EngineConfig, ErrorsNameTheFileAndField) {
       {R"({"command": ["a"], "prompt": "x", "slash_commands": [{"name": "/status"}]})", "'slash_commands[0].name'"},
       {R"({"command": ["a"], "prompt": "x", "slash_commands": [{"name": "a", "help": "b"}]})",
        "'slash_commands[0].help'"},
+      // Named choices: labels as shown, chosen with arrows, not beside numbered ones.
+      {R"({"command": ["a"], "prompt": "x", "needs_input_options": {"choices": ["Yes", " "]}})",
+       "'needs_input_options.choices[1]'"},
+      {R"({"command": ["a"], "prompt": "x", "needs_input_options": {"choices": ["Yes"], "option": "(\\d) (\\S+) *"}})",
+       "'needs_input_options'"},
+      {R"({"command": ["a"], "prompt": "x", "needs_input_options": {"choices": ["Yes"], "select": "digits"}})",
+       "'needs_input_options.select'"},
   };
   for (const Case& tc : cases) {
     EngineConfig c;

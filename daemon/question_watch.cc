@@ -130,7 +130,7 @@ bool QuestionWatch::Settled(const std::string& question, bool incomplete, TimePo
   // dialog's question can hold still while its options are still to come.
   // An engine may also show that the question's own text is still to come
   // (`incomplete`). Once reported, when it counts no longer matters.
-  if (!reported_ && (incomplete || OptionsToCome(question))) due_ = std::max(due_, first_ + Ms(kOptionsLateMs));
+  if (!reported_ && (incomplete || CountsLate(question))) due_ = std::max(due_, first_ + Ms(kOptionsLateMs));
   // A REPL's program asks on its cursor line, which ordinary output passes
   // through too ("Result: " before the value): it counts once quiet a while.
   int quiet = config_.timeouts.question_ms;
@@ -138,10 +138,16 @@ bool QuestionWatch::Settled(const std::string& question, bool incomplete, TimePo
   return now >= due_;
 }
 
-// The engine numbers its choices and none is drawn yet.
-bool QuestionWatch::OptionsToCome(const std::string& question) const {
-  return !config_.needs_input_options.option.empty() &&
-         ParseInputQuestion(question, config_.needs_input_options).options.empty();
+// A dialog (the engine's questions list choices) whose choices are still to
+// come, or that this ask reported already and shows again: a TUI may draw a
+// dialog again while its answer is on the way (opencode's permission box,
+// for up to 300 ms after "Always allow" is confirmed). A REPL's program that
+// asks the same again ("Continue? " in a loop) is not held back.
+bool QuestionWatch::CountsLate(const std::string& question) const {
+  const InputOptionsConfig& options = config_.needs_input_options;
+  if (options.option.empty() && options.choices.empty()) return false;
+  InputQuestion parsed = ParseInputQuestion(question, options);
+  return parsed.options.empty() || std::find(asked_.begin(), asked_.end(), parsed.question) != asked_.end();
 }
 
 void QuestionWatch::Report(const std::string& question, TimePoint now) {
@@ -150,6 +156,7 @@ void QuestionWatch::Report(const std::string& question, TimePoint now) {
   shown_at_ = now;
   reported_text_ = question;
   input_question_ = ParseInputQuestion(question, config_.needs_input_options);
+  asked_.push_back(input_question_.question);
   event_pending_ = true;
 }
 
@@ -169,6 +176,7 @@ bool QuestionWatch::Answer(int option, std::vector<std::string>* keys, std::stri
 void QuestionWatch::Reset() {
   pending_ = seen_ever_ = false;
   reported_ = answered_ = responded_ = event_pending_ = false;
+  asked_.clear();
 }
 
 }  // namespace tuidriver

@@ -65,9 +65,9 @@ class QuestionWatch {
   static constexpr int kStableMs = 50;       // a question's text unchanged this long counts
   static constexpr int kMaxWaitMs = 400;     // a question first seen this long ago counts
   static constexpr int kGoneMs = 300;        // gone this long: the next question is a new one
-  // An engine's question whose numbered options are not drawn yet, or that
-  // its `incomplete` row says is not whole, counts only once first seen this
-  // long ago (see Settled).
+  // An engine's question whose options are not drawn yet, that its
+  // `incomplete` row says is not whole, or that this ask reported already,
+  // counts only once first seen this long ago (see Settled).
   static constexpr int kOptionsLateMs = 1500;
 
  private:
@@ -75,7 +75,7 @@ class QuestionWatch {
                   TimePoint now, std::string* question, bool* certain);
   TerminalReader ProbeReader(const ChildInput& child, uint64_t generation, TimePoint last_change, TimePoint now);
   bool Settled(const std::string& question, bool incomplete, TimePoint last_change, TimePoint now);
-  bool OptionsToCome(const std::string& question) const;
+  bool CountsLate(const std::string& question) const;
   bool NextQuestion(const std::string& question, TimePoint now) const;
   void Report(const std::string& question, TimePoint now);
 
@@ -108,6 +108,7 @@ class QuestionWatch {
   bool event_pending_ = false;
   std::string reported_text_;
   InputQuestion input_question_;
+  std::vector<std::string> asked_;  // the questions reported in this ask
   TimePoint gone_since_;
   TimePoint shown_at_;
 };

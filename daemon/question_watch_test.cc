@@ -214,6 +214,37 @@ TEST_F(AgentQuestionWatchTest, ASecondDialogWaitsForItsOwnOptions) {
   EXPECT_NE(std::string::npos, event.find("\"Allow once\"")) << event;
 }
 
+// A TUI may draw an answered question again while the answer is on its way
+// (opencode, after "Always allow" is confirmed): not a new question unless
+// it stays; the next one after it is reported as usual.
+TEST_F(AgentQuestionWatchTest, AnAnsweredQuestionDrawnAgainCountsOnlyIfItStays) {
+  const std::string kShell = "\x1b[2J\x1b[HAllow execution of [Shell]?\r\n 1. Allow once\r\n 2. No";
+  ASSERT_NE("", Asked(kShell, 0));
+  std::vector<std::string> keys;
+  std::string err;
+  ASSERT_TRUE(watch_.Answer(1, &keys, &err)) << err;
+  Output("\x1b[2J\x1b[HAllow execution of [Shell] always?\r\n 1. Confirm\r\n 2. Cancel", 100);
+  Update(100);
+  ASSERT_NE("", Asked("", 200));  // the next question: its own event
+  ASSERT_TRUE(watch_.Answer(1, &keys, &err)) << err;
+  EXPECT_EQ("", Asked(kShell, 1000));  // the first, drawn again
+  Output("\x1b[2J\x1b[Hworking", 1200);
+  Update(1200);
+  std::string event = Asked("\x1b[2J\x1b[HAllow execution of [Edit]?\r\n 1. Allow once\r\n 2. No", 1600);
+  EXPECT_NE(std::string::npos, event.find("[Edit]")) << event;
+  // Asked once more, and it stays: it counts, late.
+  ASSERT_TRUE(watch_.Answer(1, &keys, &err)) << err;
+  Output("\x1b[2J\x1b[Hworking", 1700);
+  Update(1700);
+  EXPECT_EQ("", Asked(kShell, 2000));
+  Update(2000 + QuestionWatch::kOptionsLateMs - 1);
+  std::string late;
+  EXPECT_FALSE(watch_.TakeInputEvent(RequestId(), &late));
+  Update(2000 + QuestionWatch::kOptionsLateMs);
+  ASSERT_TRUE(watch_.TakeInputEvent(RequestId(), &late));
+  EXPECT_NE(std::string::npos, late.find("[Shell]")) << late;
+}
+
 TEST_F(AgentQuestionWatchTest, ADialogWhoseOptionsNeverComeCountsLate) {
   ExpectReportedOnlyLate("Allow execution of [Shell]?");
 }

@@ -9,8 +9,19 @@ namespace {
 
 using simdjson::dom::element;
 
+// The errors of a tool call after which opencode stops its loop: the turn
+// ends with that step (the user rejected the call's permission, or dismissed
+// a question; Kilo's suggestion too). A rejection with feedback, or a rule's
+// denial, goes back to the model, which answers on.
+constexpr const char* kTurnEndingErrors[] = {
+    "The user rejected permission to use this specific tool call.",
+    "The user dismissed this question",
+    "The user dismissed this suggestion",
+};
+
 // A tool part: {"tool","callID","state":{"status","input","output"|"error"}}.
-bool OnToolPart(const element& part, Turn* turn, std::string* err) {
+// *ends_turn: its error stops the turn (kTurnEndingErrors).
+bool OnToolPart(const element& part, Turn* turn, bool* ends_turn, std::string* err) {
   element state;
   if (part["state"].get(state) || !state.is_object() || JsonStr(state, "status").empty()) {
     *err = "a tool part without a state.status";
@@ -24,15 +35,17 @@ bool OnToolPart(const element& part, Turn* turn, std::string* err) {
   std::string status = JsonStr(state, "status");
   t.ok = status != "error";
   t.output = t.ok ? JsonStr(state, "output") : JsonStr(state, "error");
+  for (const char* e : kTurnEndingErrors) *ends_turn = *ends_turn || (!t.ok && t.output == e);
   turn->tools.push_back(std::move(t));
   return true;
 }
 
 // The parts of one assistant message: its text and tool calls. Text after
-// a tool call, or in a newer message, starts the answer anew.
-bool OnAssistantParts(const OpencodeMessage& m, Turn* turn, bool* text_open, std::string* err) {
+// a tool call, or in a newer message, starts the answer anew. *ends_turn:
+// a tool call's error stops the turn.
+bool OnAssistantParts(const OpencodeMessage& m, Turn* turn, bool* text_open, bool* ends_turn, std::string* err) {
   simdjson::dom::parser parser;
-  *text_open = false;
+  *text_open = *ends_turn = false;
   for (const std::string& data : m.parts) {
     element part;
     if (parser.parse(data).get(part) || !part.is_object()) {
@@ -52,7 +65,7 @@ bool OnAssistantParts(const OpencodeMessage& m, Turn* turn, bool* text_open, std
       turn->markdown += std::string(text);
       *text_open = true;
     } else if (type == "tool") {
-      if (!OnToolPart(part, turn, err)) return false;
+      if (!OnToolPart(part, turn, ends_turn, err)) return false;
       *text_open = false;
     }
   }
@@ -60,18 +73,19 @@ bool OnAssistantParts(const OpencodeMessage& m, Turn* turn, bool* text_open, std
 }
 
 // An assistant message's model, tokens, and whether it ends the turn: it
-// is complete, and did not stop to run tools.
+// is complete, and did not stop to run tools (or a tool call's error
+// stopped the turn there).
 bool OnAssistant(const element& data, const OpencodeMessage& m, Turn* turn, std::string* err) {
   if (!JsonStr(data, "modelID").empty()) turn->model = JsonStr(data, "modelID");
   int64_t n = 0;
   if (!data["tokens"]["input"].get(n)) turn->input_tokens += n;
   if (!data["tokens"]["output"].get(n)) turn->output_tokens += n;
-  bool text_open = false;
-  if (!OnAssistantParts(m, turn, &text_open, err)) return false;
+  bool text_open = false, ends_turn = false;
+  if (!OnAssistantParts(m, turn, &text_open, &ends_turn, err)) return false;
   int64_t completed = 0;
   bool complete = !data["time"]["completed"].get(completed) && completed > 0;
   element error;
-  turn->finished = complete && (JsonStr(data, "finish") != "tool-calls" || !data["error"].get(error));
+  turn->finished = complete && (JsonStr(data, "finish") != "tool-calls" || !data["error"].get(error) || ends_turn);
   return true;
 }
 

@@ -57,6 +57,19 @@ class OpencodeTranscriptTest : public ::testing::Test {
     Exec("INSERT INTO message SELECT * FROM turn_m");
     Exec("INSERT INTO part SELECT * FROM turn_p");
   }
+  // A turn whose one step stopped for a tool call that failed with `error`.
+  TranscriptResult ReadAFailedToolStep(const std::string& error, Turn* turn) {
+    std::unique_ptr<TranscriptFormat> f = NewOpencodeTranscript();
+    session_.session_id = kSession;
+    EXPECT_TRUE(f->Locate(&session_));
+    f->StartTurn(session_);
+    AddMessage("msg_u3", R"({"role":"user"})", "");
+    AddMessage("msg_a3", R"({"role":"assistant","time":{"completed":2},"finish":"tool-calls"})",
+               R"({"type":"tool","tool":"bash","callID":"c1","state":{"status":"error","input":{},"error":")" +
+                   error + R"("}})");
+    std::string err;
+    return Read(f.get(), turn, &err);
+  }
   TranscriptResult Read(TranscriptFormat* f, Turn* turn, std::string* err) {
     *turn = Turn();
     return f->ReadTurn(session_, turn, err);
@@ -155,19 +168,22 @@ TEST_F(OpencodeTranscriptTest, OnlyTheRowsWrittenAfterTheTurnBeganCount) {
 }
 
 TEST_F(OpencodeTranscriptTest, AStepThatStoppedForToolsIsNotTheEnd) {
-  std::unique_ptr<TranscriptFormat> f = NewOpencodeTranscript();
-  session_.session_id = kSession;
-  ASSERT_TRUE(f->Locate(&session_));
-  f->StartTurn(session_);
-  AddMessage("msg_u3", R"({"role":"user"})", "");
-  AddMessage("msg_a3", R"({"role":"assistant","time":{"completed":2},"finish":"tool-calls"})",
-             R"({"type":"tool","tool":"bash","callID":"c1","state":{"status":"error","input":{},"error":"denied"}})");
   Turn turn;
-  std::string err;
-  EXPECT_EQ(TranscriptResult::kNotYet, Read(f.get(), &turn, &err));
+  EXPECT_EQ(TranscriptResult::kNotYet, ReadAFailedToolStep("denied", &turn));
   ASSERT_EQ(1u, turn.tools.size());
   EXPECT_FALSE(turn.tools[0].ok);
   EXPECT_EQ("denied", turn.tools[0].output);
+}
+
+// The user rejected the call's permission: opencode stops there, with no
+// answer of the model (the error as opencode 1.18.33 writes it).
+TEST_F(OpencodeTranscriptTest, ARejectedToolCallEndsTheTurn) {
+  Turn turn;
+  EXPECT_EQ(TranscriptResult::kDone,
+            ReadAFailedToolStep("The user rejected permission to use this specific tool call.", &turn));
+  EXPECT_EQ("", turn.markdown);
+  ASSERT_EQ(1u, turn.tools.size());
+  EXPECT_FALSE(turn.tools[0].ok);
 }
 
 TEST_F(OpencodeTranscriptTest, UnknownShapesFailLoudly) {

@@ -78,6 +78,71 @@ TEST(TurnInput, KeysMoveFromTheHighlight) {
   EXPECT_EQ(std::vector<std::string>({"3"}), keys);
 }
 
+InputOptionsConfig RowOfChoices(std::vector<std::string> labels) {
+  InputOptionsConfig c;
+  c.choices = std::move(labels);
+  c.next = {"Right"};
+  c.previous = {"Left"};
+  return c;
+}
+
+// opencode's permission box (from its needs_input row down, as drawn): the
+// choices in one row, unnumbered, chosen with Right and Enter.
+const char* kOpencodeQuestion =
+    "┃  △ Permission required\n"
+    "┃    # Shell command\n"
+    "┃\n"
+    "┃  $ touch /p/a.txt\n"
+    "┃\n"
+    "┃   Allow once   Allow always   Reject                 ctrl+f fullscreen  ⇆ select  enter confirm";
+
+TEST(TurnInput, NamedChoicesInOneRow) {
+  InputOptionsConfig c = RowOfChoices({"Reject", "Allow once", "Allow always"});  // any order
+  InputQuestion q = ParseInputQuestion(kOpencodeQuestion, c);
+  EXPECT_EQ("┃  △ Permission required\n┃    # Shell command\n┃\n┃  $ touch /p/a.txt\n┃", q.question);
+  ASSERT_EQ(3u, q.options.size());
+  EXPECT_EQ("Allow once", q.options[0].label);
+  EXPECT_EQ("Allow always", q.options[1].label);
+  EXPECT_EQ(3, q.options[2].index);
+  EXPECT_EQ("Reject", q.options[2].label);
+  std::vector<std::string> keys;
+  std::string err;
+  ASSERT_TRUE(AnswerKeys(q, c, 1, &keys, &err)) << err;
+  EXPECT_EQ(std::vector<std::string>({"Enter"}), keys);
+  ASSERT_TRUE(AnswerKeys(q, c, 3, &keys, &err)) << err;
+  EXPECT_EQ(std::vector<std::string>({"Right", "Right", "Enter"}), keys);
+  EXPECT_FALSE(AnswerKeys(q, c, 4, &keys, &err));
+}
+
+// A label is a cell of its own: "Allow" is not found inside "Allow once",
+// and a choice the program leaves out is not counted, so the keys fit
+// what is shown (Kilo's "Allow" and "Reject" alone).
+TEST(TurnInput, NamedChoicesCountOnlyAsShown) {
+  InputOptionsConfig c = RowOfChoices({"Allow once", "Allow always", "Allow", "Reject"});
+  InputQuestion q = ParseInputQuestion(kOpencodeQuestion, c);
+  ASSERT_EQ(3u, q.options.size());
+  EXPECT_EQ("Allow once", q.options[0].label);
+  q = ParseInputQuestion("┃  △ Permission required\n┃   Allow   Reject", c);
+  ASSERT_EQ(2u, q.options.size());
+  EXPECT_EQ("Allow", q.options[0].label);
+  std::vector<std::string> keys;
+  std::string err;
+  ASSERT_TRUE(AnswerKeys(q, c, 2, &keys, &err)) << err;
+  EXPECT_EQ(std::vector<std::string>({"Right", "Enter"}), keys);
+  // None drawn yet: a question without choices.
+  EXPECT_TRUE(ParseInputQuestion("┃  △ Permission required\n┃    # Shell command", c).options.empty());
+}
+
+// Cline's choices share a row below the question; each has a key of its own
+// too ([y], [n]), but arrows and Enter take any of them.
+TEST(TurnInput, NamedChoicesBelowTheQuestion) {
+  InputOptionsConfig c = RowOfChoices({"[y] Approve", "[n] Deny"});
+  InputQuestion q = ParseInputQuestion("Approve tool call?\nrun_commands\n$ touch /p/a.txt\n [y] Approve   [n] Deny", c);
+  EXPECT_EQ("Approve tool call?\nrun_commands\n$ touch /p/a.txt", q.question);
+  ASSERT_EQ(2u, q.options.size());
+  EXPECT_EQ("[n] Deny", q.options[1].label);
+}
+
 TEST(TurnInput, EventShape) {
   InputQuestion q = ParseInputQuestion(kClaudeQuestion, ClaudeOptions());
   RequestId id;

@@ -26,10 +26,12 @@ class ClineExact(ExactTurns, unittest.TestCase):
         return {"tool_call": {"name": "run_commands", "input": {"commands": [command]}}}
 
     def answer_permission(self, daemon, rid, event):
-        # "Approve tool call? [y] Approve [n] Deny": no numbered choices.
+        # "Approve tool call? … [y] Approve [n] Deny": choices without numbers
+        # (the engine's needs_input_options.choices), numbered by the event.
         self.assertIn("Approve tool call?", event["question"])
-        self.assertEqual(event["options"], [])
-        daemon.request("keys", keys=["y"])
+        self.assertEqual(event["options"], [{"index": 1, "label": "[y] Approve"}, {"index": 2, "label": "[n] Deny"}])
+        r = daemon.request("answer", target=rid, option=1)
+        self.assertTrue(r["ok"], r)
 
     def break_transcript(self, session):
         sid = session.daemon.request("status")["session_id"]

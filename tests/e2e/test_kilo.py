@@ -18,6 +18,7 @@ class Kilo(AgentTurns, RowStreaming, unittest.TestCase):
 class KiloExact(OpencodeLike, ExactTurns, unittest.TestCase):
     CLI = "kilo"
     DATABASE = ".local/share/kilo/kilo.db"
+    REJECT_ASKS_WHY = True
 
 
 class KiloLifecycle(AgentLifecycle, unittest.TestCase):

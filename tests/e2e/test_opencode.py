@@ -3,11 +3,14 @@ the fake API through its own provider configuration (tests/e2e/homes.py):
 screen turns (AgentTurns) and exact turns from its SQLite session store
 (ExactTurns, engines/opencode.json's transcript)."""
 import os
-import time
 import unittest
 
 from agent_harness import AgentLifecycle, AgentTurns, RowStreaming
 from exact_turns import ExactTurns
+
+
+ALLOW_OR_REJECT = [{"index": 1, "label": "Allow once"}, {"index": 2, "label": "Allow always"},
+                   {"index": 3, "label": "Reject"}]
 
 
 class OpencodeLike:
@@ -17,13 +20,65 @@ class OpencodeLike:
     MODEL = "fake-model"
     DATABASE = ".local/share/opencode/opencode.db"
 
-    # "Permission required … Allow once / Allow always / Reject": the box's
-    # choices are not numbered; Enter allows once. Like Claude, the CLI may
-    # drop keys sent right after it shows the box.
+    # "Permission required … Allow once   Allow always   Reject": choices in
+    # one row, unnumbered (the engine's needs_input_options.choices), so the
+    # event numbers them.
     def answer_permission(self, daemon, rid, event):
         self.assertIn("Permission required", event["question"])
-        time.sleep(1)
-        daemon.request("keys", keys=["Enter"])
+        self.assertEqual(event["options"], ALLOW_OR_REJECT)
+        r = daemon.request("answer", target=rid, option=1)  # Allow once
+        self.assertTrue(r["ok"], r)
+
+    REJECTION = "The user rejected permission to use this specific tool call."
+    REJECT_ASKS_WHY = False  # Kilo asks what to do differently first
+
+    def ask_about(self, name):
+        """Starts an ask with on_input "wait" whose one tool call creates
+        `name`, and returns (its path, the needs_input event)."""
+        self.start()
+        target = os.path.join(self.s.cwd, name)
+        self.api.script(self.asking_call(target))
+        self.s.daemon.send({"id": "q", "type": "ask", "prompt": "make " + name, "timeout": 90, "on_input": "wait"})
+        ev = self.s.daemon.wait_for(lambda m: m.get("id") == "q", 90)
+        self.assertEqual(ev["type"], "needs_input", ev)
+        self.assertEqual(ev["options"], ALLOW_OR_REJECT)
+        return target, ev
+
+    def answer(self, option=None, text=None):
+        fields = {"option": option} if option is not None else {"text": text}
+        r = self.s.daemon.request("answer", target="q", **fields)
+        self.assertTrue(r["ok"], r)
+        return self.s.daemon.wait_for(lambda m: m.get("id") == "q", 90)
+
+    # Rejected by its number: the call does not run, and the CLI ends the
+    # turn there, with no answer of the model; the transcript says so.
+    def test_a_call_rejected_by_choice_ends_the_turn(self):
+        target, _ = self.ask_about("rejected.txt")
+        self.assertFalse(self.s.daemon.request("answer", target="q", option=4)["ok"])  # no such choice
+        r = self.answer(option=3)
+        if self.REJECT_ASKS_WHY:  # a free-text question: nothing to add
+            self.assertEqual((r["type"], r["options"]), ("needs_input", []), r)
+            self.assertIn("Reject permission", r["question"])
+            r = self.answer(text="")
+        self.assertTrue(r["ok"], r)
+        self.assertEqual((r["text"], r["markdown"]), ("", ""), r)
+        self.assertEqual([(t["ok"], t["output"]) for t in r["turn"]["tools"]], [(False, self.REJECTION)], r)
+        self.assertFalse(os.path.exists(target))
+
+    # "Allow always" asks to confirm in a box of its own: the next question
+    # of the same ask, with its own choices.
+    def test_allow_always_is_confirmed(self):
+        target, _ = self.ask_about("always.txt")
+        self.api.script("Made.")
+        r = self.answer(option=2)
+        self.assertEqual(r["type"], "needs_input", r)
+        self.assertIn("Always allow", r["question"])
+        self.assertEqual(r["options"], [{"index": 1, "label": "Confirm"}, {"index": 2, "label": "Cancel"}])
+        r = self.answer(option=1)
+        self.assertEqual(r["type"], "reply", r)
+        self.assertTrue(r["ok"], r)
+        self.assertEqual(r["markdown"], "Made.")
+        self.assertTrue(os.path.exists(target))
 
     # A file that is no database where the store was (the CLI keeps writing
     # to the one it has open).
@@ -61,30 +116,6 @@ class Opencode(AgentTurns, RowStreaming, unittest.TestCase):
         self.s.daemon.request("wait_idle", idle_ms=500, timeout=10)
         self.assertFalse(os.path.exists(target))
         self.assertEqual(self.ask_ok("still there?", "Yes."), "Yes.")
-
-    # on_input "wait": the permission box is reported (its choices are not
-    # numbered, so no options); the client answers with keys, and the same
-    # ask goes on to its reply.
-    def test_question_inside_a_turn_answered_with_keys(self):
-        d = self.s.daemon
-        target = os.path.join(self.s.cwd, "allowed.txt")
-        self.api.script({"tool_call": {"name": "bash", "input": {"command": "touch " + target,
-                                                                 "description": "Create a file"}}},
-                        "Allowed, and the file is made.")
-        d.send({"id": "q", "type": "ask", "prompt": "make the allowed file", "timeout": 60,
-                "on_input": "wait"})
-        ev = d.wait_for(lambda m: m.get("id") == "q", 60)
-        self.assertEqual(ev["type"], "needs_input", ev)
-        self.assertIn("Permission required", ev["question"])
-        self.assertEqual(ev["options"], [])
-        r = d.request("answer", target="q", option=1)
-        self.assertFalse(r["ok"], r)
-        time.sleep(1)  # opencode, like Claude, may drop keys right after it shows the box
-        d.request("keys", keys=["Enter"])  # Allow once
-        reply = d.wait_for(lambda m: m.get("id") == "q", 60)
-        self.assertTrue(reply["ok"], reply)
-        self.assertEqual(reply["text"], "Allowed, and the file is made.")  # issue 22, item 1
-        self.assertTrue(os.path.exists(target))
 
 
 class OpencodeLifecycle(AgentLifecycle, unittest.TestCase):
