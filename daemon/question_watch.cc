@@ -129,7 +129,8 @@ bool QuestionWatch::Settled(const std::string& question, bool incomplete, TimePo
   // machine may run other work between them for longer than kStableMs: a
   // dialog's question can hold still while its options are still to come.
   // An engine may also show that the question's own text is still to come
-  // (`incomplete`). Once reported, when it counts no longer matters.
+  // (`incomplete`), and a TUI may show an earlier dialog again (CountsLate).
+  // Once reported, when it counts no longer matters.
   if (!reported_ && (incomplete || CountsLate(question))) due_ = std::max(due_, first_ + Ms(kOptionsLateMs));
   // A REPL's program asks on its cursor line, which ordinary output passes
   // through too ("Result: " before the value): it counts once quiet a while.
@@ -139,15 +140,17 @@ bool QuestionWatch::Settled(const std::string& question, bool incomplete, TimePo
 }
 
 // A dialog (the engine's questions list choices) whose choices are still to
-// come, or that this ask reported already and shows again: a TUI may draw a
-// dialog again while its answer is on the way (opencode's permission box,
-// for up to 300 ms after "Always allow" is confirmed). A REPL's program that
-// asks the same again ("Continue? " in a loop) is not held back.
+// come, or an earlier dialog of this ask drawn again after a later one: a
+// TUI may go back to it while the answer is on its way (opencode shows its
+// permission box for up to 300 ms after "Always allow" is confirmed). The
+// dialog just answered may well come again (Claude asks the same of the
+// next call); a REPL's program that asks the same again ("Continue? " in a
+// loop) is not held back either.
 bool QuestionWatch::CountsLate(const std::string& question) const {
   const InputOptionsConfig& options = config_.needs_input_options;
   if (options.option.empty() && options.choices.empty()) return false;
-  InputQuestion parsed = ParseInputQuestion(question, options);
-  return parsed.options.empty() || std::find(asked_.begin(), asked_.end(), parsed.question) != asked_.end();
+  if (ParseInputQuestion(question, options).options.empty()) return true;
+  return asked_.size() > 1 && std::find(asked_.begin(), asked_.end() - 1, question) != asked_.end() - 1;
 }
 
 void QuestionWatch::Report(const std::string& question, TimePoint now) {
@@ -156,7 +159,7 @@ void QuestionWatch::Report(const std::string& question, TimePoint now) {
   shown_at_ = now;
   reported_text_ = question;
   input_question_ = ParseInputQuestion(question, config_.needs_input_options);
-  asked_.push_back(input_question_.question);
+  asked_.push_back(question);
   event_pending_ = true;
 }
 

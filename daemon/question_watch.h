@@ -66,8 +66,8 @@ class QuestionWatch {
   static constexpr int kMaxWaitMs = 400;     // a question first seen this long ago counts
   static constexpr int kGoneMs = 300;        // gone this long: the next question is a new one
   // An engine's question whose options are not drawn yet, that its
-  // `incomplete` row says is not whole, or that this ask reported already,
-  // counts only once first seen this long ago (see Settled).
+  // `incomplete` row says is not whole, or an earlier one of this ask drawn
+  // again, counts only once first seen this long ago (see Settled).
   static constexpr int kOptionsLateMs = 1500;
 
  private:
@@ -108,7 +108,7 @@ class QuestionWatch {
   bool event_pending_ = false;
   std::string reported_text_;
   InputQuestion input_question_;
-  std::vector<std::string> asked_;  // the questions reported in this ask
+  std::vector<std::string> asked_;  // the questions reported in this ask, as on screen
   TimePoint gone_since_;
   TimePoint shown_at_;
 };

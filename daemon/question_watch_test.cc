@@ -245,6 +245,19 @@ TEST_F(AgentQuestionWatchTest, AnAnsweredQuestionDrawnAgainCountsOnlyIfItStays) 
   EXPECT_NE(std::string::npos, late.find("[Shell]")) << late;
 }
 
+// The next tool call's dialog may read as the one just answered (Claude's
+// "Do you want to proceed?"): it is reported as soon as any.
+TEST_F(AgentQuestionWatchTest, TheDialogJustAnsweredAgainIsReportedAtOnce) {
+  const std::string kShell = "\x1b[2J\x1b[HAllow execution of [Shell]?\r\n 1. Allow once\r\n 2. No";
+  ASSERT_NE("", Asked(kShell, 0));
+  std::vector<std::string> keys;
+  std::string err;
+  ASSERT_TRUE(watch_.Answer(1, &keys, &err)) << err;
+  Output("\x1b[2J\x1b[Hworking", 100);
+  Update(100);
+  EXPECT_NE("", Asked(kShell, 1000));
+}
+
 TEST_F(AgentQuestionWatchTest, ADialogWhoseOptionsNeverComeCountsLate) {
   ExpectReportedOnlyLate("Allow execution of [Shell]?");
 }
