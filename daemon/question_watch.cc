@@ -59,7 +59,7 @@ bool QuestionWatch::NextQuestion(const std::string& question, TimePoint now) con
   if (now >= gone_since_ + Ms(kGoneMs)) return true;
   if (!responded_) return false;
   return now >= gone_since_ + Ms(kStableMs) ||
-         ParseInputQuestion(question, config_.needs_input_options).question != input_question_.question;
+         parser_.Parse(question).question != input_question_.question;
 }
 
 TimePoint QuestionWatch::next_wakeup() const {
@@ -149,7 +149,7 @@ bool QuestionWatch::Settled(const std::string& question, bool incomplete, TimePo
 bool QuestionWatch::CountsLate(const std::string& question) const {
   const InputOptionsConfig& options = config_.needs_input_options;
   if (options.option.empty() && options.choices.empty()) return false;
-  if (ParseInputQuestion(question, options).options.empty()) return true;
+  if (parser_.Parse(question).options.empty()) return true;
   return asked_.size() > 1 && std::find(asked_.begin(), asked_.end() - 1, question) != asked_.end() - 1;
 }
 
@@ -158,7 +158,7 @@ void QuestionWatch::Report(const std::string& question, TimePoint now) {
   answered_ = responded_ = false;
   shown_at_ = now;
   reported_text_ = question;
-  input_question_ = ParseInputQuestion(question, config_.needs_input_options);
+  input_question_ = parser_.Parse(question);
   asked_.push_back(question);
   event_pending_ = true;
 }

@@ -30,7 +30,7 @@ class QuestionWatch {
  public:
   // `config` and `matcher` must outlive the watch. `wait_input`: on_input "wait".
   QuestionWatch(const EngineConfig& config, const ScreenMatcher& matcher, bool wait_input)
-      : config_(config), matcher_(matcher), wait_input_(wait_input) {}
+      : config_(config), matcher_(matcher), wait_input_(wait_input), parser_(config.needs_input_options) {}
 
   // Looks again. `generation` and `last_change`: the screen's generation
   // and when it last changed. True when a question counts that the ask
@@ -82,6 +82,7 @@ class QuestionWatch {
   const EngineConfig& config_;
   const ScreenMatcher& matcher_;
   const bool wait_input_;
+  const InputQuestionParser parser_;
 
   // A question on screen, waiting to settle (its text as last seen, since
   // when, since when it has been up, and when it will count).

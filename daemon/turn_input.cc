@@ -38,14 +38,42 @@ size_t CellAt(const std::string& row, const std::string& label) {
   return std::string::npos;
 }
 
+}  // namespace
+
+InputQuestionParser::InputQuestionParser(const InputOptionsConfig& config) : config_(config) {
+  if (!config.option.empty()) option_ = std::make_unique<RE2>(config.option);
+  if (!config.selected.empty()) selected_ = std::make_unique<RE2>(config.selected);
+}
+
+InputQuestion InputQuestionParser::Parse(const std::string& text) const {
+  if (!config_.choices.empty()) return ParseNamedChoices(text);
+  InputQuestion q;
+  std::vector<std::string> lines = SplitLines(text);
+  size_t first_option = lines.size();
+  for (size_t i = 0; i < lines.size(); ++i) {
+    std::string number, label;
+    if (!option_ || !RE2::PartialMatch(lines[i], *option_, &number, &label)) continue;
+    // Choices are numbered 1, 2, 3...: anything else is text that merely
+    // looks like one (a numbered list in the question).
+    int n = std::atoi(number.c_str());
+    if (n != static_cast<int>(q.options.size()) + 1) continue;
+    if (q.options.empty()) first_option = i;
+    if (selected_ && RE2::PartialMatch(lines[i], *selected_)) q.selected = static_cast<int>(q.options.size());
+    q.options.push_back({n, Trim(label)});
+  }
+  q.question = RowsAbove(lines, first_option, text);
+  if (!q.options.empty() && q.selected < 0) q.selected = 0;
+  return q;
+}
+
 // The engine's named choices on screen, numbered 1, 2, 3… as they are laid
 // out (by row, then column: Kilo sometimes leaves "Allow always" out, or
 // shows "Allow" alone), the first highlighted (a colour, not text).
-InputQuestion ParseNamedChoices(const std::string& text, const InputOptionsConfig& config) {
+InputQuestion InputQuestionParser::ParseNamedChoices(const std::string& text) const {
   InputQuestion q;
   std::vector<std::string> lines = SplitLines(text);
   std::vector<std::pair<std::pair<size_t, size_t>, std::string>> shown;  // ((row, column), label)
-  for (const std::string& label : config.choices) {
+  for (const std::string& label : config_.choices) {
     for (size_t i = 0; i < lines.size(); ++i) {
       size_t col = CellAt(lines[i], label);
       if (col == std::string::npos) continue;
@@ -60,30 +88,8 @@ InputQuestion ParseNamedChoices(const std::string& text, const InputOptionsConfi
   return q;
 }
 
-}  // namespace
-
 InputQuestion ParseInputQuestion(const std::string& text, const InputOptionsConfig& config) {
-  if (!config.choices.empty()) return ParseNamedChoices(text, config);
-  InputQuestion q;
-  std::vector<std::string> lines = SplitLines(text);
-  std::unique_ptr<RE2> option, selected;
-  if (!config.option.empty()) option = std::make_unique<RE2>(config.option);
-  if (!config.selected.empty()) selected = std::make_unique<RE2>(config.selected);
-  size_t first_option = lines.size();
-  for (size_t i = 0; i < lines.size(); ++i) {
-    std::string number, label;
-    if (!option || !RE2::PartialMatch(lines[i], *option, &number, &label)) continue;
-    // Choices are numbered 1, 2, 3...: anything else is text that merely
-    // looks like one (a numbered list in the question).
-    int n = std::atoi(number.c_str());
-    if (n != static_cast<int>(q.options.size()) + 1) continue;
-    if (q.options.empty()) first_option = i;
-    if (selected && RE2::PartialMatch(lines[i], *selected)) q.selected = static_cast<int>(q.options.size());
-    q.options.push_back({n, Trim(label)});
-  }
-  q.question = RowsAbove(lines, first_option, text);
-  if (!q.options.empty() && q.selected < 0) q.selected = 0;
-  return q;
+  return InputQuestionParser(config).Parse(text);
 }
 
 bool AnswerKeys(const InputQuestion& q, const InputOptionsConfig& config, int option,

@@ -5,6 +5,9 @@
 #ifndef TUIDRIVER_TURN_INPUT_H_
 #define TUIDRIVER_TURN_INPUT_H_
 
+#include <re2/re2.h>
+
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -15,7 +18,21 @@
 namespace tuidriver {
 
 // Parses the question text NeedsInput found (its matching row down to the
-// end of the screen).
+// end of the screen), with the engine's patterns compiled once: a question
+// is parsed at every look while it settles.
+class InputQuestionParser {
+ public:
+  explicit InputQuestionParser(const InputOptionsConfig& config);  // keeps a reference
+  InputQuestion Parse(const std::string& text) const;
+
+ private:
+  InputQuestion ParseNamedChoices(const std::string& text) const;
+  const InputOptionsConfig& config_;
+  std::unique_ptr<RE2> option_;
+  std::unique_ptr<RE2> selected_;
+};
+
+// The same, compiling the patterns for this one question.
 InputQuestion ParseInputQuestion(const std::string& text, const InputOptionsConfig& config);
 
 // The keys that answer `q` with choice number `option` (> 0); for free
