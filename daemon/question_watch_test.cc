@@ -71,6 +71,15 @@ class QuestionWatchTest : public ::testing::Test {
     std::string last_row = text.substr(text.rfind('\n') + 1);
     EXPECT_NE(std::string::npos, event.find(last_row)) << event;
   }
+  // Answers the reported question with its first choice, then the program
+  // draws `text` at `ms`.
+  void AnswerAndShow(const std::string& text, int ms) {
+    std::vector<std::string> keys;
+    std::string err;
+    ASSERT_TRUE(watch_.Answer(1, &keys, &err)) << err;
+    Output(text, ms);
+    Update(ms);
+  }
   EngineConfig engine_;
   ScreenMatcher matcher_;
   Terminal term_;
@@ -214,29 +223,24 @@ TEST_F(AgentQuestionWatchTest, ASecondDialogWaitsForItsOwnOptions) {
   EXPECT_NE(std::string::npos, event.find("\"Allow once\"")) << event;
 }
 
-// A TUI may draw an answered question again while the answer is on its way
-// (opencode, after "Always allow" is confirmed): not a new question unless
-// it stays; the next one after it is reported as usual.
-TEST_F(AgentQuestionWatchTest, AnAnsweredQuestionDrawnAgainCountsOnlyIfItStays) {
-  const std::string kShell = "\x1b[2J\x1b[HAllow execution of [Shell]?\r\n 1. Allow once\r\n 2. No";
-  ASSERT_NE("", Asked(kShell, 0));
-  std::vector<std::string> keys;
-  std::string err;
-  ASSERT_TRUE(watch_.Answer(1, &keys, &err)) << err;
-  Output("\x1b[2J\x1b[HAllow execution of [Shell] always?\r\n 1. Confirm\r\n 2. Cancel", 100);
-  Update(100);
+// A dialog of Agent(), drawn on a cleared screen.
+const char kShellDialog[] = "\x1b[2J\x1b[HAllow execution of [Shell]?\r\n 1. Allow once\r\n 2. No";
+
+// A TUI may go back to an earlier question while the answer to a later one
+// is on its way (opencode, after "Always allow" is confirmed): not a new
+// question unless it stays; the next one after it is reported as usual.
+TEST_F(AgentQuestionWatchTest, AnEarlierQuestionDrawnAgainCountsOnlyIfItStays) {
+  ASSERT_NE("", Asked(kShellDialog, 0));
+  AnswerAndShow("\x1b[2J\x1b[HAllow execution of [Shell] always?\r\n 1. Confirm\r\n 2. Cancel", 100);
   ASSERT_NE("", Asked("", 200));  // the next question: its own event
-  ASSERT_TRUE(watch_.Answer(1, &keys, &err)) << err;
-  EXPECT_EQ("", Asked(kShell, 1000));  // the first, drawn again
+  AnswerAndShow(kShellDialog, 1000);  // the first, drawn again
+  EXPECT_EQ("", Asked("", 1050));
   Output("\x1b[2J\x1b[Hworking", 1200);
   Update(1200);
   std::string event = Asked("\x1b[2J\x1b[HAllow execution of [Edit]?\r\n 1. Allow once\r\n 2. No", 1600);
   EXPECT_NE(std::string::npos, event.find("[Edit]")) << event;
-  // Asked once more, and it stays: it counts, late.
-  ASSERT_TRUE(watch_.Answer(1, &keys, &err)) << err;
-  Output("\x1b[2J\x1b[Hworking", 1700);
-  Update(1700);
-  EXPECT_EQ("", Asked(kShell, 2000));
+  // The first once more, after [Edit]: it stays, and counts late.
+  AnswerAndShow(kShellDialog, 2000);
   Update(2000 + QuestionWatch::kOptionsLateMs - 1);
   std::string late;
   EXPECT_FALSE(watch_.TakeInputEvent(RequestId(), &late));
@@ -248,14 +252,9 @@ TEST_F(AgentQuestionWatchTest, AnAnsweredQuestionDrawnAgainCountsOnlyIfItStays) 
 // The next tool call's dialog may read as the one just answered (Claude's
 // "Do you want to proceed?"): it is reported as soon as any.
 TEST_F(AgentQuestionWatchTest, TheDialogJustAnsweredAgainIsReportedAtOnce) {
-  const std::string kShell = "\x1b[2J\x1b[HAllow execution of [Shell]?\r\n 1. Allow once\r\n 2. No";
-  ASSERT_NE("", Asked(kShell, 0));
-  std::vector<std::string> keys;
-  std::string err;
-  ASSERT_TRUE(watch_.Answer(1, &keys, &err)) << err;
-  Output("\x1b[2J\x1b[Hworking", 100);
-  Update(100);
-  EXPECT_NE("", Asked(kShell, 1000));
+  ASSERT_NE("", Asked(kShellDialog, 0));
+  AnswerAndShow("\x1b[2J\x1b[Hworking", 100);
+  EXPECT_NE("", Asked(kShellDialog, 1000));
 }
 
 TEST_F(AgentQuestionWatchTest, ADialogWhoseOptionsNeverComeCountsLate) {
