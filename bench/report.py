@@ -449,14 +449,18 @@ def late_and_fresh(x):
     return (x["late"], x["fresh"]) if "late" in x else (x["ms"][-100:], x["ms"][:100])
 
 
+def late_over_fresh(x):
+    late, fresh = late_and_fresh(x)
+    return med(late) / med(fresh)
+
+
 def lifetime_numbers(life):
     h, t, m = life["history"], life["turns"], life["memory"]
     return {"history": med(h["history"]) / med(h["fresh"]),
-            "turns": med(late_and_fresh(t)[0]) / med(late_and_fresh(t)[1]),
+            "turns": late_over_fresh(t),
             "turns_rss": t["late_kb"] / t["early_kb"],
             "memory": m["after_kb"][-1] / m["after_kb"][1],
-            **{f"repeats_{e}": med(late_and_fresh(x)[0]) / med(late_and_fresh(x)[1])
-               for e, x in life.get("repeats", {}).items()}}
+            **{f"repeats_{e}": late_over_fresh(x) for e, x in life.get("repeats", {}).items()}}
 
 
 def lifetime_summary(life):

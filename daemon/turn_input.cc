@@ -88,10 +88,6 @@ InputQuestion InputQuestionParser::ParseNamedChoices(const std::string& text) co
   return q;
 }
 
-InputQuestion ParseInputQuestion(const std::string& text, const InputOptionsConfig& config) {
-  return InputQuestionParser(config).Parse(text);
-}
-
 bool AnswerKeys(const InputQuestion& q, const InputOptionsConfig& config, int option,
                 std::vector<std::string>* keys, std::string* err) {
   keys->clear();

@@ -32,8 +32,6 @@ class InputQuestionParser {
   std::unique_ptr<RE2> selected_;
 };
 
-// The same, compiling the patterns for this one question.
-InputQuestion ParseInputQuestion(const std::string& text, const InputOptionsConfig& config);
 
 // The keys that answer `q` with choice number `option` (> 0); for free
 // text (option 0) the keys that confirm it, once the caller typed it.

@@ -6,6 +6,10 @@
 namespace tuidriver {
 namespace {
 
+InputQuestion ParseInputQuestion(const std::string& text, const InputOptionsConfig& config) {
+  return InputQuestionParser(config).Parse(text);
+}
+
 InputOptionsConfig ClaudeOptions() {
   InputOptionsConfig c;
   c.option = "^\\s*(?:❯\\s*)?(\\d+)\\.\\s+(.*\\S)";
