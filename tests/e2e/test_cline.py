@@ -28,9 +28,12 @@ class ClineExact(ExactTurns, unittest.TestCase):
     def answer_permission(self, daemon, rid, event):
         # "Approve tool call? … [y] Approve [n] Deny": choices without numbers
         # (the engine's needs_input_options.choices), numbered by the event.
+        # Answered with Cline's own key, not `answer`: keys answer a reported
+        # question too, and the turn's next one is still reported (every
+        # other CLI here answers by number).
         self.assertIn("Approve tool call?", event["question"])
         self.assertEqual(event["options"], [{"index": 1, "label": "[y] Approve"}, {"index": 2, "label": "[n] Deny"}])
-        r = daemon.request("answer", target=rid, option=1)
+        r = daemon.request("keys", keys=["y"])
         self.assertTrue(r["ok"], r)
 
     def break_transcript(self, session):

@@ -77,7 +77,7 @@ class OpencodeLike:
         r = self.answer(option=1)
         self.assertEqual(r["type"], "reply", r)
         self.assertTrue(r["ok"], r)
-        self.assertEqual(r["markdown"], "Made.")
+        self.assertEqual((r["text"], r["markdown"]), ("Made.", "Made."))
         self.assertTrue(os.path.exists(target))
 
     # A file that is no database where the store was (the CLI keeps writing
