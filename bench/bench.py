@@ -213,7 +213,7 @@ def measure_latency(cfg):
         "tuidriver ask (node)": lambda: DaemonRepl(cfg, "node"),
         "node on a bare PTY (floor)": lambda: BareRepl(["node", "-i"], b"6*7\r", b"> \x1b[3G"),
         ENGINE_REPL_NODE: lambda: BareRepl(["node", "--no-warnings", os.path.join(engines, "node_repl.js"), "tok"],
-                                           b".td %d\r", re.compile(rb"td-tok> (\x1b\[\d+G)?$"), piped=b"6*7"),
+                                           b"", re.compile(rb"td-tok> (\x1b\[\d+G)?$"), piped=b"6*7", run=True),
     }
     sessions = {name: make() for name, make in variants.items()}
     names = list(sessions)
@@ -274,12 +274,14 @@ class BareRepl:
     that ends it), no emulator. What any driver must wait for at least.
     With `piped` (the code), each ask first writes it to a prompt pipe as the
     daemon does (docs/engines.md), and `line` is typed, with the prompt's
-    number in place of a %d (python's Enter alone has none). HOME is an
+    number in place of a %d (python's Enter alone has none); with `run` too,
+    its record says `run` and nothing is typed (node's submit.pipe_only). HOME is an
     empty folder: python3 -i loads ~/.python_history, and readline looks
     through all of it at every line (the engines keep no history file)."""
 
-    def __init__(self, argv, line, prompt, piped=None):
+    def __init__(self, argv, line, prompt, piped=None, run=False):
         self.line, self.piped, self.ms = line, piped, []
+        self.flag = b" run" if run else b""
         self.home = tempfile.mkdtemp(prefix="tuidriver-bench-home-")
         self.pipe_r = self.pipe_w = -1
         if piped is not None:
@@ -305,8 +307,9 @@ class BareRepl:
         number, buf = len(self.ms) + 1, b""
         t0 = time.perf_counter_ns()
         if self.piped is not None:
-            os.write(self.pipe_w, b"%d %d\n%s" % (number, len(self.piped), self.piped))
-        os.write(self.fd, self.line % number if b"%d" in self.line else self.line)
+            os.write(self.pipe_w, b"%d %d%s\n%s" % (number, len(self.piped), self.flag, self.piped))
+        if self.line:
+            os.write(self.fd, self.line % number if b"%d" in self.line else self.line)
         while not (b"42\r\n" in buf and self.ends(buf)):
             buf += os.read(self.fd, 65536)
         self.ms.append((time.perf_counter_ns() - t0) / 1e6)

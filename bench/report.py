@@ -267,8 +267,9 @@ def section_latency(cfg, r):
            "no emulator: what any driver has to wait for. Its HOME is an empty folder: python3 -i loads "
            "`~/.python_history`, and readline looks through all of it at every line (the engines keep their "
            "history in the session).",
-           "- *python_repl.py (node_repl.js) on a bare PTY*: the engine's own REPL code, typed what the daemon "
-           "types (Enter alone, `.td N`, with `6*7` written to its prompt pipe as prompt N): the REPL's time for an ask run as a whole program, with "
+           "- *python_repl.py (node_repl.js) on a bare PTY*: the engine's own REPL code, given an ask as the daemon "
+           "gives it (`6*7` written to its prompt pipe as prompt N, then Enter alone typed; node: the record says "
+           "`run`, nothing typed): the REPL's time for an ask run as a whole program, with "
            "the echo redrawn and the output marked, without the daemon.",
            "- *quiescence designs* (what common drivers do): type the line, then wait for 1 s of silence. "
            "Once on tuidriver (`send`, then 1 s without `output` events) and once with node-pty + @xterm/headless "

@@ -102,7 +102,7 @@ std::string Ask::WrapPrompt(ChildInput* child) {
   size_t at = line.find("{pipe}");
   if (at != std::string::npos) {
     piped_ = child->PipePrompt(prompt_);
-    if (piped_ > 0 && config_.submit.enter_only) return std::string();
+    if (piped_ > 0 && (config_.submit.enter_only || config_.submit.pipe_only)) return std::string();
     if (piped_ > 0) return line.replace(at, 6, std::to_string(piped_));
   } else {
     at = line.find("{json}");
@@ -133,6 +133,7 @@ void Ask::QueueLine(const Terminal& term) {
   output_start_ = sent_row_ + static_cast<uint64_t>(EchoRows(sent_prompt_cols_, line, term.cols()));
   echo_redrawn_ = false;
   if (config_.echo_osc > 0) echo_report_ = term.osc(config_.echo_osc);
+  if (piped_ > 0 && config_.submit.pipe_only) return;  // the helper runs it from the pipe
   // Pasted, a line is taken literally: a TAB inserts a TAB instead of
   // completing, and auto-indenting REPLs do not indent it twice.
   if (term.bracketed_paste() && !line.empty()) {
@@ -285,7 +286,12 @@ bool Ask::PromptAfterSend(const Terminal& term, bool* continuation) {
   if (!saw_echo_ && CursorRow(term) <= sent_row_ && !EchoWiped(term)) return false;
   // The helper marks every submission's echo (echo_osc): before its mark, a
   // prompt on the typed line is its redraw of the echo, read half drawn.
-  if (config_.echo_osc > 0 && !echo_redrawn_ && CursorRow(term) <= sent_row_) return false;
+  // With nothing typed (submit.pipe_only), any prompt before the mark is
+  // the REPL's before the helper ran the ask (after a person's line).
+  if (config_.echo_osc > 0 && !echo_redrawn_ &&
+      (CursorRow(term) <= sent_row_ || (piped_ > 0 && config_.submit.pipe_only))) {
+    return false;
+  }
   if (matcher_.Busy(term)) return false;
   *continuation = cont;
   return true;
@@ -497,7 +503,7 @@ void Ask::Interrupt(const Terminal& term, ChildInput* child) {
 }
 
 void Ask::DropUntakenPrompt(ChildInput* child) {
-  if (piped_ == 0 || !config_.submit.enter_only || echo_redrawn_) return;
+  if (piped_ == 0 || !(config_.submit.enter_only || config_.submit.pipe_only) || echo_redrawn_) return;
   child->DropPrompt(piped_);
   piped_ = 0;
 }

@@ -110,7 +110,9 @@ class Ask {
   }
   // An ask that ends before the helper took its piped prompt (its echo
   // mark never came) voids it, so that a later Enter (a nudge, a person's)
-  // does not run it: submit.enter_only types no number to tell them apart.
+  // does not run it: submit.enter_only types no number to tell them apart;
+  // with submit.pipe_only the helper holds it until the REPL is back at
+  // its prompt, which the interrupt brings.
   void DropUntakenPrompt(ChildInput* child);
   // First row of the ask on the terminal: history from here is pinned.
   uint64_t start_row() const { return start_row_; }

@@ -475,25 +475,66 @@ TEST_F(PipedRepl, EnterOnlyTypesEnterAloneAndKeepsATakenPrompt) {
   EXPECT_TRUE(input_.dropped.empty());
 }
 
-TEST_F(PipedRepl, EnterOnlyVoidsAnUntakenPromptBeforeTheInterrupt) {
-  // The REPL is busy: the Enter waits, the ask times out, and its C-c
-  // will flush the Enter. The REPL's next prompt must not run the prompt.
-  c_.submit.enter_only = true;
+TEST_F(PipedRepl, AnUntakenPromptIsVoidedBeforeTheInterrupt) {
+  // The REPL is busy: the Enter waits (enter_only), or the helper holds
+  // the prompt for the REPL's next prompt (pipe_only); the ask times out,
+  // and its C-c will flush the Enter, or bring that prompt. Then the
+  // prompt must not run.
+  for (bool pipe_only : {false, true}) {
+    c_.submit.enter_only = !pipe_only;
+    c_.submit.pipe_only = pipe_only;
+    FakeChild input;
+    input.has_pipe = true;
+    ScreenMatcher m(c_);
+    Ask ask(AskFor("6*7"), c_, m, t0_);
+    ask.Start(term_, &input, t0_);
+    ask.Update(term_, &input, t0_ + Ms(1000));
+    ASSERT_TRUE(ask.finished());
+    EXPECT_EQ(ErrorKind::kTimeout, ask.result().kind);
+    EXPECT_EQ(std::vector<uint64_t>{1}, input.dropped);
+    std::string typed = pipe_only ? "" : "\r";
+    EXPECT_EQ(typed, input.written_before_drop);
+    EXPECT_EQ(typed + "\x03", input.written);
+  }
+}
+
+// submit.pipe_only: nothing is typed; the helper runs the prompt as it
+// arrives in the pipe, or once the REPL is back at its prompt.
+TEST_F(PipedRepl, PipeOnlyTypesNothing) {
+  c_.submit.pipe_only = true;
   ScreenMatcher m(c_);
   Ask ask(AskFor("6*7"), c_, m, t0_);
   ask.Start(term_, &input_, t0_);
-  ask.Update(term_, &input_, t0_ + Ms(1000));
+  EXPECT_EQ("", input_.Take());
+  EXPECT_EQ(std::vector<std::string>{"6*7"}, input_.piped);
+  Feed(&term_, "\r\x1b[Jtd>>> 6*7\r\n\x1b]7703;1\x07" "42\r\ntd>>> ");
+  ask.Update(term_, &input_, t0_ + Ms(10));
   ASSERT_TRUE(ask.finished());
-  EXPECT_EQ(ErrorKind::kTimeout, ask.result().kind);
-  EXPECT_EQ(std::vector<uint64_t>{1}, input_.dropped);
-  EXPECT_EQ("\r", input_.written_before_drop);
-  EXPECT_EQ("\r\x03", input_.written);
+  EXPECT_EQ("42", ask.result().text);
+}
+
+TEST_F(PipedRepl, PipeOnlyWaitsForTheHelpersMarkPastAPersonsLine) {
+  // A person's line ran when the ask started: its prompt, rows below, is
+  // not the ask's; the helper runs the prompt after it.
+  c_.submit.pipe_only = true;
+  ScreenMatcher m(c_);
+  Ask ask(AskFor("6*7"), c_, m, t0_);
+  Feed(&term_, "busy()\r\n");
+  ask.Start(term_, &input_, t0_);
+  Feed(&term_, "done\r\ntd>>> ");
+  ask.Update(term_, &input_, t0_ + Ms(10));
+  EXPECT_FALSE(ask.finished());
+  Feed(&term_, "\r\x1b[Jtd>>> 6*7\r\n\x1b]7703;1\x07" "42\r\ntd>>> ");
+  ask.Update(term_, &input_, t0_ + Ms(20));
+  ASSERT_TRUE(ask.finished());
+  EXPECT_EQ("42", ask.result().text);
 }
 
 TEST_F(PipedRepl, WithoutAPipeThePromptIsTypedAsALiteral) {
   input_.has_pipe = false;  // it could not be made
-  for (bool enter_only : {false, true}) {
-    c_.submit.enter_only = enter_only;
+  for (int typed : {0, 1, 2}) {  // the number, Enter alone, nothing
+    c_.submit.enter_only = typed == 1;
+    c_.submit.pipe_only = typed == 2;
     ScreenMatcher m(c_);
     Ask ask(AskFor("print(\"a\")\n6*7"), c_, m, t0_);
     ask.Start(term_, &input_, t0_);

@@ -130,6 +130,8 @@ void ReadSubmit(Reader* r, const element& e, const std::string& path, SubmitConf
       r->Bool(v, sub, &s->close_blocks);
     } else if (key == "enter_only") {
       r->Bool(v, sub, &s->enter_only);
+    } else if (key == "pipe_only") {
+      r->Bool(v, sub, &s->pipe_only);
     } else if (key == "wrap") {
       r->String(v, sub, &s->wrap);
       bool json = s->wrap.find("{json}") != std::string::npos, pipe = s->wrap.find("{pipe}") != std::string::npos;
@@ -379,6 +381,12 @@ bool ParseEngineConfig(const std::string& path, const std::string& json, EngineC
   }
   if (!reader.failed() && config->submit.enter_only && config->submit.wrap.find("{pipe}") == std::string::npos) {
     reader.Fail("submit.enter_only", "needs a submit.wrap with {pipe}");
+  }
+  if (!reader.failed() && config->submit.pipe_only && config->submit.wrap.find("{pipe}") == std::string::npos) {
+    reader.Fail("submit.pipe_only", "needs a submit.wrap with {pipe}");
+  }
+  if (!reader.failed() && config->submit.pipe_only && config->submit.enter_only) {
+    reader.Fail("submit.pipe_only", "cannot go with submit.enter_only: one says what is typed, the other that nothing is");
   }
   if (reader.failed()) {
     *err = path + ": " + error;

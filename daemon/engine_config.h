@@ -106,6 +106,11 @@ struct SubmitConfig {
   // typed character costs a REPL several system calls and an echo; the
   // wrap is typed only when the program has no pipe.
   bool enter_only = false;
+  // With `{pipe}`: nothing is typed; the helper runs each prompt as it
+  // arrives in the pipe (its record says `run`), or once the REPL is back
+  // at its prompt (node_repl.js). A write to the terminal wakes a kernel
+  // worker before the program reads it; the pipe wakes the program itself.
+  bool pipe_only = false;
 };
 
 struct ReplyConfig {

@@ -80,6 +80,11 @@ TEST(EngineConfig, ErrorsNameTheFileAndField) {
       // Only Enter is typed when the prompt went through the pipe.
       {R"j({"command": ["a"], "prompt": "x", "submit": {"enter_only": true, "wrap": "run({json})"}})j",
        "'submit.enter_only'"},
+      // Nothing is typed when the helper runs the prompt from the pipe.
+      {R"j({"command": ["a"], "prompt": "x", "submit": {"pipe_only": true, "wrap": "run({json})"}})j",
+       "'submit.pipe_only'"},
+      {R"j({"command": ["a"], "prompt": "x", "submit": {"pipe_only": true, "enter_only": true, "wrap": "run({pipe})"}})j",
+       "'submit.pipe_only'"},
       {R"({"command": ["a"], "prompt": "x", "cols": 1})", "'cols'"},
       {R"({"command": ["a"], "prompt": "x", "colour": 1})", "'colour'"},
       {R"({"command": ["a"], "prompt": {"pattern": "x", "scope": "row"}})", "'prompt.scope'"},

@@ -258,6 +258,7 @@ bool PtyProcess::Spawn(const SpawnOptions& options, std::string* err) {
   close(report[1]);
   if (prompt_pipe[0] >= 0) close(prompt_pipe[0]);  // the child's end
   prompt_fd_ = prompt_pipe[1];
+  prompts_run_ = options.prompts_run;
   if (pid < 0) {
     close(report[0]);
     errno = fork_errno;
@@ -308,8 +309,13 @@ void PendingWrites::Drop() {
 
 uint64_t PtyProcess::PipePrompt(const std::string& prompt) {
   if (prompt_fd_ < 0) return 0;
-  std::string message = std::to_string(++prompts_sent_) + " " + std::to_string(prompt.size()) + "\n";
+  std::string message = std::to_string(++prompts_sent_) + " " + std::to_string(prompt.size()) +
+                        (prompts_run_ ? " run\n" : "\n");
   message += prompt;
+  if (prompts_run_ && (prompts_held() || TypedInputUnread())) {
+    held_prompts_.emplace_back(prompts_sent_, std::move(message));
+    return prompts_sent_;
+  }
   // The reader is gone (EPIPE: the code closed the helper's end): 0, so that
   // the engine types the prompt itself, as for a program without a pipe.
   if (!prompts_.Write(prompt_fd_, message.data(), message.size())) {
@@ -321,8 +327,21 @@ uint64_t PtyProcess::PipePrompt(const std::string& prompt) {
 
 void PtyProcess::DropPrompt(uint64_t number) {
   if (prompt_fd_ < 0) return;
+  for (auto held = held_prompts_.begin(); held != held_prompts_.end(); ++held) {
+    if (held->first != number) continue;
+    held_prompts_.erase(held);
+    return;
+  }
   std::string message = std::to_string(number) + " drop\n";
   if (!prompts_.Write(prompt_fd_, message.data(), message.size())) ClosePromptPipe();
+}
+
+void PtyProcess::ReleasePrompts() {
+  if (!prompts_held() || TypedInputUnread()) return;
+  for (const auto& held : held_prompts_) {
+    if (prompt_fd_ >= 0 && !prompts_.Write(prompt_fd_, held.second.data(), held.second.size())) ClosePromptPipe();
+  }
+  held_prompts_.clear();
 }
 
 bool PtyProcess::FlushPrompts() {
@@ -338,10 +357,16 @@ void PtyProcess::ClosePromptPipe() {
   prompt_fd_ = -1;
 }
 
+bool PtyProcess::TypedInputUnread() const {
+  // (A poll of the slave also moves what the kernel's worker has not moved
+  // yet into its queue: n_tty_poll.)
+  return input_pending() > 0 || Readable(slave_);
+}
+
 TerminalReader PtyProcess::ReadsTerminal() const {
   // Input is looked at before the process: once none waits, the process
   // has taken all of it, and a read it is in waits for more.
-  if (input_pending() > 0 || Readable(slave_)) return TerminalReader::kNotReading;
+  if (TypedInputUnread()) return TerminalReader::kNotReading;
   TerminalReader reader = ForegroundReadsTerminal(master_);
   // Output after: all it wrote before it began to read is there by then.
   if (reader == TerminalReader::kReading && Readable(master_)) return TerminalReader::kNotReading;

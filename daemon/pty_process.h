@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "child.h"
@@ -28,6 +29,9 @@ struct SpawnOptions {
   // A pipe for prompts (PtyProcess::PipePrompt): its read end stays open in
   // the child, which finds its number in $TUIDRIVER_PROMPT_FD.
   bool prompt_pipe = false;
+  // Each prompt's record says `run`: the helper runs it as it arrives, and
+  // nothing is typed for it (submit.pipe_only).
+  bool prompts_run = false;
 };
 
 // Bytes for a non-blocking fd, written in order as far as the fd takes
@@ -76,6 +80,9 @@ class PtyProcess {
   size_t input_pending() const { return input_.pending(); }
   // Forgets what waits (the program is gone).
   void DropInput() { input_.Drop(); }
+  // Input typed and not yet read by the program: waiting here, or in the
+  // terminal's queue.
+  bool TypedInputUnread() const;
 
   // Whether the program waits reading the terminal (platform.h), for what
   // the daemon has seen of it: not while input waits (typed, not yet read:
@@ -89,9 +96,16 @@ class PtyProcess {
   // types, or 0 without a pipe. A REPL reads prompts from the pipe at the
   // speed of one read, where each typed character costs it several system
   // calls (readline reads, checks and echoes one at a time).
+  // With SpawnOptions::prompts_run, a prompt waits here while input typed
+  // before it is still unread (ReleasePrompts): the pipe would overtake
+  // the terminal, and the helper run the ask before a line sent before it.
   uint64_t PipePrompt(const std::string& prompt);
-  // "<number> drop\n": prompts up to `number` are void (ChildInput).
+  // "<number> drop\n": prompts up to `number` are void (ChildInput). A
+  // prompt still held is forgotten instead.
   void DropPrompt(uint64_t number);
+  // Sends the held prompts once the program has read the input before them.
+  void ReleasePrompts();
+  bool prompts_held() const { return !held_prompts_.empty(); }
   // The pipe's write end; -1 without a pipe or once the reader is gone.
   int prompt_fd() const { return prompt_fd_; }
   bool FlushPrompts();
@@ -128,6 +142,8 @@ class PtyProcess {
   int prompt_fd_ = -1;
   PendingWrites prompts_;
   uint64_t prompts_sent_ = 0;
+  bool prompts_run_ = false;  // SpawnOptions::prompts_run
+  std::vector<std::pair<uint64_t, std::string>> held_prompts_;  // number, record
 };
 
 // Reads what is available from fd into buf. Returns bytes read, 0 when

@@ -146,6 +146,53 @@ TEST(PtyProcess, PromptPipeCarriesNumberedPromptsInOrder) {
   EXPECT_EQ(fds, OpenFdCount()) << "an end of the pipe leaked";
 }
 
+TEST(PtyProcess, PromptsToRunAsTheyArriveSaySo) {
+  SpawnOptions o = WithPromptPipe();
+  o.prompts_run = true;  // submit.pipe_only
+  std::vector<uint64_t> numbers;
+  // "1 5 run\nhello": 13 bytes.
+  std::string out = RunScript(o, "head -c 13 <&\"$TUIDRIVER_PROMPT_FD\"; echo", {"hello"}, &numbers);
+  EXPECT_EQ("1 5 run\r\nhello\r\n", out);
+  EXPECT_EQ(std::vector<uint64_t>{1}, numbers);
+}
+
+// Reads `p`'s output until it has exited, releasing held prompts meanwhile.
+std::string OutputReleasingPrompts(PtyProcess* p) {
+  std::string out;
+  char buf[4096];
+  for (;;) {
+    bool exited = p->TryReap();
+    ssize_t n;
+    while ((n = ReadAvailable(p->master_fd(), buf, sizeof buf)) > 0) out.append(buf, static_cast<size_t>(n));
+    if (exited) return out;
+    p->ReleasePrompts();
+    struct pollfd fds[2] = {{p->master_fd(), POLLIN, 0}, {p->prompts_pending() ? p->prompt_fd() : -1, POLLOUT, 0}};
+    poll(fds, 2, 1);
+    if (fds[1].revents) p->FlushPrompts();
+  }
+}
+
+TEST(PtyProcess, APromptToRunWaitsUntilTheInputTypedBeforeItIsRead) {
+  // The pipe would overtake the terminal: the helper would run the ask
+  // before a line sent before it.
+  for (bool drop : {false, true}) {
+    SpawnOptions o = WithPromptPipe();
+    o.prompts_run = true;
+    o.argv = {"/bin/sh", "-c",
+              "sleep 0.2; read line; echo \"[$line]\"; timeout 0.5 head -c 13 <&\"$TUIDRIVER_PROMPT_FD\"; echo"};
+    PtyProcess p;
+    std::string err;
+    ASSERT_TRUE(p.Spawn(o, &err)) << err;
+    ASSERT_TRUE(p.Write("typed\n"));
+    EXPECT_EQ(1u, p.PipePrompt("hello"));
+    EXPECT_TRUE(p.prompts_held());  // sh sleeps: the line waits unread
+    if (drop) p.DropPrompt(1);      // never sent, not even as a drop record
+    std::string out = OutputReleasingPrompts(&p);
+    EXPECT_FALSE(p.prompts_held());
+    EXPECT_EQ(drop ? "typed\r\n[typed]\r\n\r\n" : "typed\r\n[typed]\r\n1 5 run\r\nhello\r\n", out);
+  }
+}
+
 TEST(PtyProcess, APromptLargerThanThePipeArrivesWhole) {
   std::string big(1 << 20, 'x');
   std::vector<uint64_t> numbers;

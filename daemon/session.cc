@@ -88,6 +88,7 @@ int Session::Run() {
     if (fds[1].revents & POLLOUT) pty_.FlushInput();
     if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) ReadRequests();
     if (fds[3].revents) pty_.FlushPrompts();  // POLLOUT, or POLLERR: the reader is gone
+    pty_.ReleasePrompts();
     // No waitpid here: SIGCHLD is blocked outside ppoll, so an exit always
     // wakes ppoll and HandleSignals reaps it (one syscall less per read).
     now = Clock::now();
@@ -109,6 +110,7 @@ bool Session::Spawn() {
   spawn.cols = options_.engine.cols;
   spawn.rows = options_.engine.rows;
   spawn.prompt_pipe = options_.engine.submit.wrap.find("{pipe}") != std::string::npos;
+  spawn.prompts_run = options_.engine.submit.pipe_only;
   std::string err;
   if (pty_.Spawn(spawn, &err)) return true;
   out_.Send(SessionErrorMessage(ErrorKind::kSpawn, err));
@@ -119,6 +121,9 @@ bool Session::Spawn() {
 
 int Session::PollTimeoutMs(TimePoint now) const {
   TimePoint wake = std::min(core_.NextWakeup(now), now + Ms(60000));
+  // Held prompts go once the program has read the input before them, which
+  // wakes nothing here: look again each millisecond.
+  if (pty_.prompts_held()) wake = std::min(wake, now + Ms(1));
   auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(wake - now).count();
   return static_cast<int>(std::max<long long>(0, ms + 1));
 }

@@ -5,10 +5,12 @@
 // program output can look like it, and one command: `.td N` (the engine's
 // submit.wrap), which takes prompt number N from the daemon's prompt pipe
 // ($TUIDRIVER_PROMPT_FD; typed, each character of the code would cost the
-// REPL a write of its echo) or `.td "<source>"` (what the history keeps, for
-// a person's up-arrow), and evaluates the whole submission as one REPL input
-// (multi-line functions and classes, top-level await, `let` that lasts;
-// run by the helper itself when it needs nothing the REPL's evaluator adds),
+// REPL a write of its echo; the daemon types nothing, and the helper runs
+// `.td N` itself when the prompt arrives) or `.td "<source>"` (what the
+// history keeps, for a person's up-arrow), and evaluates the whole
+// submission as one REPL input (multi-line functions and classes,
+// top-level await, `let` that lasts; run by the helper itself when it
+// needs nothing the REPL's evaluator adds),
 // then waits as a script would for what the code left pending (promises,
 // immediates, timers, I/O; up to DRAIN_MS), and only then shows the value of
 // its last expression and the prompt. So output of `Promise.resolve(1).then(
@@ -71,42 +73,68 @@ function openPromptPipe() {
   }
 }
 const promptFd = openPromptPipe();
-let piped = Buffer.alloc(0);  // read from the pipe, not taken yet
+let piped = Buffer.alloc(0);  // read from the pipe, not a whole record yet
 let taken = 0;  // the number of the last prompt taken from it
 const pipeChunk = Buffer.allocUnsafe(1 << 16);
+// Whole records read and not taken: { number, source, run }. A record is
+// "<number> <size>\n" and the prompt's bytes; "<number> <size> run\n" (the
+// engine's submit.pipe_only: nothing is typed, it runs as it arrives, see
+// runArrived) or "<number> drop\n" (an ask that ended before it was taken:
+// it is void).
+const records = [];
 
-// Prompt `number` from the pipe ("<number> <size>\n" then the bytes), or
-// undefined if it never comes. Earlier ones are skipped: their line never
-// reached the REPL (an ask cancelled before it was read).
-function fromPipe(number) {
-  if (number <= taken) return undefined;  // taken already (a person typed an old number)
-  const giveUp = Date.now() + 2000;
+function parseRecords() {
   for (;;) {
     const end = piped.indexOf(10);
-    if (end >= 0) {
-      const [n, size] = piped.subarray(0, end).toString().split(' ').map(Number);
-      if (n > number) return undefined;  // gone: a later one is there
-      if (piped.length >= end + 1 + size) {
-        const body = piped.subarray(end + 1, end + 1 + size).toString();
-        piped = piped.subarray(end + 1 + size);
-        if (n === number) {
-          taken = n;
-          return body;
-        }
-        continue;
-      }
+    if (end < 0) return;
+    const [number, size, flag] = piped.subarray(0, end).toString().split(' ');
+    if (size === 'drop') {
+      piped = piped.subarray(end + 1);
+      const at = records.findIndex((r) => r.number === Number(number));
+      if (at >= 0) records.splice(at, 1);
+      continue;
+    }
+    if (piped.length < end + 1 + Number(size)) return;
+    const source = piped.subarray(end + 1, end + 1 + Number(size)).toString();
+    piped = piped.subarray(end + 1 + Number(size));
+    records.push({ number: Number(number), source, run: flag === 'run' });
+  }
+}
+
+// Reads what the pipe holds now: 1 if something, 0 if it is empty for
+// now, -1 if it is gone.
+function readPipe() {
+  let got = 0;
+  try {
+    got = fs.readSync(promptFd, pipeChunk, 0, pipeChunk.length, null);
+  } catch (e) {
+    return e.code === 'EAGAIN' ? 0 : -1;
+  }
+  if (got === 0) return -1;  // the daemon's end is closed
+  piped = Buffer.concat([piped, pipeChunk.subarray(0, got)]);
+  parseRecords();
+  return 1;
+}
+
+// Prompt `number` from the pipe, or undefined if it never comes. Earlier
+// ones are skipped: their line never reached the REPL (an ask cancelled
+// before it was read).
+function fromPipe(number) {
+  if (number <= taken || promptFd < 0) return undefined;  // taken already (a person typed an old number)
+  const giveUp = Date.now() + 2000;
+  for (;;) {
+    while (records.length > 0 && records[0].number < number) records.shift();
+    if (records.length > 0) {
+      if (records[0].number > number) return undefined;  // gone: a later one is there
+      taken = number;
+      return records.shift().source;
     }
     // The daemon writes a prompt before its line: a wait here is only for
     // the rest of a large one, or for one that never comes.
-    let got = 0;
-    try {
-      if (promptFd >= 0) got = fs.readSync(promptFd, pipeChunk, 0, pipeChunk.length, null);
-    } catch (e) {
-      if (e.code !== 'EAGAIN') return undefined;
-    }
-    if (got > 0) piped = Buffer.concat([piped, pipeChunk.subarray(0, got)]);
-    else if (promptFd < 0 || Date.now() > giveUp) return undefined;
-    else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
+    const read = readPipe();
+    if (read > 0) continue;
+    if (read < 0 || Date.now() > giveUp) return undefined;
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
   }
 }
 
@@ -373,8 +401,8 @@ function width(text) {
 // prompt always ended its line (see atLineStart). All in one synchronized
 // update (mode 2026): the daemon never reads the code's continuation prompts
 // half drawn. Skipped when the echo or the code is taller than the screen.
-// An ask taken before readline (`echoed` false) has no echo: the cursor is
-// still on the prompt's row.
+// An ask run from the pipe (`echoed` false) has no echo: the cursor is still
+// on the prompt's last row.
 let echoes = 0;
 function literalOf(source) {
   return JSON.stringify(source).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
@@ -392,7 +420,8 @@ function showAsTyped(source, prompt, typed, echoed) {
   // Late output held so far goes above the code, out of this reply.
   const late = held && !held.endsWith('\n') ? held + '\n' : held;
   held = '';
-  const up = echoRows > 0 ? `\x1b[${echoRows}A` : '';
+  const promptRows = echoed ? 0 : Math.ceil(width(prompt) / cols) - 1;  // above the cursor's
+  const up = echoRows + promptRows > 0 ? `\x1b[${echoRows + promptRows}A` : '';
   write(`\x1b[?2026h${up}\r\x1b[J${late}${shown}\n${mark}\x1b[?2026l`);
 }
 
@@ -443,8 +472,8 @@ function submission(argument) {
   return { source, piped: true };
 }
 
-// `.td ARGUMENT`: as a line readline read and echoed, or one taken before
-// readline saw it (`echoed` false; takeAsk below).
+// `.td ARGUMENT`: as a line readline read and echoed, or one run from the
+// pipe (`echoed` false; runArrived below).
 function submit(argument, echoed) {
   const typed = `.td ${argument}`;
   const { source, piped, error } = submission(argument);
@@ -501,22 +530,19 @@ function remember(line) {
   server.historyIndex = -1;
 }
 
-// What the daemon types for an ask (`.td N` and Enter, in one read), while
-// the REPL waits at its prompt with nothing typed, is taken here before
-// readline sees it, and handed to the REPL as the line readline would hand
-// it (history, then the REPL's 'line': it runs the `.td` command, and forgets
-// a first C-c, as after any line). Readline's decoding and echo of each key
-// were most of the JavaScript an ask ran, and V8 optimizes a function only
-// once it has run for a while: a fresh session's first 500 asks took
-// 0.42 ms each, later ones 0.25 ms (docs/engines.md). Anything else goes
-// to readline.
+// The engine's submit.pipe_only: nothing is typed for an ask. Its record
+// runs when it arrives, or, if the REPL is not at its empty prompt then (a
+// person's line, code still running), the next time the REPL shows it: as
+// the line `.td N` handed to the REPL as readline would hand it (history,
+// then the REPL's 'line': it runs the `.td` command, and forgets a first
+// C-c, as after any line). Typed, the line woke a kernel worker before node
+// read it, and readline's decoding and echo of each key were most of the
+// JavaScript an ask ran (docs/engines.md).
 let takingAsk = false;
-function takeAsk(chunk) {
-  if (chunk.length > 24 || chunk[0] !== 0x2e || running !== 0 || server.line !== '' ||
-      server.editorMode || server.getPrompt() !== PROMPT ||
-      PROMPT.length >= (process.stdout.columns || 80)) return false;  // (a prompt on one row)
-  const line = chunk.toString('latin1', 0, chunk.length - 1);
-  if (chunk[chunk.length - 1] !== 0x0d || !/^\.td \d+$/.test(line)) return false;
+function runArrived() {
+  if (records.length === 0 || !records[0].run || running !== 0 || server.line !== '' ||
+      server.editorMode || server.getPrompt() !== PROMPT) return;
+  const line = `.td ${records[0].number}`;
   remember(line);
   takingAsk = true;
   try {
@@ -524,15 +550,23 @@ function takeAsk(chunk) {
   } finally {
     takingAsk = false;
   }
-  return true;
 }
-// (Readline reads the terminal through its 'data' listeners on stdin; without
-// them, as in a node that reads otherwise, every ask goes through readline.)
-const readlineReads = process.stdin.listeners('data');
-if (readlineReads.length > 0) {
-  for (const listener of readlineReads) process.stdin.removeListener('data', listener);
-  process.stdin.on('data', function fromTheTerminal(chunk) {
-    if (typeof chunk !== 'string' && takeAsk(chunk)) return;
-    for (const listener of readlineReads) listener.call(this, chunk);
-  });
+if (promptFd >= 0) {
+  try {
+    const pipe = new (require('net').Socket)({ fd: promptFd, readable: true, writable: false });
+    pipe.unref();  // the REPL's end still ends the process
+    pipe.on('data', function fromThePipe(chunk) {
+      piped = Buffer.concat([piped, chunk]);
+      parseRecords();
+      runArrived();
+    });
+    pipe.on('error', () => {});  // then fromPipe says the prompt never came
+  } catch {
+    // Not a pipe (a person's $TUIDRIVER_PROMPT_FD): read only for typed numbers.
+  }
 }
+const displayPrompt = server.displayPrompt;
+server.displayPrompt = function displayPromptThenRun(...args) {
+  displayPrompt.apply(this, args);
+  if (records.length > 0) process.nextTick(runArrived);
+};

@@ -1,5 +1,8 @@
 """The node engine against the real Node REPL."""
+import json
+import os
 import subprocess
+import tempfile
 import unittest
 
 from tuiclient import Daemon
@@ -59,7 +62,7 @@ class NodeEngine(unittest.TestCase):
         self.assertEqual(self.ask_ok("Promise.reject(5).catch((e) => console.log('caught', e))"),
                          "caught 5\nPromise { undefined }")
 
-    # The code goes through the engine's prompt pipe; `.td N` is typed.
+    # The code goes through the engine's prompt pipe; nothing is typed.
     def test_a_long_program_prints_what_the_same_script_prints(self):
         lines = ["let total = 0;"]
         for i in range(3000):
@@ -75,17 +78,45 @@ class NodeEngine(unittest.TestCase):
                            "{stdio: ['inherit', 'pipe', 'pipe']}).toString().split('\\n').filter(Boolean))")
         self.assertEqual(text, "undefined\n[ '0', '1', '2' ]")
 
-    def test_an_ask_whose_line_was_lost_is_not_run_by_the_next(self):
-        # The REPL is busy; the ask types `.td N`, times out, and its C-c
-        # flushes the line from the terminal: prompt N stays in the pipe.
+    def test_an_ask_types_nothing_into_the_terminal(self):
+        # submit.pipe_only: the helper runs the prompt as it arrives in the
+        # pipe. A recording's input events hold what was typed.
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "asks.cast")
+            self.d.request("record", path=path)
+            self.assertEqual(self.ask_ok("6*7"), "42")
+            self.d.request("send", data="20+2\r")  # a person's line is typed
+            self.d.wait_screen(lambda s: "22" in s["lines"], timeout=5)
+            self.d.request("record", stop=True)
+            with open(path) as f:
+                events = [json.loads(line) for line in f.read().splitlines()[1:]]
+        self.assertEqual([e[2] for e in events if e[1] == "i"], ["20+2\r"])
+
+    def test_a_line_sent_before_an_ask_runs_before_it(self):
+        # The line goes through the terminal, the ask's prompt through the
+        # pipe, which would overtake it: the daemon holds the prompt until
+        # node has read the line.
+        for i in range(30):
+            self.d.request("send", data=f"var sentBefore = {i}\r")
+            self.assertEqual(self.ask_ok("sentBefore"), str(i))
+
+    def test_an_ask_that_arrives_while_a_persons_line_runs_runs_after_it(self):
+        # The ask starts at the prompt still shown; its prompt arrives while
+        # the person's line runs and waits for the REPL's next prompt.
+        self.d.request("send", data="const t1 = Date.now(); while (Date.now() - t1 < 700);\r")
+        self.assertEqual(self.ask_ok("'after'"), "'after'")
+        self.assertEqual(self.ask_ok("6*7"), "42")
+
+    def test_an_ask_whose_prompt_was_not_taken_is_not_run_by_the_next(self):
+        # The REPL is busy; the ask's prompt waits in the helper for the
+        # REPL's next prompt, the ask times out, and voids it before its C-c.
         self.d.request("send", data="const until = Date.now() + 3000; while (Date.now() < until);\r")
         self.assertEqual(self.d.ask("'lost'", timeout=0.5)["kind"], "timeout")
         self.assertEqual(self.ask_ok("'next'"), "'next'")
 
     def test_a_number_typed_by_a_person_is_an_error_not_a_hang(self):
         self.ask_ok("1")  # prompt 1 and later are taken
-        # In one write, as the daemon types an ask (the helper takes it before
-        # readline), and in two, as a person types (readline reads it).
+        # In one write, as a program sends it, and in two, as a person types.
         for i, writes in enumerate(([".td 1\r"], [".td 1", "\r"])):
             for data in writes:
                 self.d.request("send", data=data)
@@ -106,8 +137,8 @@ class NodeEngine(unittest.TestCase):
 
     def test_code_a_person_types_shows_as_an_asks_code_does(self):
         # A person's `.td "<code>"` goes through readline (its echo is
-        # replaced by the code); an ask's `.td N` is taken before readline
-        # sees it (nothing echoed). The screen shows both alike.
+        # replaced by the code); an ask's `.td N` is run from the pipe
+        # (nothing echoed). The screen shows both alike.
         self.d.request("send", data='.td "\\"same\\" + \\"screen\\""\r')
         self.d.wait_screen(lambda s: "'samescreen'" in s["lines"], timeout=5)
         self.assertEqual(self.ask_ok('"same" + "screen"'), "'samescreen'")
