@@ -279,6 +279,11 @@ const asks = new AsyncLocalStorage();
 let held = '';
 let holding = false;
 
+// Whether what runs now is the running submission's (its async context).
+function runningOwns() {
+  return running !== 0 && asks.getStore() === running;
+}
+
 // Late: clear the prompt's row, print, and draw the prompt (with what was
 // typed so far) again below.
 function showLate() {
@@ -293,7 +298,7 @@ function route(stream) {
   const original = stream.write.bind(stream);
   stream.write = (chunk, ...rest) => {
     const text = String(chunk);
-    if (text.length === 0 || (running !== 0 && asks.getStore() === running)) {
+    if (text.length === 0 || runningOwns()) {
       if (text.length !== 0) atLineStart = text.endsWith('\n');
       flushGathered();
       return original(chunk, ...rest);
@@ -317,6 +322,7 @@ const lateWait = setTimeout(function showHeldLate() {
 }, LATE_MS);
 lateWait.unref();
 function ended() {
+  giveTerminalBack();
   running = 0;
   holding = true;
   lateWait.refresh();
@@ -332,7 +338,7 @@ const pending = new Map();
 let started = 0;
 createHook({
   init(id, type, trigger, resource) {
-    if (running === 0 || asks.getStore() !== running) return;
+    if (!runningOwns()) return;
     started++;
     if (type === 'Timeout' || type === 'Immediate' || /WRAP|REQ/.test(type)) pending.set(id, resource);
   },
@@ -439,15 +445,65 @@ function withoutHookFields(value) {
   return value;
 }
 
+// Code that reads the terminal (readline's question, a prompt library, a
+// 'data' listener on stdin) is waited for as a script would be, however
+// long, until it stops listening. Meanwhile it has the terminal alone (the
+// REPL's readline would take the answer for a line of its own), and a C-c
+// ends the submission, as it ends a script waiting there. The listeners
+// on stdin when the submission began are not the code's.
+const STDIN_READS = ['data', 'keypress', 'readable'];
+let stdinBefore = new Map();  // event -> its listeners when the submission began
+function codeListeners(event) {
+  const before = stdinBefore.get(event) || [];
+  return process.stdin.listeners(event).filter((fn) => fn !== forTheCode && !before.includes(fn));
+}
+function codeReadsStdin() {
+  return STDIN_READS.some((event) => codeListeners(event).length > 0);
+}
+let replKeys = null;  // the REPL's keypress listeners, while the code has the terminal
+function giveTerminalToCode() {
+  if (replKeys !== null) return;
+  replKeys = stdinBefore.get('keypress') || [];
+  for (const fn of replKeys) process.stdin.removeListener('keypress', fn);
+  process.stdin.prependListener('data', forTheCode);
+}
+function giveTerminalBack() {
+  if (replKeys === null) return;
+  process.stdin.removeListener('data', forTheCode);
+  for (const fn of replKeys) process.stdin.on('keypress', fn);
+  replKeys = null;
+  // The code's readline, closed, paused stdin and left raw mode: node
+  // would end with nothing left to read, and the REPL reads keys.
+  if (process.stdin.isPaused()) process.stdin.resume();
+  server._setRawMode(true);
+}
+// First to see each read while the code has the terminal: what the code
+// does with it (echo, output, timers) is its submission's. (Raw mode stays
+// on, as readline keeps it: C-c comes as a byte.)
+function forTheCode(chunk) {
+  asks.enterWith(running);
+  if (!String(chunk).includes('\x03')) return;
+  for (const event of [...STDIN_READS, 'end']) {
+    for (const fn of codeListeners(event)) process.stdin.removeListener(event, fn);
+  }
+}
+
 function drain(done) {
   // Code that started nothing asynchronous (most asks) has nothing left
   // that could run later: done now, not an event-loop turn later.
-  if (started === 0) {
+  if (started === 0 && !codeReadsStdin()) {
     asks.exit(done);
     return;
   }
-  const until = Date.now() + DRAIN_MS;
+  let until = Date.now() + DRAIN_MS;
   const check = () => {
+    if (codeReadsStdin()) {
+      giveTerminalToCode();
+      until = Date.now() + DRAIN_MS;  // what the answer starts gets its wait
+      setTimeout(check, 20);
+      return;
+    }
+    giveTerminalBack();
     if (pendingCount() === 0 || Date.now() >= until) done();
     else setTimeout(check, 2);
   };
@@ -487,6 +543,7 @@ function submit(argument, echoed) {
   if (piped && server.history && server.history[0] === typed) server.history[0] = `.td ${literalOf(source)}`;
   showAsTyped(source, server.getPrompt(), typed, echoed);
   running = ++submissions;
+  stdinBefore = new Map([...STDIN_READS, 'end'].map((event) => [event, process.stdin.listeners(event)]));
   pending.clear();
   started = 0;
   atLineStart = true;

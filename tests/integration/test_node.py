@@ -100,6 +100,44 @@ class NodeEngine(unittest.TestCase):
             self.d.request("send", data=f"var sentBefore = {i}\r")
             self.assertEqual(self.ask_ok("sentBefore"), str(i))
 
+    QUESTION = ("const rl = require('readline').createInterface({input: process.stdin, output: process.stdout});\n"
+                "rl.question('Continue? [y/N] ', (a) => {\n"
+                "  console.log('got ' + a);\n"
+                "  rl.close();\n"
+                "  setTimeout(() => console.log('later'), 50);\n"
+                "});")
+
+    def test_code_that_asks_on_the_terminal_gets_its_answer_as_a_script_does(self):
+        # As a script: the same code run by node on a terminal of its own,
+        # answered the same way.
+        with Daemon("--", "node", "-e", self.QUESTION) as script:
+            script.wait_screen(lambda s: any("[y/N]" in l for l in s["lines"]), timeout=10)
+            script.request("send", data="y\r")
+            script.wait_for(lambda m: m.get("type") == "exit", 10)
+            printed = "\n".join(l for l in script.request("screen")["lines"] if l)
+        self.d.send({"id": "q", "type": "ask", "prompt": self.QUESTION + "\n5", "timeout": 30, "on_input": "wait"})
+        event = self.d.wait_for(lambda m: m.get("type") == "needs_input", 30)
+        self.assertEqual(event["question"], "Continue? [y/N]")
+        self.assertTrue(self.d.request("answer", target="q", text="y")["ok"])
+        reply = self.d.wait_for(lambda m: m.get("id") == "q" and m.get("type") == "reply", 30)
+        self.assertEqual((reply["ok"], reply["text"]), (True, printed + "\n5"))
+        # The code's readline, closed, paused stdin: the REPL still reads.
+        self.assertEqual(self.ask_ok("6*7"), "42")
+        self.d.request("send", data="20+3\r")
+        self.assertIn("23", self.d.wait_screen(lambda s: "23" in s["lines"], timeout=5)["lines"])
+
+    def test_a_question_left_unanswered_is_interrupted_before_the_next_ask(self):
+        r = self.d.ask("require('readline').createInterface({input: process.stdin, output: process.stdout})"
+                       ".question('Name: ', (a) => console.log('hi ' + a)); 1")
+        self.assertEqual((r["ok"], r["kind"], r["question"]), (False, "needs_input", "Name:"))
+        # The next ask's C-c ends the submission, as it ends a script waiting
+        # there; the code's readline no longer takes the terminal's keys.
+        self.assertEqual(self.ask_ok("6*7"), "42")
+        self.d.request("send", data="20+4\r")
+        s = self.d.wait_screen(lambda s: "24" in s["lines"], timeout=5)
+        self.assertIn("24", s["lines"])
+        self.assertFalse(any(l.startswith("hi ") for l in s["lines"]), s["lines"])
+
     def test_an_ask_that_arrives_while_a_persons_line_runs_runs_after_it(self):
         # The ask starts at the prompt still shown; its prompt arrives while
         # the person's line runs and waits for the REPL's next prompt.
