@@ -78,8 +78,11 @@ class PtyProcess {
   bool FlushInput() { return input_.Flush(master_); }
   // Bytes written but not yet taken by the PTY.
   size_t input_pending() const { return input_.pending(); }
-  // Forgets what waits (the program is gone).
-  void DropInput() { input_.Drop(); }
+  // Forgets what waits for the program, typed or held (it is gone).
+  void DropInput() {
+    input_.Drop();
+    held_prompts_.clear();
+  }
   // Input typed and not yet read by the program: waiting here, or in the
   // terminal's queue.
   bool TypedInputUnread() const;

@@ -193,6 +193,24 @@ TEST(PtyProcess, APromptToRunWaitsUntilTheInputTypedBeforeItIsRead) {
   }
 }
 
+TEST(PtyProcess, HeldPromptsGoWithTheProgram) {
+  // Nobody will read the input before them: held on, they would keep the
+  // loop looking every millisecond.
+  SpawnOptions o = WithPromptPipe();
+  o.prompts_run = true;
+  o.argv = {"/bin/sh", "-c", "sleep 0.1"};
+  PtyProcess p;
+  std::string err;
+  ASSERT_TRUE(p.Spawn(o, &err)) << err;
+  ASSERT_TRUE(p.Write("unread\n"));
+  p.PipePrompt("hello");
+  EXPECT_TRUE(p.prompts_held());
+  OutputReleasingPrompts(&p);
+  EXPECT_TRUE(p.prompts_held());  // the line is still unread
+  p.DropInput();
+  EXPECT_FALSE(p.prompts_held());
+}
+
 TEST(PtyProcess, APromptLargerThanThePipeArrivesWhole) {
   std::string big(1 << 20, 'x');
   std::vector<uint64_t> numbers;
