@@ -20,8 +20,9 @@ def choose(labels, pause=0):
     sel = 0
     time.sleep(pause)
     while True:
-        for i, l in enumerate(labels):
-            out(("\u276f " if i == sel else "  ") + "%d. %s\r\n" % (i + 1, l))
+        # The list in one write, as a TUI draws a frame (row by row, a loaded
+        # machine could show the question with its first choice alone).
+        out("".join(("\u276f " if i == sel else "  ") + "%d. %s\r\n" % (i + 1, l) for i, l in enumerate(labels)))
         k = key()
         out("\x1b[%dA\r\x1b[J" % len(labels))
         if k == b"\x1b[B": sel = min(sel + 1, len(labels) - 1)
