@@ -15,6 +15,7 @@ things are compared:
 - repeats: 1,000 asks of the same code on a python and on a node session,
   then the same against a fresh session, in turn (node's compile cache once
   grew with each ask: it slowed 0.55 -> 0.76 ms over 2,000 asks).
+All of it runs on one CPU (measure, below).
 """
 import json
 import os
@@ -162,6 +163,18 @@ def measure_repeats(cfg, daemon, log, engine):
 
 
 def measure(cfg, daemon, log):
-    return {"history": measure_history(cfg, daemon, log), "memory": measure_memory(cfg, daemon, log),
-            "turns": measure_turns(cfg, daemon, log),
-            "repeats": {e: measure_repeats(cfg, daemon, log, e) for e in ("python", "node")}}
+    # Every process of these measures (this client, the daemons, their
+    # REPLs: children inherit it) on one CPU. Across two CPUs, where the
+    # scheduler puts a session's daemon and REPL (together or apart, the
+    # other one idle or not) decides a round trip's cost, and it stays so
+    # for a pair of sessions: unpinned, the same late-against-fresh question
+    # read 0.95x to 1.15x from one pair to the next; on one CPU, 0.98x-1.02x.
+    cpus = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, {min(cpus)})
+    try:
+        return {"history": measure_history(cfg, daemon, log), "memory": measure_memory(cfg, daemon, log),
+                "turns": measure_turns(cfg, daemon, log),
+                "repeats": {e: measure_repeats(cfg, daemon, log, e) for e in ("python", "node")},
+                "one_cpu": True}
+    finally:
+        os.sched_setaffinity(0, cpus)

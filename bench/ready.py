@@ -7,7 +7,8 @@ For each CLI (and python), in one home against the loopback fake API:
   child of a first tuidriver run, /proc/PID/cmdline and environ) started
   with `tmux new-session` on a running tmux server, then polled every 10 ms
   (`capture-pane` and the cursor) until the engine's prompt pattern shows,
-  with its `started` patterns seen: what a person sees as "it is up"; and
+  with one of its `started` patterns seen (Gemini draws its tips only on
+  its first starts in a home): what a person sees as "it is up"; and
   until the screen then stays unchanged for the engine's `settle_ms`, the
   rule the daemon's `ready` follows (a TUI may draw a dialog right after its
   prompt, and keys typed then are lost).
@@ -78,7 +79,7 @@ class Tmux:
         argv, env, cwd = launch
         argv = [str(uuid.uuid4()) if UUID_RE.match(a) else a for a in argv]
         envs = [x for k, v in env.items() for x in ("-e", "%s=%s" % (k, v))]
-        seen = [False] * len(started)
+        seen = not started  # one of the engine's `started` patterns, as the daemon's `ready` asks
         shown, last, changed = None, None, 0.0
         t0 = time.perf_counter()
         self.run("new-session", "-d", "-s", "probe", "-x", str(COLS), "-y", str(ROWS), "-c", cwd, *envs, "--", *argv)
@@ -92,8 +93,8 @@ class Tmux:
                     last, changed = out, now
                 x, y = map(int, out[-2].split())
                 lines = out[:ROWS]
-                seen = [s or any(p.search(l) for l in lines) for s, p in zip(seen, started)]
-                if all(seen) and pred.done({"lines": lines, "cursor": {"row": y, "col": x}, "title": ""}):
+                seen = seen or any(p.search(l) for p in started for l in lines)
+                if seen and pred.done({"lines": lines, "cursor": {"row": y, "col": x}, "title": ""}):
                     shown = shown or now
                     if now - changed >= settle_ms:
                         return shown, now

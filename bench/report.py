@@ -487,7 +487,10 @@ def section_lifetime(r):
             "asked in turn (early against late in time would read the host's drift as growth). *Repeats:* the "
             "same for `6*7` asked again and again. *Memory:* the daemon's VmRSS on a python session with scrollback 10,000 "
             "printing 100,000 lines per ask; the first two asks raise it (a reply's text is built whole, and "
-            "the history fills), so the later ones are compared with the second.", "",
+            "the history fills), so the later ones are compared with the second."
+            + (" All of it on one CPU (the client, the daemons and their REPLs): across two, where the "
+               "scheduler put a pair of sessions' processes (together or apart) moved the same comparison "
+               "between 0.95× and 1.15× from one pair to the next." if life.get("one_cpu") else ""), "",
             "| question | early / fresh | late / with history | ratio |", "|---|---|---|---|",
             f"| ask p50, fresh vs 100k lines of history | {ms(med(h['fresh']))} ms | {ms(med(h['history']))} ms | {n['history']:.2f}× |",
             f"| ask p50, a fresh session vs one after {t['turns']:,} turns | {ms(med(late_and_fresh(t)[1]))} ms | "
