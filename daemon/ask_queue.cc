@@ -90,6 +90,10 @@ void AskQueue::Cancel(const Request& r, Terminal* term, ChildInput* child, TimeP
 
 void AskQueue::Answer(const Request& r, const Terminal& term, ChildInput* child, TimePoint now) {
   std::string err = "no ask with id " + r.target.json + " is running";
+  if (resync_ == Resync::kInterruptFirst && r.target == question_ask_) {
+    err += ": it ended at the question (on_input \"fail\", the default); answer it with keys, send or "
+           "paste, or ask with \"on_input\":\"wait\" to answer it here";
+  }
   TrackedInput in(child, &last_write_, now);
   if (active_ && active_->id() == r.target && active_->Answer(r, term, &in, now, &err)) {
     out_->Send(ReplyOkMessage(r.id));
@@ -322,6 +326,7 @@ void AskQueue::FinishAsk(Terminal* term, ChildInput* child, TimePoint now) {
   else if (r.kind == ErrorKind::kNeedsInput) {
     resync_ = Resync::kInterruptFirst;
     question_at_ = now;
+    question_ask_ = active_->id();
   }
   else if (r.kind == ErrorKind::kTimeout || r.kind == ErrorKind::kCancelled) EnterResync(*term, now);
   else resync_ = Resync::kUnknown;

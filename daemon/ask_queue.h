@@ -177,6 +177,9 @@ class AskQueue {
   // paste) last reached the program: an answer to take effect first.
   TimePoint question_at_;
   TimePoint input_at_;
+  // The ask that last ended at a question: an `answer` to it after its
+  // reply is told how such a question is answered.
+  RequestId question_ask_;
 
   Resync resync_ = Resync::kAtPrompt;
   TimePoint interrupt_due_;      // kInterruptDue

@@ -93,6 +93,23 @@ class TurnInput(unittest.TestCase):
         self.assertTrue(reply["ok"], reply)
         self.assertIn("hello Ada", reply["text"])
 
+    def test_an_ask_ended_at_its_question_says_how_to_answer_it(self):
+        # The default on_input ("fail") ends the ask at the question; a
+        # newcomer's `answer` to it then says what answers it, and keys do.
+        self.d.send({"id": "a", "type": "ask", "prompt": "deploy", "timeout": 20})
+        reply = self.d.wait_for(lambda m: m.get("id") == "a", 25)
+        self.assertEqual(reply["kind"], "needs_input", reply)
+        r = self.d.request("answer", target="a", option=1)
+        self.assertFalse(r["ok"], r)
+        self.assertIn("ended at the question", r["error"])
+        self.assertIn('"on_input":"wait"', r["error"])
+        self.assertTrue(self.d.request("keys", keys=["Down", "Enter"])["ok"])
+        seen = self.d.request("expect", pattern="chose Yes, and do not ask again", timeout=10)
+        self.assertTrue(seen["ok"], seen)
+        # Answered: an answer to an ask that never asked gets no such advice.
+        other = self.d.request("answer", target="b", option=1)
+        self.assertNotIn("ended at the question", other["error"])
+
     def test_timeout_keeps_running(self):
         t0 = time.monotonic()
         ev = self.start("deploy", timeout=2)
