@@ -73,6 +73,11 @@ class Ask {
   void RestartClock(TimePoint now) { deadline_ = now + std::chrono::milliseconds(timeout_ms_); }
   // Fails a queued ask that never got to start (timeout, exited, not_ready).
   void FailInQueue(ErrorKind kind, const std::string& why) { Fail(kind, why); }
+  // Fails a queued ask that the program's question keeps from starting.
+  void FailAtQuestion(const std::string& why, const std::string& question) {
+    Fail(ErrorKind::kNeedsInput, why);
+    result_.question = question;
+  }
   TimePoint deadline() const { return deadline_; }
   // The earliest time Update must run even without output.
   TimePoint next_wakeup() const;

@@ -90,7 +90,8 @@ void AskQueue::Cancel(const Request& r, Terminal* term, ChildInput* child, TimeP
 
 void AskQueue::Answer(const Request& r, const Terminal& term, ChildInput* child, TimePoint now) {
   std::string err = "no ask with id " + r.target.json + " is running";
-  if (resync_ == Resync::kInterruptFirst && r.target == question_ask_) {
+  bool at_question = resync_ == Resync::kInterruptFirst || resync_ == Resync::kStuckAtQuestion;
+  if (at_question && r.target == question_ask_) {
     err += ": it ended at the question (on_input \"fail\", the default); answer it with keys, send or "
            "paste, or ask with \"on_input\":\"wait\" to answer it here";
   }
@@ -104,6 +105,9 @@ void AskQueue::Answer(const Request& r, const Terminal& term, ChildInput* child,
 
 void AskQueue::OnInput(TimePoint now) {
   if (resync_ == Resync::kAtPrompt) resync_ = Resync::kUnknown;
+  // An answer, maybe: the next ask gives it time to take effect, then
+  // interrupts again if the question is still there.
+  if (resync_ == Resync::kStuckAtQuestion) resync_ = Resync::kInterruptFirst;
   input_at_ = now;
   if (active_) active_->OnClientInput();
 }
@@ -183,6 +187,8 @@ void AskQueue::StartNext(Terminal* term, TimePoint last_output, bool dialog_busy
   if (ClearLeftovers(*term, last_output, dialog_busy, child, now)) return;
   if (BackToPrompt(*term, last_output, dialog_busy, child, now)) return;
   if (InResync() && AwaitReaction(*term, last_output, child, now)) return;
+  if (LeftAtQuestion(*term, last_output, dialog_busy, *child, now)) resync_ = Resync::kStuckAtQuestion;
+  if (resync_ == Resync::kStuckAtQuestion && FailWhileStuck(*term, dialog_busy, *child)) return;
   TimePoint settle;
   if (!ReadySettled(*term, matcher_, engine_, mode_, dialog_busy, last_output, now, &settle)) {
     WakeAt(settle, now);
@@ -304,9 +310,52 @@ bool AskQueue::AwaitReaction(const Terminal& term, TimePoint last_output, ChildI
   return true;
 }
 
+// After every nudge (AwaitReaction had nothing more to try), no prompt:
+// whether the program is left at a question. Judged once its output is
+// quiet, and once per screen (asking the process reads /proc).
+bool AskQueue::LeftAtQuestion(const Terminal& term, TimePoint last_output, bool dialog_busy,
+                              const ChildInput& child, TimePoint now) {
+  if (!InResync() || matcher_.Ready(term) || term.generation() == judged_generation_) return false;
+  TimePoint quiet = last_output + Ms(kQuietMs);
+  if (now < quiet) {
+    WakeAt(quiet, now);
+    return false;
+  }
+  judged_generation_ = term.generation();
+  return StillAsking(term, dialog_busy, child, &stuck_question_);
+}
+
+bool AskQueue::StillAsking(const Terminal& term, bool dialog_busy, const ChildInput& child,
+                           std::string* question) const {
+  if (dialog_busy || matcher_.MatchDialog(term, mode_) >= 0) return false;  // a rule answers it
+  TerminalReader reader = engine_.needs_input_from_process ? child.ReadsTerminal() : TerminalReader::kUnknown;
+  bool certain = false;
+  return QuestionShows(engine_, matcher_, term, reader, question, &certain);
+}
+
+// Every ask queued while the question stays fails at once, as the one it
+// kept from starting did: another round of interrupts would end the same
+// way, seconds later.
+bool AskQueue::FailWhileStuck(const Terminal& term, bool dialog_busy, const ChildInput& child) {
+  if (!StillAsking(term, dialog_busy, child, &stuck_question_)) {
+    resync_ = Resync::kUnknown;  // it went away by itself: wait for the prompt as ever
+    return false;
+  }
+  for (; !queue_.empty(); queue_.pop_front()) {
+    queue_.front()->FailAtQuestion(
+        "the program is still asking a question that its interrupt keys do not end (a pager, an editor, "
+        "another REPL): answer or quit it with keys, send or paste, then ask again",
+        stuck_question_);
+    question_ask_ = queue_.front()->id();
+    ReplyAsk(*queue_.front());
+  }
+  return true;
+}
+
 void AskQueue::EnterResync(const Terminal& term, TimePoint now) {
   resync_ = Resync::kAwaitReaction;
   resync_cleared_ = false;
+  judged_generation_ = ~0ull;
   resync_generation_ = term.generation();
   react_until_ = now + Ms(kReactMs);
 }

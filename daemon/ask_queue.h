@@ -48,6 +48,9 @@ class AskQueue {
                       // or interrupt), wait again
     kNudgedTwice,     // a line-mode REPL off its main prompt: interrupted again,
                       // then an Enter; wait once more
+    kStuckAtQuestion,  // interrupted and nudged, the program still asks something
+                       // (a pager, a nested REPL): asks fail at once with
+                       // needs_input while it does and no input comes
   };
 
   // Everything passed in must outlive the queue. `transcript` may be
@@ -146,6 +149,13 @@ class AskQueue {
   // In a resync: true while the next ask must wait for the program's
   // reaction (nudging it when none comes).
   bool AwaitReaction(const Terminal& term, TimePoint last_output, ChildInput* child, TimePoint now);
+  bool LeftAtQuestion(const Terminal& term, TimePoint last_output, bool dialog_busy, const ChildInput& child,
+                      TimePoint now);
+  // kStuckAtQuestion: fails every queued ask when the question is still
+  // there (true), else the resync is over.
+  bool FailWhileStuck(const Terminal& term, bool dialog_busy, const ChildInput& child);
+  // The program asks something that no dialog rule answers (QuestionShows).
+  bool StillAsking(const Terminal& term, bool dialog_busy, const ChildInput& child, std::string* question) const;
   void EnterResync(const Terminal& term, TimePoint now);
   bool InResync() const {
     return resync_ == Resync::kAwaitReaction || resync_ == Resync::kNudged || resync_ == Resync::kNudgedTwice;
@@ -180,6 +190,8 @@ class AskQueue {
   // The ask that last ended at a question: an `answer` to it after its
   // reply is told how such a question is answered.
   RequestId question_ask_;
+  std::string stuck_question_;  // kStuckAtQuestion: what it asks
+  uint64_t judged_generation_ = ~0ull;  // the screen LeftAtQuestion last judged
 
   Resync resync_ = Resync::kAtPrompt;
   TimePoint interrupt_due_;      // kInterruptDue

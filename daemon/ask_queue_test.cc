@@ -250,6 +250,38 @@ TEST_F(AskQueueTest, AQuestionLeftOpenIsInterruptedBeforeTheNextAsk) {
   EXPECT_EQ("1+1\r", input_.Take());
 }
 
+// A question the interrupt keys do not end (less ignores C-c): once every
+// nudge is spent, the ask it holds back fails with needs_input, and so does
+// the next at once, until input reaches the program.
+TEST_F(AskQueueTest, AQuestionInterruptsDoNotEndFailsTheAsksItHoldsBack) {
+  ASSERT_TRUE(asks_.Add(AskFor("1", "page"), At(0)));
+  asks_.OnReady(At(0));
+  Update(0);
+  input_.Take();
+  Output("page\r\nmore? ", 10);
+  for (int ms = 10; ms <= 3000 && !asks_.empty(); ms += 100) Update(ms);
+  ASSERT_TRUE(sink_.Has(R"("kind":"needs_input")")) << sink_.lines.back();
+  ASSERT_TRUE(asks_.Add(AskFor("2", "1+1", 60000), At(3000)));
+  for (int ms = 3000; ms <= 12000 && sink_.lines.size() < 2; ms += 50) Update(ms);
+  EXPECT_EQ("\x03\x03\r", input_.Take()) << "interrupt, interrupt again, then Enter";
+  ASSERT_EQ(2u, sink_.lines.size());
+  EXPECT_TRUE(sink_.Has(R"({"id":2,"type":"reply","ok":false,"kind":"needs_input")")) << sink_.lines.back();
+  EXPECT_NE(std::string::npos, sink_.lines.back().find(R"("question":"more?")")) << sink_.lines.back();
+  EXPECT_EQ(AskQueue::Resync::kStuckAtQuestion, asks_.resync());
+  ASSERT_TRUE(asks_.Add(AskFor("3", "2+2", 60000), At(12000)));
+  ASSERT_TRUE(asks_.Add(AskFor("5", "4+4", 60000), At(12000)));
+  Update(12000);  // both, in one go: the second is held back by the same question
+  EXPECT_TRUE(sink_.Has(R"({"id":3,"type":"reply","ok":false,"kind":"needs_input")")) << sink_.lines.back();
+  EXPECT_TRUE(sink_.Has(R"({"id":5,"type":"reply","ok":false,"kind":"needs_input")")) << sink_.lines.back();
+  EXPECT_EQ("", input_.Take()) << "no more interrupts: the answer is known";
+  // The client answers; the prompt comes back and the next ask runs.
+  asks_.OnInput(At(13000));
+  Output("y\r\n>>> ", 13010);
+  ASSERT_TRUE(asks_.Add(AskFor("4", "3+3"), At(13010)));
+  for (int ms = 13010; ms <= 14000; ms += 50) Update(ms);
+  EXPECT_EQ("3+3\r", input_.Take());
+}
+
 // The client answered the question (or pressed q in a pager) just before the
 // next ask: the answer takes effect first, since an interrupt would flush it
 // unread.

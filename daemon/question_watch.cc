@@ -25,6 +25,24 @@ std::string ScreenQuestion(const Terminal& term) {
 
 }  // namespace
 
+bool QuestionShows(const EngineConfig& config, const ScreenMatcher& matcher, const Terminal& term,
+                   TerminalReader reader, std::string* question, bool* certain) {
+  bool lines = config.submit.mode == SubmitMode::kLines;
+  // A line REPL at its own prompt waits for the next line, not an answer.
+  if (lines && (matcher.PromptVisible(term) || matcher.ContinuationVisible(term))) return false;
+  if (reader == TerminalReader::kReading) {
+    *question = ScreenQuestion(term);
+    *certain = true;
+    return true;
+  }
+  if (reader == TerminalReader::kNotReading) return false;
+  if (lines && term.alt_screen()) {
+    *question = ScreenQuestion(term);
+    return true;
+  }
+  return matcher.NeedsInput(term, question);
+}
+
 bool QuestionWatch::Update(const Terminal& term, const ChildInput& child, uint64_t generation,
                            TimePoint last_change, TimePoint now, std::string* question) {
   bool certain = false;
@@ -70,25 +88,15 @@ TimePoint QuestionWatch::next_wakeup() const {
 bool QuestionWatch::QuestionUp(const Terminal& term, const ChildInput& child, uint64_t generation,
                                TimePoint last_change, TimePoint now, std::string* question, bool* certain) {
   probing_ = false;
+  // (At a line REPL's prompt the process is not asked: QuestionShows says no.)
   bool lines = config_.submit.mode == SubmitMode::kLines;
-  // A line REPL at its own prompt waits for the next line, not an answer.
   if (lines && (matcher_.PromptVisible(term) || matcher_.ContinuationVisible(term))) return false;
+  TerminalReader reader = TerminalReader::kUnknown;
   if (config_.needs_input_from_process) {
     probing_ = true;
-    TerminalReader reader = ProbeReader(child, generation, last_change, now);
-    if (reader == TerminalReader::kReading) {
-      *question = ScreenQuestion(term);
-      *certain = true;
-      return true;
-    }
-    if (reader == TerminalReader::kNotReading) return false;
+    reader = ProbeReader(child, generation, last_change, now);
   }
-  // A full-screen program that took over (a pager) and went quiet.
-  if (lines && term.alt_screen()) {
-    *question = ScreenQuestion(term);
-    return true;
-  }
-  return matcher_.NeedsInput(term, question);
+  return QuestionShows(config_, matcher_, term, reader, question, certain);
 }
 
 // Asks the process, once the output has been quiet a moment and then every

@@ -26,6 +26,16 @@ namespace tuidriver {
 
 class ScreenMatcher;
 
+// Whether the program asks something now, judged from one look: it reads
+// the terminal (`reader`, for an engine with needs_input_from_process;
+// kUnknown where the process was not asked), a full-screen program of a
+// line engine took over (a pager, an editor), or one of the engine's
+// needs_input patterns shows; never while a line engine's prompt or
+// continuation prompt shows. *question: what it asks; *certain: the process
+// said so (no need to wait for the text to settle).
+bool QuestionShows(const EngineConfig& config, const ScreenMatcher& matcher, const Terminal& term,
+                   TerminalReader reader, std::string* question, bool* certain);
+
 class QuestionWatch {
  public:
   // `config` and `matcher` must outlive the watch. `wait_input`: on_input "wait".

@@ -7,6 +7,7 @@ Each ask here has a long timeout: a needs_input reply proves the question
 was seen, not waited out; progress text that only looks like a question
 must end with the program's real output."""
 import os
+import time
 import unittest
 
 from tuiclient import Daemon
@@ -108,6 +109,33 @@ class Questions(unittest.TestCase):
             self.assertEqual(d.ask("echo 42", timeout=20)["text"], "42")
             self.assertEqual(d.request("status")["state"], "ready")
 
+
+    def test_a_question_interrupts_do_not_end_fails_the_asks_it_holds_back(self):
+        # less ignores C-c: once the daemon's interrupts and Enter are spent,
+        # the next ask fails with needs_input (not a 60 s wait for a prompt
+        # that cannot come), and one after it at once; q quits it.
+        with Daemon("bash") as d:
+            self.assertEqual(d.ask("seq 1 200 | less", timeout=30).get("kind"), "needs_input")
+            held = d.ask("echo 1", timeout=60)
+            self.assertEqual(held.get("kind"), "needs_input", held)
+            self.assertIn("interrupt keys do not end", held["error"])
+            self.assertRegex(held["question"], r"^\d+\n\d+\n")  # the pager's screen
+            t0 = time.monotonic()
+            again = d.ask("echo 2", timeout=60)
+            self.assertEqual(again.get("kind"), "needs_input", again)
+            self.assertLess(time.monotonic() - t0, 5, "no second round of interrupts (about 6 s)")
+            d.request("keys", keys=["q"])
+            self.assertEqual(d.ask("echo 42", timeout=20)["text"], "42")
+
+    def test_another_repl_started_in_the_shell_is_a_question(self):
+        # python3 started from the bash engine: C-c leaves it at its own
+        # prompt, which the next ask reports rather than typing into it.
+        with Daemon("bash") as d:
+            self.assertEqual(d.ask("python3 -q", timeout=30).get("kind"), "needs_input")
+            held = d.ask("echo 1", timeout=60)
+            self.assertEqual((held.get("kind"), held.get("question")), ("needs_input", ">>>"), held)
+            self.assertTrue(d.request("send", data="exit()\r")["ok"])
+            self.assertEqual(d.ask("echo 42", timeout=20)["text"], "42")
 
 if __name__ == "__main__":
     unittest.main()
