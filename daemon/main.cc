@@ -69,10 +69,16 @@ bool LoadEngine(const tuidriver::Options& o, tuidriver::EngineConfig* config, st
       *err = "engine names contain no '/'; use --engine-file PATH for a file";
       return false;
     }
-    path = tuidriver::FindEnginesDir() + "/" + o.engine + ".json";
+    std::string dir = tuidriver::FindEnginesDir();
+    path = dir + "/" + o.engine + ".json";
     struct stat st;
     if (stat(path.c_str(), &st) != 0) {
-      *err = "unknown engine '" + o.engine + "' (no " + path + "; see tuidriver --list-engines)";
+      // The names, as an unknown request type lists the known ones: a typo
+      // is seen at a glance.
+      std::string known;
+      for (const std::string& name : tuidriver::ListEngines(dir)) known += (known.empty() ? "" : ", ") + name;
+      if (known.empty()) *err = "unknown engine '" + o.engine + "' (no engines in " + dir + ")";
+      else *err = "unknown engine '" + o.engine + "' (known: " + known + "; no " + path + ")";
       return false;
     }
   }

@@ -6,7 +6,7 @@ import threading
 import time
 import unittest
 
-from tuiclient import BIN, MEASURED_MEMORY_ENV, Daemon, peak_rss_kib, run_once
+from tuiclient import BIN, MEASURED_MEMORY_ENV, ROOT, Daemon, peak_rss_kib, run_once
 
 
 class Launch(unittest.TestCase):
@@ -28,9 +28,14 @@ class Launch(unittest.TestCase):
         self.assertIn("--cols", err)
 
     def test_unknown_engine(self):
-        code, msgs, _ = run_once(["no-such-engine"], "")
+        code, msgs, _ = run_once(["pyhton"], "")
         self.assertEqual(code, 2)
-        self.assertIn("unknown engine", msgs[0]["error"])
+        self.assertIn("unknown engine 'pyhton'", msgs[0]["error"])
+        # The engines there are, as an unknown request type lists the types: a typo shows.
+        known = msgs[0]["error"].split("known: ")[1].split(";")[0].split(", ")
+        shipped = sorted(f[:-5] for f in os.listdir(os.path.join(ROOT, "engines"))
+                         if f.endswith(".json") and f != "schema.json")
+        self.assertEqual(known, shipped)
 
     def test_spawn_failure(self):
         code, msgs, err = run_once(["--", "definitely-not-a-command-xyz"], "")
