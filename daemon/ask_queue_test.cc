@@ -72,6 +72,17 @@ class AskQueueTest : public ::testing::Test {
     ASSERT_TRUE(sink_.Has(R"({"id":1,"type":"reply","ok":false,"kind":"timeout")")) << sink_.lines.back();
     EXPECT_EQ("\x03", input_.Take());  // the timed-out ask interrupts
   }
+  // Starts ask 1 (`prompt`) at t0; the program shows `shown` (the echo and
+  // a question no rule answers), and the ask ends with needs_input.
+  void AskEndsAtQuestion(const std::string& prompt, const std::string& shown) {
+    ASSERT_TRUE(asks_.Add(AskFor("1", prompt), At(0)));
+    asks_.OnReady(At(0));
+    Update(0);
+    input_.Take();
+    Output(shown, 10);
+    for (int ms = 10; ms <= 3000 && !asks_.empty(); ms += 100) Update(ms);
+    ASSERT_TRUE(sink_.Has(R"("kind":"needs_input")")) << sink_.lines.back();
+  }
 
   EngineConfig engine_;
   ScreenMatcher matcher_;
@@ -231,13 +242,7 @@ TEST_F(AskQueueTest, NoReactionGetsOneNudgeThenTheNextAskGoesOn) {
 }
 
 TEST_F(AskQueueTest, AQuestionLeftOpenIsInterruptedBeforeTheNextAsk) {
-  ASSERT_TRUE(asks_.Add(AskFor("1", "input()"), At(0)));
-  asks_.OnReady(At(0));
-  Update(0);
-  input_.Take();
-  Output("input()\r\nName? ", 10);
-  for (int ms = 10; ms <= 3000 && !asks_.empty(); ms += 100) Update(ms);
-  ASSERT_TRUE(sink_.Has(R"("kind":"needs_input")")) << sink_.lines.back();
+  AskEndsAtQuestion("input()", "input()\r\nName? ");
   EXPECT_EQ(AskQueue::Resync::kInterruptFirst, asks_.resync());
   EXPECT_EQ(TimePoint::max(), asks_.next_wakeup());  // idle: nothing to do yet
   ASSERT_TRUE(asks_.Add(AskFor("2", "1+1"), At(3000)));
@@ -254,13 +259,7 @@ TEST_F(AskQueueTest, AQuestionLeftOpenIsInterruptedBeforeTheNextAsk) {
 // nudge is spent, the ask it holds back fails with needs_input, and so does
 // the next at once, until input reaches the program.
 TEST_F(AskQueueTest, AQuestionInterruptsDoNotEndFailsTheAsksItHoldsBack) {
-  ASSERT_TRUE(asks_.Add(AskFor("1", "page"), At(0)));
-  asks_.OnReady(At(0));
-  Update(0);
-  input_.Take();
-  Output("page\r\nmore? ", 10);
-  for (int ms = 10; ms <= 3000 && !asks_.empty(); ms += 100) Update(ms);
-  ASSERT_TRUE(sink_.Has(R"("kind":"needs_input")")) << sink_.lines.back();
+  AskEndsAtQuestion("page", "page\r\nmore? ");
   ASSERT_TRUE(asks_.Add(AskFor("2", "1+1", 60000), At(3000)));
   for (int ms = 3000; ms <= 12000 && sink_.lines.size() < 2; ms += 50) Update(ms);
   EXPECT_EQ("\x03\x03\r", input_.Take()) << "interrupt, interrupt again, then Enter";
@@ -286,13 +285,7 @@ TEST_F(AskQueueTest, AQuestionInterruptsDoNotEndFailsTheAsksItHoldsBack) {
 // next ask: the answer takes effect first, since an interrupt would flush it
 // unread.
 TEST_F(AskQueueTest, AnAnswerSentAfterTheQuestionTakesEffectBeforeAnyInterrupt) {
-  ASSERT_TRUE(asks_.Add(AskFor("1", "input()"), At(0)));
-  asks_.OnReady(At(0));
-  Update(0);
-  input_.Take();
-  Output("input()\r\nName? ", 10);
-  for (int ms = 10; ms <= 3000 && !asks_.empty(); ms += 100) Update(ms);
-  ASSERT_TRUE(sink_.Has(R"("kind":"needs_input")")) << sink_.lines.back();
+  AskEndsAtQuestion("input()", "input()\r\nName? ");
   asks_.OnInput(At(3000));  // the client typed the answer
   ASSERT_TRUE(asks_.Add(AskFor("2", "1+1"), At(3000)));
   Update(3000);
@@ -305,12 +298,7 @@ TEST_F(AskQueueTest, AnAnswerSentAfterTheQuestionTakesEffectBeforeAnyInterrupt) 
 }
 
 TEST_F(AskQueueTest, AnAnswerThatLeavesTheQuestionUpIsInterruptedAfterAWhile) {
-  ASSERT_TRUE(asks_.Add(AskFor("1", "input()"), At(0)));
-  asks_.OnReady(At(0));
-  Update(0);
-  input_.Take();
-  Output("input()\r\nName? ", 10);
-  for (int ms = 10; ms <= 3000 && !asks_.empty(); ms += 100) Update(ms);
+  AskEndsAtQuestion("input()", "input()\r\nName? ");
   asks_.OnInput(At(3000));  // typed, but no Enter
   Output("Ad", 3010);
   ASSERT_TRUE(asks_.Add(AskFor("2", "1+1"), At(3000)));
