@@ -88,7 +88,8 @@ TimePoint QuestionWatch::next_wakeup() const {
 bool QuestionWatch::QuestionUp(const Terminal& term, const ChildInput& child, uint64_t generation,
                                TimePoint last_change, TimePoint now, std::string* question, bool* certain) {
   probing_ = false;
-  // (At a line REPL's prompt the process is not asked: QuestionShows says no.)
+  // (QuestionShows says no at a line REPL's prompt too; checked here first so
+  // that the process is not asked at all.)
   bool lines = config_.submit.mode == SubmitMode::kLines;
   if (lines && (matcher_.PromptVisible(term) || matcher_.ContinuationVisible(term))) return false;
   TerminalReader reader = TerminalReader::kUnknown;
