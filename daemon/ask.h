@@ -71,11 +71,10 @@ class Ask {
   // restarts the clock when the ask reaches the head of the queue, so time
   // spent behind other asks does not count.
   void RestartClock(TimePoint now) { deadline_ = now + std::chrono::milliseconds(timeout_ms_); }
-  // Fails a queued ask that never got to start (timeout, exited, not_ready).
-  void FailInQueue(ErrorKind kind, const std::string& why) { Fail(kind, why); }
-  // Fails a queued ask that the program's question keeps from starting.
-  void FailAtQuestion(const std::string& why, const std::string& question) {
-    Fail(ErrorKind::kNeedsInput, why);
+  // Fails a queued ask that never got to start (timeout, exited, not_ready;
+  // needs_input with the `question` that keeps it from starting).
+  void FailInQueue(ErrorKind kind, const std::string& why, const std::string& question = "") {
+    Fail(kind, why);
     result_.question = question;
   }
   TimePoint deadline() const { return deadline_; }

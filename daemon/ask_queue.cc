@@ -187,8 +187,18 @@ void AskQueue::StartNext(Terminal* term, TimePoint last_output, bool dialog_busy
   if (ClearLeftovers(*term, last_output, dialog_busy, child, now)) return;
   if (BackToPrompt(*term, last_output, dialog_busy, child, now)) return;
   if (InResync() && AwaitReaction(*term, last_output, child, now)) return;
-  if (LeftAtQuestion(*term, last_output, dialog_busy, *child, now)) resync_ = Resync::kStuckAtQuestion;
-  if (resync_ == Resync::kStuckAtQuestion && FailWhileStuck(*term, dialog_busy, *child)) return;
+  if (LeftAtQuestion(*term, last_output, dialog_busy, *child, now)) {
+    resync_ = Resync::kStuckAtQuestion;
+    FailQueuedAtQuestion();
+    return;
+  }
+  if (resync_ == Resync::kStuckAtQuestion) {
+    if (StillAsking(*term, dialog_busy, *child, &stuck_question_)) {
+      FailQueuedAtQuestion();
+      return;
+    }
+    resync_ = Resync::kUnknown;  // it went away by itself: wait for the prompt as ever
+  }
   TimePoint settle;
   if (!ReadySettled(*term, matcher_, engine_, mode_, dialog_busy, last_output, now, &settle)) {
     WakeAt(settle, now);
@@ -336,20 +346,12 @@ bool AskQueue::StillAsking(const Terminal& term, bool dialog_busy, const ChildIn
 // Every ask queued while the question stays fails at once, as the one it
 // kept from starting did: another round of interrupts would end the same
 // way, seconds later.
-bool AskQueue::FailWhileStuck(const Terminal& term, bool dialog_busy, const ChildInput& child) {
-  if (!StillAsking(term, dialog_busy, child, &stuck_question_)) {
-    resync_ = Resync::kUnknown;  // it went away by itself: wait for the prompt as ever
-    return false;
-  }
-  for (; !queue_.empty(); queue_.pop_front()) {
-    queue_.front()->FailAtQuestion(
-        "the program is still asking a question that its interrupt keys do not end (a pager, an editor, "
-        "another REPL): answer or quit it with keys, send or paste, then ask again",
-        stuck_question_);
-    question_ask_ = queue_.front()->id();
-    ReplyAsk(*queue_.front());
-  }
-  return true;
+void AskQueue::FailQueuedAtQuestion() {
+  question_ask_ = queue_.back()->id();  // (StartNext runs with a queued ask)
+  FailQueued(ErrorKind::kNeedsInput,
+             "the program is still asking a question that its interrupt keys do not end (a pager, an editor, "
+             "another REPL): answer or quit it with keys, send or paste, then ask again",
+             stuck_question_);
 }
 
 void AskQueue::EnterResync(const Terminal& term, TimePoint now) {
@@ -463,9 +465,9 @@ void AskQueue::CancelQueued(const std::string& why, const Terminal& term, ChildI
   queue_.clear();
 }
 
-void AskQueue::FailQueued(ErrorKind kind, const std::string& why) {
+void AskQueue::FailQueued(ErrorKind kind, const std::string& why, const std::string& question) {
   for (auto& ask : queue_) {
-    ask->FailInQueue(kind, why);
+    ask->FailInQueue(kind, why, question);
     ReplyAsk(*ask);
   }
   queue_.clear();

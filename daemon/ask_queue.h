@@ -104,8 +104,9 @@ class AskQueue {
   void CancelActive(const std::string& why, Terminal* term, ChildInput* child, TimePoint now);
   // Fails every queued ask as cancelled (a close request).
   void CancelQueued(const std::string& why, const Terminal& term, ChildInput* child);
-  // Fails every queued ask with `kind` (exited, not_ready).
-  void FailQueued(ErrorKind kind, const std::string& why);
+  // Fails every queued ask with `kind` (exited, not_ready, needs_input with
+  // its `question`).
+  void FailQueued(ErrorKind kind, const std::string& why, const std::string& question = "");
   // A held reply goes out now, with or without its transcript turn.
   void ReleaseHeld(TimePoint now) { ReleaseHeldReply(now, true); }
   // The program is gone: a last look at the screen for the active ask
@@ -151,9 +152,8 @@ class AskQueue {
   bool AwaitReaction(const Terminal& term, TimePoint last_output, ChildInput* child, TimePoint now);
   bool LeftAtQuestion(const Terminal& term, TimePoint last_output, bool dialog_busy, const ChildInput& child,
                       TimePoint now);
-  // kStuckAtQuestion: fails every queued ask when the question is still
-  // there (true), else the resync is over.
-  bool FailWhileStuck(const Terminal& term, bool dialog_busy, const ChildInput& child);
+  // kStuckAtQuestion: every queued ask fails with the question.
+  void FailQueuedAtQuestion();
   // The program asks something that no dialog rule answers (QuestionShows).
   bool StillAsking(const Terminal& term, bool dialog_busy, const ChildInput& child, std::string* question) const;
   void EnterResync(const Terminal& term, TimePoint now);
