@@ -49,7 +49,8 @@ process.on('SIGTERM', stop);
 if (o.http !== undefined) {
   const port = intOption('http', o.http, 0, 65535);
   const host = o.host ?? '127.0.0.1';
-  const token = o.token ?? process.env.TUIDRIVER_TOKEN;
+  const token = o.token ?? (process.env.TUIDRIVER_TOKEN || undefined); // an empty variable is none
+  if (token !== undefined && token.length < 8) fail('--token must be at least 8 characters'); // as tuidriver-serve's
   // Anyone who reaches this port can run programs as this user.
   if (!['127.0.0.1', 'localhost', '::1'].includes(host) && !token) fail(`--host ${host} is not loopback: give a --token too`);
   let server;

@@ -1,11 +1,13 @@
 // tuidriver-mcp: terminal sessions as MCP tools. The tool and argument names are
 // fixed (docs/server.md): clients are written against them.
+import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { Transform } from 'node:stream';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { ErrorCode, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 import { makeAuth, sameOrigin } from './auth.mjs';
 import { noOAuth, readJson, unauthorized } from './http.mjs';
@@ -95,7 +97,7 @@ function tools(mgr) {
       name: 'run',
       title: 'Run a line',
       annotations: WRITES,
-      description: `Type a line and Enter, then return what the program printed once it is ready again: for engine sessions the engine's own completion (its prompt is back), for command sessions idle_ms without output with the program back in the foreground. A question (a y/N prompt, a password) ends the wait with state needs_input: answer with send or keys. On timeout (default ${RUN_TIMEOUT_MS} ms) it returns what was printed so far with running: true and leaves the program running (interrupt it with signal). Output is the screen's text, capped at max_chars.`,
+      description: `Type a line and Enter, then return what the program printed once it is ready again: for engine sessions the engine's own completion (its prompt is back), for command sessions idle_ms without output with the program back in the foreground. A question (a y/N prompt, a password) ends the wait with state needs_input: answer it with another run (the answer as line), send or keys. On timeout (default ${RUN_TIMEOUT_MS} ms) it returns what was printed so far with running: true and leaves the program running (interrupt it with signal). Output is the screen's text, capped at max_chars.`,
       input: {
         session_id: sessionId,
         line: z.string().describe('The line to type (Enter is added)'),
@@ -109,7 +111,7 @@ function tools(mgr) {
         const r = await ctx.progress(() => mgr.run(e, a.line, {
           timeoutMs: orDefault(a.timeout_ms, RUN_TIMEOUT_MS), idleMs: orDefault(a.idle_ms, 500), maxChars: orDefault(a.max_chars, MAX_CHARS), signal: ctx.signal,
         }));
-        const note = [r.truncated ? '[output truncated: the tail is shown]' : '', r.running ? `[still running after ${orDefault(a.timeout_ms, RUN_TIMEOUT_MS)} ms; state ${r.state}]` : `[state ${r.state}]`, r.exited ? '[the program exited]' : '']
+        const note = [r.truncated ? '[output truncated: the tail is shown]' : '', r.note ? `[${r.note}]` : '', runNote(r, orDefault(a.timeout_ms, RUN_TIMEOUT_MS)), r.exited ? '[the program exited]' : '']
           .filter((x) => x !== '').join('\n');
         return result(`${r.output}\n${note}`, { session_id: e.id, output: r.output, markdown: r.markdown ?? '', exited: r.exited, running: r.running, truncated: r.truncated, state: r.state });
       },
@@ -117,7 +119,8 @@ function tools(mgr) {
     {
       name: 'read',
       title: 'Read new output',
-      annotations: { ...READ_ONLY, idempotentHint: false },
+      // Not read-only: it moves the session's one read cursor, which every client shares.
+      annotations: { ...READ_ONLY, readOnlyHint: false, idempotentHint: false },
       description: 'The terminal rows the program finished since the last read (or from row cursor), as the screen showed them, each row once, without waiting. Pages at max_chars: has_more says to read again from next_cursor. The line the cursor is on (a prompt, a question, a partial line) may still change: it is in pending, not in output, and comes in output once finished. Row numbers stay valid across resizes.',
       input: {
         session_id: sessionId,
@@ -136,12 +139,12 @@ function tools(mgr) {
       name: 'send',
       title: 'Send text',
       annotations: WRITES,
-      description: 'Write data to the program as it is: no Enter is added ("\\r" is Enter). Returns at once; read the result with read, screen or expect.',
+      description: 'Write data to the program as it is: no Enter is added ("\\r" is Enter). Returns once the program has drawn the echo of the last line typed (at most 2 s), so an expect right after it never matches that echo; read the result with read, screen or expect.',
       input: { session_id: sessionId, data: z.string().describe('Characters to write') },
       output: { session_id: z.string(), sent: z.number(), state },
       handler: async (a) => {
         const e = mgr.get(a.session_id);
-        await mgr.call(e, 'send', (s) => s.send(a.data));
+        await mgr.send(e, a.data);
         return withState(mgr, e, `sent ${a.data.length} characters`, { sent: a.data.length });
       },
     },
@@ -149,12 +152,12 @@ function tools(mgr) {
       name: 'keys',
       title: 'Press keys',
       annotations: WRITES,
-      description: 'Send keys by name: Enter, Escape, Tab, BSpace, Space, Up, Down, Left, Right, Home, End, PageUp, PageDown, Insert, Delete, F1..F12, with modifiers C-, M-, S- (C-c, M-x, S-Tab; also ctrl-c and ^C). A misspelt name (Ctrl+C, Enterr) is an error; other text is typed as it is, but send is the tool for text.',
-      input: { session_id: sessionId, keys: z.array(z.string()).min(1).describe('Key names, in order, e.g. ["C-c"] or ["Escape", ":wq", "Enter"]') },
+      description: 'Press keys by name: Enter, Escape, Tab, BSpace, Space, Up, Down, Left, Right, Home, End, PageUp, PageDown, Insert, Delete, F1..F12, or one character, with modifiers C-, M-, S- (C-c, M-x, S-Tab; also ctrl-c, Control+c and ^C). The names xdotool and Playwright use work too (Return, Esc, BackSpace, ArrowUp, Page_Down). Anything else (a word, a misspelt name) is an error and nothing is sent: text goes through send.',
+      input: { session_id: sessionId, keys: z.array(z.string()).min(1).describe('Key names, in order, e.g. ["C-c"] or ["Escape", ":", "w", "q", "Enter"]') },
       output: { session_id: z.string(), keys: z.array(z.string()), state },
       handler: async (a) => {
         const e = mgr.get(a.session_id);
-        await mgr.call(e, 'keys', (s) => s.keys(a.keys));
+        await mgr.keys(e, a.keys);
         return withState(mgr, e, `sent keys ${a.keys.join(' ')}`, { keys: a.keys });
       },
     },
@@ -263,30 +266,38 @@ function tools(mgr) {
       name: 'ask',
       title: 'Ask an engine',
       annotations: WRITES,
-      description: 'Engine sessions: send a prompt the engine\'s way and return the reply without echo, prompt or escape codes; for agent CLIs with a transcript also the model\'s exact markdown. A question inside the turn fails the ask with kind needs_input (answer it with keys, then screen). On timeout the turn is interrupted.',
-      input: { session_id: sessionId, prompt: z.string().describe('The prompt or code'), timeout_ms: timeoutMs.describe('Default: the engine\'s own limit'), max_chars: maxChars },
-      output: { session_id: z.string(), text: z.string(), markdown: z.string(), truncated: z.boolean(), state },
+      description: `Engine sessions: send a prompt the engine's way and return the reply without echo, prompt or escape codes; for agent CLIs with a transcript also the model's exact markdown. As run: a question inside the turn ends the wait with state needs_input (answer it with run, send or keys); on timeout (default ${RUN_TIMEOUT_MS} ms) it returns the reply so far with running: true and the turn goes on (interrupt it with signal).`,
+      input: { session_id: sessionId, prompt: z.string().describe('The prompt or code'), timeout_ms: timeoutMs.describe(`Stop waiting after this long (default ${RUN_TIMEOUT_MS}); the turn goes on`), max_chars: maxChars },
+      output: { session_id: z.string(), text: z.string(), markdown: z.string(), running: z.boolean(), truncated: z.boolean(), state },
       handler: async (a, ctx) => {
         const e = mgr.get(a.session_id);
-        const r = await ctx.progress(() => mgr.ask(e, a.prompt, { ...(a.timeout_ms !== undefined ? { timeoutMs: a.timeout_ms } : {}), signal: ctx.signal }));
         const max = orDefault(a.max_chars, MAX_CHARS);
-        const text = capTail(r.text, max);
+        const timeout = orDefault(a.timeout_ms, RUN_TIMEOUT_MS);
+        const r = await ctx.progress(() => mgr.askRun(e, a.prompt, { timeoutMs: timeout, maxChars: max, signal: ctx.signal }));
         const md = capTail(r.markdown ?? '', max);
-        return withState(mgr, e, r.markdown !== null ? md.text : text.text, { text: text.text, markdown: md.text, truncated: text.truncated || md.truncated });
+        const shown = r.markdown ? md.text : r.output;
+        const note = [r.note ? `[${r.note}]` : '', runNote(r, timeout)].filter((x) => x !== '').join('\n');
+        return result(`${shown}\n${note}`, { session_id: e.id, text: r.output, markdown: md.text, running: r.running, truncated: r.truncated || md.truncated, state: r.state });
       },
     },
     {
       name: 'record',
       title: 'Record the terminal',
-      annotations: WRITES,
-      description: 'Start recording the session to an asciicast v2 file (path), or stop (stop: true). Secrets sent with send_secret are never recorded.',
-      input: { session_id: sessionId, path: z.string().min(1).optional().describe('The .cast file to write'), stop: z.boolean().optional() },
+      annotations: DESTRUCTIVE,
+      description: 'Start recording the session to an asciicast v2 file (path; relative to the program\'s working directory), or stop (stop: true). An existing file is refused unless overwrite is true. Secrets sent with send_secret are never recorded.',
+      input: {
+        session_id: sessionId,
+        path: z.string().min(1).optional().describe('The .cast file to write, relative to the program\'s working directory'),
+        overwrite: z.boolean().optional().describe('Replace the file if it exists (default false: an existing file is an error)'),
+        stop: z.boolean().optional(),
+      },
       output: { session_id: z.string(), recording: z.boolean(), path: z.string(), state },
       handler: async (a) => {
         if ((a.path === undefined) === (a.stop !== true)) throw new ClientError('bad_request', 'give exactly one of path (a file to record to) and stop: true');
+        if (a.overwrite !== undefined && a.path === undefined) throw new ClientError('bad_request', 'overwrite goes with path');
         const e = mgr.get(a.session_id);
-        await mgr.call(e, 'record', (s) => s.record(a.path !== undefined ? { path: a.path } : { stop: true }));
-        return withState(mgr, e, a.path !== undefined ? `recording to ${a.path}` : 'recording stopped', { recording: a.path !== undefined, path: a.path ?? '' });
+        const full = await mgr.record(e, a.path, { overwrite: a.overwrite === true });
+        return withState(mgr, e, a.path !== undefined ? `recording to ${full}` : 'recording stopped', { recording: a.path !== undefined, path: full });
       },
     },
     {
@@ -336,6 +347,13 @@ function tools(mgr) {
       },
     },
   ];
+}
+
+/** How a run ended, for the model: a question to answer, still running, or the state. */
+function runNote(r, timeoutMs) {
+  if (r.state === 'needs_input') return '[state needs_input: a question waits; answer it with run (the answer line), send or keys]';
+  if (r.running) return `[still running after ${timeoutMs} ms; state ${r.state}]`;
+  return `[state ${r.state}]`;
 }
 
 /** A result with the session's id and state added to `fields`. */
@@ -431,12 +449,17 @@ export function buildMcpServer(mgr) {
       annotations: { title: t.title, ...t.annotations },
     }, async () => undefined); // listed by the SDK; called through the handler below
   }
+  // The tool list never changes: no listChanged (the SDK would advertise it).
+  server.server.registerCapabilities({ tools: { listChanged: false } });
   // Bad arguments are the caller's JSON-RPC error (-32602, one readable line), not a
-  // tool result; failures while running are tool results with isError.
-  server.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const t = table.get(request.params.name);
-    if (!t) throw invalidParams(`unknown tool "${request.params.name}" (tools/list shows them: ${[...table.keys()].join(', ')})`);
-    const parsed = t.schema.safeParse(request.params.arguments ?? {});
+  // tool result; failures while running are tool results with isError. The request is
+  // checked here: the SDK's own check of tools/call answers a bad one with a multi-line
+  // zod dump (-32603 for missing params), so its wrapper is left out (Protocol's).
+  Protocol.prototype.setRequestHandler.call(server.server, LOOSE_CALL, async (request, extra) => {
+    const { name, args } = callParams(request.params);
+    const t = table.get(name);
+    if (!t) throw invalidParams(`unknown tool "${name}" (tools/list shows them: ${[...table.keys()].join(', ')})`);
+    const parsed = t.schema.safeParse(args);
     if (!parsed.success) throw invalidParams(`invalid arguments for ${t.name}: ${issuesText(parsed.error)}`);
     try {
       return await t.handler(parsed.data, callContext(extra));
@@ -448,6 +471,19 @@ export function buildMcpServer(mgr) {
     }
   });
   return server;
+}
+
+/** Any tools/call request: its params are checked by callParams. */
+const LOOSE_CALL = z.object({ method: z.literal('tools/call'), params: z.unknown().optional() });
+
+/** A tools/call's tool name and arguments (an object; {} when absent), or a -32602 error saying what is wrong. */
+function callParams(params) {
+  const usage = 'tools/call takes params {"name": a tool name, "arguments": an object}';
+  if (typeof params !== 'object' || params === null || Array.isArray(params)) throw invalidParams(`${usage}; got ${params === undefined ? 'no params' : JSON.stringify(params)}`);
+  if (typeof params.name !== 'string') throw invalidParams(`${usage}; name is ${params.name === undefined ? 'missing' : `not a string: ${JSON.stringify(params.name)}`}`);
+  const args = params.arguments ?? {};
+  if (typeof args !== 'object' || Array.isArray(args)) throw invalidParams(`${usage}; arguments is not an object: ${JSON.stringify(args)}`);
+  return { name: params.name, args };
 }
 
 /** Why a stdio line is not a JSON-RPC message (with the id to answer), or null. */
@@ -494,11 +530,17 @@ export async function serveStdio(mgr) {
 }
 
 /**
- * The MCP endpoint as an HTTP handler (POST /mcp), stateless: each request gets a fresh
- * McpServer over the shared sessions, so session ids outlive any one MCP connection.
- * Shared by tuidriver-mcp --http and tuidriver-serve --mcp.
+ * The MCP endpoint as an HTTP handler (/mcp). A client that initializes gets an MCP
+ * session (the Mcp-Session-Id header, the SDK's stateful transport): its later POSTs,
+ * a `notifications/cancelled` among them, reach the same McpServer, which aborts the
+ * call they name. A request without that header is served statelessly: a fresh
+ * McpServer for that POST alone. Either way the terminal sessions are the shared ones
+ * of `mgr`, so session ids outlive any one MCP connection. Shared by tuidriver-mcp
+ * --http and tuidriver-serve --mcp.
  */
-export function mcpHandler(mgr, { maxBody = 1 << 20, log = () => {} } = {}) {
+export function mcpHandler(mgr, { maxBody = 1 << 20, log = () => {}, maxMcpSessions = 256 } = {}) {
+  /** Mcp-Session-Id -> its transport, oldest first (the oldest is closed past the cap). */
+  const open = new Map();
   return async (req, res) => {
     // A browser page sends its Origin: only this server's own pages may call (DNS
     // rebinding, cross-site requests); clients that are not browsers send none.
@@ -506,9 +548,19 @@ export function mcpHandler(mgr, { maxBody = 1 << 20, log = () => {} } = {}) {
       jsonRpcError(res, 403, -32000, `Origin ${req.headers.origin} is not allowed: only pages served from http://${req.headers.host} may call /mcp`);
       return;
     }
+    const sid = req.headers['mcp-session-id'];
+    const known = typeof sid === 'string' ? open.get(sid) : undefined;
+    if (sid !== undefined && !known) {
+      jsonRpcError(res, 404, -32001, 'Session not found: initialize again (the MCP session ended, or this server restarted)');
+      return;
+    }
+    if (req.method === 'DELETE' && known) {
+      await known.handleRequest(req, res);
+      return;
+    }
     if (req.method !== 'POST') {
-      res.writeHead(405, { allow: 'POST', 'content-type': 'application/json' })
-        .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'method not allowed: this server is stateless, use POST' }, id: null }));
+      res.writeHead(405, { allow: known ? 'POST, DELETE' : 'POST', 'content-type': 'application/json' })
+        .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'method not allowed: use POST (this server sends nothing unasked, so there is no GET stream)' }, id: null }));
       return;
     }
     let body;
@@ -518,24 +570,60 @@ export function mcpHandler(mgr, { maxBody = 1 << 20, log = () => {} } = {}) {
       jsonRpcError(res, e.status ?? 400, -32700, `Parse error: ${e.message}`);
       return;
     }
+    if (Array.isArray(body)) {
+      jsonRpcError(res, 400, -32600, 'Invalid Request: JSON-RPC batches are not accepted (MCP 2025-06-18 removed them): send one message per POST');
+      return;
+    }
+    try {
+      if (known) {
+        // A client that goes away before the answer cancels its call, as in a stateless POST.
+        if (body?.id !== undefined && typeof body.method === 'string') {
+          res.on('close', () => {
+            if (!res.writableFinished) known.onmessage?.({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: body.id, reason: 'the client went away' } });
+          });
+        }
+        await known.handleRequest(req, res, body);
+      }
+      else if (isInitializeRequest(body)) await startMcpSession(req, res, body);
+      else await serveStateless(req, res, body);
+    } catch (e) {
+      log(`mcp http: ${e instanceof Error ? e.message : String(e)}`);
+      if (!res.headersSent) res.writeHead(500).end();
+    }
+  };
+
+  /** An initialize: a new MCP session, its answers streamed (SSE) so progress can travel. */
+  async function startMcpSession(req, res, body) {
+    const server = buildMcpServer(mgr);
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        open.set(id, transport);
+        if (open.size > maxMcpSessions) open.values().next().value.close().catch(() => undefined);
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId !== undefined) open.delete(transport.sessionId);
+      server.close().catch(() => undefined);
+    };
+    await server.connect(transport);
+    await transport.handleRequest(req, res, body);
+  }
+
+  /** A request outside any MCP session: a fresh server for this POST alone. */
+  async function serveStateless(req, res, body) {
     const server = buildMcpServer(mgr);
     // Progress needs a stream; a plain call gets one JSON answer.
-    const messages = Array.isArray(body) ? body : [body];
-    const wantsProgress = messages.some((m) => m?.params?._meta?.progressToken !== undefined);
+    const wantsProgress = body?.params?._meta?.progressToken !== undefined;
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !wantsProgress });
     // A client that goes away cancels its calls (the SDK aborts their signals on close).
     res.on('close', () => {
       transport.close().catch(() => undefined);
       server.close().catch(() => undefined);
     });
-    try {
-      await server.connect(transport);
-      await transport.handleRequest(req, res, body);
-    } catch (e) {
-      log(`mcp http: ${e instanceof Error ? e.message : String(e)}`);
-      if (!res.headersSent) res.writeHead(500).end();
-    }
-  };
+    await server.connect(transport);
+    await transport.handleRequest(req, res, body);
+  }
 }
 
 function jsonRpcError(res, status, code, message) {

@@ -96,9 +96,7 @@ function sessionRoutes(mgr) {
       return { ok: true };
     },
     'POST keys': async (e, b) => {
-      const keys = need(b, 'keys', 'array');
-      if (keys.length === 0 || !keys.every((k) => typeof k === 'string')) throw new ClientError('bad_request', 'keys must be a non-empty array of key names');
-      await mgr.call(e, 'keys', (s) => s.keys(keys));
+      await mgr.keys(e, need(b, 'keys', 'array'));
       return { ok: true };
     },
     'POST resize': async (e, b) => {
@@ -145,8 +143,9 @@ function sessionRoutes(mgr) {
     'POST record': async (e, b) => {
       if ((b.path === undefined) === (b.stop !== true)) throw new ClientError('bad_request', 'give exactly one of path (a file to record to) and stop: true');
       if (b.path !== undefined && (typeof b.path !== 'string' || b.path === '')) throw new ClientError('bad_request', 'path must be a file name');
-      await mgr.call(e, 'record', (s) => s.record(b.path !== undefined ? { path: b.path } : { stop: true }));
-      return { ok: true, recording: b.path !== undefined };
+      if (b.overwrite !== undefined && typeof b.overwrite !== 'boolean') throw new ClientError('bad_request', 'overwrite must be true or false');
+      const full = await mgr.record(e, b.path, { overwrite: b.overwrite === true });
+      return { ok: true, recording: b.path !== undefined, path: full };
     },
     'GET scrollback': async (e, _b, url) => {
       const n = url.searchParams.get('lines');
@@ -175,7 +174,7 @@ const FIELDS = {
   'POST answer': ['ask_id', 'option', 'text'],
   'POST signal': ['signal'],
   'POST wait_idle': ['idle_ms', 'timeout_ms'],
-  'POST record': ['path', 'stop'],
+  'POST record': ['path', 'overwrite', 'stop'],
 };
 
 function onlyFields(b, route) {

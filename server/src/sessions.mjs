@@ -4,9 +4,12 @@
 // the REST routes and the WebSocket share one behaviour and one set of errors.
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { Session, SessionPool, TuiDriverError } from 'tuidriver';
 import { OutputLog } from './output_log.mjs';
 import { RowLog } from './row_log.mjs';
+import { keyNames } from './keys.mjs';
 
 /**
  * An error a client caused or can act on. `code` maps to HTTP statuses:
@@ -67,8 +70,8 @@ export class Entry extends EventEmitter {
     this.questions = new Map();
     /** Serialises `run`: one command at a time, its output read from the rows after it. */
     this.runChain = Promise.resolve();
-    /** An engine run that outlived its timeout: the turn, still going. */
-    this.background = null;
+    /** An engine session's turn under way (SessionManager.startTurn): outlived a run, or waits for an answer. */
+    this.turn = null;
     /** The finished rows `read` hands out, numbered by the server (survives re-wraps). */
     this.rowLog = new RowLog(ROW_LOG_ROWS);
     /** Serialises taking rows and resizing: the log's place in the daemon's rows moves on a re-wrap. */
@@ -299,6 +302,8 @@ export class SessionManager {
 
   /** Calls the shim, turning its errors into ClientErrors that name the operation. */
   async call(entry, what, fn) {
+    // Typed input answers a turn's question itself (the daemon sees it): nothing waits for run's answer.
+    if (ANSWERING.has(what) && entry.turn?.question) entry.turn.question = null;
     entry.inFlight++;
     try {
       return await fn(entry.session);
@@ -317,6 +322,7 @@ export class SessionManager {
    */
   async state(entry) {
     if (entry.exit) return 'exited';
+    if (entry.turn?.question) return 'needs_input'; // the daemon reported it (on_input: wait)
     try {
       const [st, scr] = await Promise.all([entry.session.status(), entry.session.screen()]);
       return stateOf(st, scr, entry);
@@ -332,6 +338,7 @@ export class SessionManager {
    * `running: true`; the program is left running. Output is the emulator's rendering.
    */
   async run(entry, line, { timeoutMs = RUN_TIMEOUT_MS, idleMs = 500, maxChars = MAX_CHARS, signal } = {}) {
+    this.alive(entry, 'run');
     const job = entry.runChain.then(() => (entry.engine
       ? this.runEngine(entry, line, { timeoutMs, signal })
       : this.runRaw(entry, line, { timeoutMs, idleMs, signal })));
@@ -341,60 +348,141 @@ export class SessionManager {
     return { ...r, output: cut.text, truncated: cut.truncated, state: await this.state(entry) };
   }
 
+  /**
+   * Engine sessions run one turn at a time (entry.turn). A question inside the turn ends
+   * the wait with needs_input and keeps the turn waiting for its answer (the daemon's
+   * `on_input: wait`): the next run's line is that answer (the daemon's `answer`), and
+   * that run waits on for the turn's end. A turn that outlives a run's timeout goes on:
+   * the next run waits for it within its own timeout, then says it still runs.
+   */
   async runEngine(entry, line, { timeoutMs, signal }) {
-    if (entry.background) {
-      // The previous run's command may end within this run's time: wait for it, no longer.
-      let wait;
-      await Promise.race([entry.background.catch(() => undefined), new Promise((r) => { wait = setTimeout(r, timeoutMs); })]);
-      clearTimeout(wait);
-      if (entry.background) {
+    let turn = entry.turn;
+    if (turn?.question) {
+      turn.answerWith(line);
+      return this.awaitTurn(entry, turn, { timeoutMs, signal });
+    }
+    if (turn) {
+      const r = await this.awaitTurn(entry, turn, { timeoutMs, signal }).catch(() => null);
+      // The running turn asked a question meanwhile: that comes first, the line is not typed.
+      if (r?.state === 'needs_input') return { ...r, note: `the previous run asks a question: "${line}" was not typed; answer it with run, send or keys first` };
+      if (entry.turn === turn) {
         throw new ClientError('conflict', `the previous run on session ${entry.id} is still running after ${timeoutMs} ms: read its output with read, or interrupt it with signal`);
       }
     }
-    let partial = '';
-    // The daemon's own limit would interrupt the program; this run only stops waiting.
-    const turn = this.call(entry, 'run', (s) => s.askTurn(line, { timeoutMs: 7 * 24 * 3600_000, onChunk: (d) => { partial += d; }, signal }));
+    turn = this.startTurn(entry, line);
+    return this.awaitTurn(entry, turn, { timeoutMs, signal });
+  }
+
+  /** Starts an engine turn (an ask whose questions wait for an answer) as entry.turn. */
+  startTurn(entry, line) {
+    const abort = new AbortController();
+    const turn = { partial: '', shown: '', question: null, done: false, result: null, error: null, abort, wake: [] };
+    const poke = () => { for (const w of turn.wake.splice(0)) w(); };
+    turn.changed = () => new Promise((resolve) => { turn.wake.push(resolve); });
+    turn.answerWith = (text) => {
+      const q = turn.question;
+      turn.question = null;
+      q?.resolve(text);
+    };
+    const onInput = (q) => new Promise((resolve, reject) => {
+      turn.question = { text: q.question, options: q.options, resolve, reject };
+      turn.asked = turn.question;
+      poke();
+    });
+    // The daemon's own limit would interrupt the program; a run only stops waiting.
+    turn.promise = this.call(entry, 'run', (s) => s.askTurn(line, {
+      timeoutMs: 7 * 24 * 3600_000, onChunk: (d) => { turn.partial += d; }, onInput, signal: abort.signal,
+    })).then((t) => { turn.result = t; }, (e) => { turn.error = e; }).finally(() => {
+      turn.done = true;
+      turn.question = null;
+      turn.asked?.reject(new Error('the turn ended')); // a question answered by keys: nothing more waits
+      if (entry.turn === turn) entry.turn = null;
+      poke();
+    });
+    entry.turn = turn;
+    return turn;
+  }
+
+  /**
+   * Waits for `turn` to end, ask a question, or `timeoutMs` to pass. Output is what the
+   * turn printed that no earlier run of it returned. A cancelled call interrupts the turn.
+   */
+  async awaitTurn(entry, turn, { timeoutMs, signal }) {
+    const onAbort = () => turn.abort.abort();
+    if (signal?.aborted) onAbort();
+    signal?.addEventListener('abort', onAbort, { once: true });
     let timer;
-    const late = new Promise((resolve) => { timer = setTimeout(resolve, timeoutMs, null); });
+    const late = new Promise((resolve) => { timer = setTimeout(resolve, timeoutMs, 'late'); });
     try {
-      const t = await Promise.race([turn, late]);
-      if (t) return { output: t.text, markdown: t.markdown, exited: false, running: false };
-    } catch (e) {
-      // A question inside the command: the program waits for its answer (run, keys).
-      if (e.extra?.kind !== 'needs_input') throw e;
-      const shown = [e.extra.text ?? partial, e.extra.question ?? ''].filter((x) => x !== '').join('\n');
-      return { output: shown, markdown: null, exited: false, running: true };
+      for (;;) {
+        if (turn.done) {
+          if (turn.error) throw turn.error;
+          const text = unshown(turn.shown, turn.result.text);
+          return { output: text, markdown: turn.result.markdown, exited: false, running: false };
+        }
+        if (turn.question) {
+          const question = turn.question.text ?? '';
+          // The question row may be in the streamed text already: show it once.
+          const all = turn.partial.includes(question.trim()) ? turn.partial : [turn.partial, question].filter((x) => x !== '').join('\n');
+          const output = unshown(turn.shown, all);
+          turn.shown = all;
+          return { output, markdown: null, exited: false, running: false, state: 'needs_input' };
+        }
+        if ((await Promise.race([turn.changed(), late])) === 'late') {
+          const output = unshown(turn.shown, turn.partial);
+          turn.shown = turn.partial;
+          return { output, markdown: null, exited: false, running: true };
+        }
+      }
     } finally {
       clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
     }
-    entry.background = turn;
-    turn.catch(() => undefined).finally(() => { entry.background = null; });
-    return { output: partial, markdown: null, exited: false, running: true };
+  }
+
+  /** Throws a clear `exited` error when the session's program has ended. */
+  alive(entry, what) {
+    if (!entry.exit && !entry.session.exited) return;
+    const how = entry.exit ? (entry.exit.signal ? `killed by ${entry.exit.signal}` : `exit code ${entry.exit.exitCode}`) : 'its daemon is gone';
+    throw new ClientError('failed', `${what} failed (exited): the program of session ${entry.id} has exited (${how}); start a new session`, { kind: 'exited' });
   }
 
   async runRaw(entry, line, { timeoutMs, idleMs, signal }) {
-    const s = entry.session;
     entry.inFlight++;
     try {
-      await this.settle(entry, Math.min(timeoutMs, SETTLE_MS));
-      const before = await this.call(entry, 'run', (x) => x.scrollbackRows());
-      const promptRow = before.firstRow + Math.max(0, before.lines.length - 1);
-      const promptText = before.lines[before.lines.length - 1] ?? '';
-      await this.call(entry, 'run', (x) => x.send(`${line}\r`));
-      const state = await this.waitQuiet(entry, { timeoutMs, idleMs, signal, promptText });
-      const running = state === 'running' || state === 'needs_input';
-      const scr = await this.call(entry, 'run', (x) => x.screen());
-      if (scr.altScreen) return { output: trimRows(scr.lines).join('\n'), markdown: null, exited: s.exited, running };
-      const after = await this.call(entry, 'run', (x) => x.scrollbackRows());
-      const rows = after.lines.slice(Math.max(0, promptRow - after.firstRow));
-      let output = dropEchoAndPrompt(rows, line, promptText, running);
-      // Back at the program's own prompt after answering a question: drop that too.
-      if (!running && entry.promptText) output = dropEchoAndPrompt([entry.promptText, output], '', entry.promptText, false);
-      return { output, markdown: null, exited: s.exited, running };
+      return await this.runRawLine(entry, line, { timeoutMs, idleMs, signal });
+    } catch (e) {
+      // A cancelled run is interrupted (as C-c would), so the next run starts at a prompt.
+      if (signal?.aborted && !entry.exit) {
+        await entry.session.keys(['C-c']).catch(() => undefined);
+        await this.waitIdle(entry, { idleMs: 200, timeoutMs: SETTLE_MS }).catch(() => undefined);
+      }
+      throw e;
     } finally {
       entry.inFlight--;
       entry.lastUsed = Date.now();
     }
+  }
+
+  async runRawLine(entry, line, { timeoutMs, idleMs, signal }) {
+    const s = entry.session;
+    await this.settle(entry, Math.min(timeoutMs, SETTLE_MS));
+    const before = await this.call(entry, 'run', (x) => x.scrollbackRows());
+    const promptRow = before.firstRow + Math.max(0, before.lines.length - 1);
+    const promptText = before.lines[before.lines.length - 1] ?? '';
+    await this.call(entry, 'run', (x) => x.send(`${line}\r`));
+    const state = await this.waitQuiet(entry, { timeoutMs, idleMs, signal, promptText });
+    // A question is no timeout: the run ended at it (running is for a run that outlived its time).
+    const running = state === 'running';
+    const open = running || state === 'needs_input';
+    const scr = await this.call(entry, 'run', (x) => x.screen());
+    if (scr.altScreen) return { output: trimRows(scr.lines).join('\n'), markdown: null, exited: s.exited, running };
+    const after = await this.call(entry, 'run', (x) => x.scrollbackRows());
+    const rows = after.lines.slice(Math.max(0, promptRow - after.firstRow));
+    let output = dropEchoAndPrompt(rows, line, promptText, open);
+    // Back at the program's own prompt after answering a question: drop that too.
+    if (!open && entry.promptText) output = dropEchoAndPrompt([entry.promptText, output], '', entry.promptText, false);
+    return { output, markdown: null, exited: s.exited, running };
   }
 
   /**
@@ -460,7 +548,8 @@ export class SessionManager {
       const r = await this.call(entry, 'read', (s) => s.scrollbackRows({ wrapped: true }));
       log.take(r, entry.exit !== null);
     });
-    const from = cursor ?? entry.readCursor ?? log.start;
+    // A first read starts at the session's first row: rows that left the log count as dropped.
+    const from = cursor ?? entry.readCursor ?? 0;
     if (from > log.end) throw new ClientError('bad_request', `cursor ${from} is past the last finished row (${log.end}): give a next_cursor of an earlier read`);
     const p = log.read(from, maxChars);
     entry.readCursor = p.next;
@@ -480,6 +569,7 @@ export class SessionManager {
    * daemon says where the row log's next row went, so no row is read twice or skipped.
    */
   resize(entry, cols, rows) {
+    this.alive(entry, 'resize');
     return this.rowsLocked(entry, () => this.call(entry, 'resize', async (s) => {
       const log = entry.rowLog;
       const r = await s.resize(cols, rows, log.next !== undefined ? { followRow: log.next } : {});
@@ -489,13 +579,36 @@ export class SessionManager {
   }
 
   /**
+   * MCP's ask: a run of `prompt` on an engine session (a question ends the wait with
+   * needs_input, a timeout with the partial reply and running: nothing is interrupted),
+   * shown in the page's chat as an ask and its reply.
+   */
+  async askRun(entry, prompt, opts) {
+    this.requireEngine(entry);
+    const askId = entry.nextAskId++;
+    entry.publish({ type: 'ask', ask_id: askId, prompt });
+    try {
+      const r = await this.run(entry, prompt, opts);
+      if (!r.running && r.state !== 'needs_input') entry.publish({ type: 'reply', ok: true, ask_id: askId, text: r.output, markdown: r.markdown });
+      return r;
+    } catch (e) {
+      entry.publish({ type: 'reply', ok: false, ask_id: askId, error: e.message, kind: e.extra?.kind ?? 'error' });
+      throw e;
+    }
+  }
+
+  requireEngine(entry) {
+    if (!entry.engine) {
+      throw new ClientError('bad_request', `session ${entry.id} runs a command, not an engine: ask needs an engine session (use run, or send and expect)`);
+    }
+  }
+
+  /**
    * An ask (engine sessions). `onChunk` streams the reply; with `interactive`, a question
    * inside the turn is published as `needs_input` and waits for `answer`.
    */
   async ask(entry, prompt, { timeoutMs, stream = false, interactive = false, signal } = {}) {
-    if (!entry.engine) {
-      throw new ClientError('bad_request', `session ${entry.id} runs a command, not an engine: ask needs an engine session (use run, or send and expect)`);
-    }
+    this.requireEngine(entry);
     const askId = entry.nextAskId++;
     const opts = {};
     if (timeoutMs !== undefined) opts.timeoutMs = timeoutMs;
@@ -521,6 +634,47 @@ export class SessionManager {
     }
   }
 
+  /**
+   * Starts recording to `file` (relative to the program's working directory; an existing
+   * file only with `overwrite`), or stops (`file` undefined). Resolves with the full path.
+   */
+  async record(entry, file, { overwrite = false } = {}) {
+    if (file === undefined) {
+      await this.call(entry, 'record', (s) => s.record({ stop: true }));
+      return '';
+    }
+    const st = await this.call(entry, 'record', (s) => s.status());
+    const full = path.resolve(st.cwd ?? process.cwd(), file);
+    if (!overwrite && fs.existsSync(full)) throw new ClientError('conflict', `record: ${full} exists; give overwrite: true to replace it`);
+    await this.call(entry, 'record', (s) => s.record({ path: full }));
+    return full;
+  }
+
+  /**
+   * Types `data` and returns once the program has drawn its echo (the last line typed),
+   * so that an `expect` right after it sees only what came after: never the echo of the
+   * line just sent. A program that echoes nothing (a password prompt, raw input) costs
+   * at most ECHO_WAIT_MS.
+   */
+  async send(entry, data) {
+    const typed = echoOf(data);
+    // Asked before the data goes out: the daemon takes requests in order, so the echo cannot slip past it.
+    const echo = typed === '' ? null : entry.session.expect(re2Literal(typed), { outputOnly: true, timeoutMs: ECHO_WAIT_MS }).catch(() => undefined);
+    await this.call(entry, 'send', (s) => s.send(data));
+    await echo;
+  }
+
+  /**
+   * Presses keys by name (tmux's, or an xdotool or Playwright alias); anything that is no
+   * key name is refused, naming the accepted forms, and nothing is sent.
+   */
+  keys(entry, keys) {
+    if (!Array.isArray(keys) || keys.length === 0) throw new ClientError('bad_request', 'keys must be a non-empty array of key names');
+    const k = keyNames(keys);
+    if (k.error) throw new ClientError('failed', k.error); // a tool failure (isError, 422), as the daemon's was
+    return this.call(entry, 'keys', (s) => s.keys(k.names));
+  }
+
   /** Answers the question ask `askId` is waiting on: a choice's index, or text. */
   answer(entry, askId, choice) {
     const q = entry.questions.get(askId);
@@ -531,6 +685,42 @@ export class SessionManager {
     entry.questions.delete(askId);
     q.resolve(choice);
   }
+}
+
+/** Calls whose input reaches the program, and so answer a question it asks. */
+const ANSWERING = new Set(['send', 'keys', 'send_secret', 'paste', 'input']);
+
+/**
+ * `text` without its first rows that `shown` already gave (a turn returned in parts: up to
+ * its question, then the rest); the question's row with the typed answer after it counts.
+ */
+export function unshown(shown, text) {
+  if (shown.trim() === '') return text;
+  const a = shown.replace(/\n+$/, '').split('\n');
+  const b = text.split('\n');
+  let i = 0;
+  while (i < a.length && i < b.length && b[i].trimEnd() === a[i].trimEnd()) i++;
+  if (i === a.length - 1 && i < b.length && a[i].trim() !== '' && b[i].startsWith(a[i].trimEnd())) i++;
+  return i === a.length ? b.slice(i).join('\n') : text;
+}
+
+/** The longest `send` waits for the echo of what it typed. */
+const ECHO_WAIT_MS = 2_000;
+
+/**
+ * What a program echoes last of `data`: the last 16 characters of its last line with
+ * text (an escape sequence or another control character: no echo is awaited).
+ */
+export function echoOf(data) {
+  const lines = data.split(/[\r\n]/).filter((l) => l !== '');
+  const last = lines.at(-1) ?? '';
+  if (/[\x00-\x1f\x7f]/.test(last)) return '';
+  return [...last].slice(-16).join('').trim();
+}
+
+/** `text` as an RE2 pattern that matches it literally. */
+export function re2Literal(text) {
+  return text.replace(/[\\^$.|?*+()[\]{}]/g, '\\$&');
 }
 
 /** The default and largest `max_chars` of a result (tail kept). */

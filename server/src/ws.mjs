@@ -116,9 +116,8 @@ class Connection {
         return this.mgr.resize(e, cols, rows);
       },
       keys: (e, m) => {
-        if (!Array.isArray(m.keys) || m.keys.length === 0) throw new ClientError('bad_request', 'keys must be a non-empty array of key names');
         // After a resize sent before it (it waits for the rows' lock), as the client sent them.
-        return this.mgr.rowsLocked(e, () => this.mgr.call(e, 'keys', (s) => s.keys(m.keys)));
+        return this.mgr.rowsLocked(e, () => this.mgr.keys(e, m.keys));
       },
       // The ask's chunks, questions and reply reach every attached client as events.
       ask: (e, m) => {

@@ -63,7 +63,9 @@ test('run: questions end the wait with needs_input; quiet means the command is d
   ]) {
     const r = await call('run', { session_id: id, line, timeout_ms: 20_000 });
     assert.equal(r.state, 'needs_input', `${line}: ${JSON.stringify(r)}`);
-    assert.equal(r.running, true);
+    // A question is no timeout: not "still running after 30000 ms".
+    assert.equal(r.running, false);
+    assert.doesNotMatch(r.text, /still running/);
     assert.equal(r.output, question);
     assert.ok(r.ms < 10_000, `${line} took ${r.ms} ms`);
     const answered = await call('run', { session_id: id, line: line.startsWith('echo') ? '"' : 'y' });
@@ -98,27 +100,46 @@ test('run on the bash and python engines: a question ends the turn with needs_in
   const client = await stdioClient(t);
   const call = caller(client);
   const sh = (await call('session_start', { engine: 'bash' })).session_id;
-  for (const [line, question] of [
-    ['read -p "Continue? [y/N] " a; echo "got $a"', 'Continue? [y/N]'],
-    ['read -n1 -p "Press any key to continue..." a; echo; echo "got $a"', 'Press any key to continue...'],
+  for (const [line, question, answer, got] of [
+    ['read -p "Delete all? [y/N] " a; echo "got=$a"', 'Delete all? [y/N]', 'y', 'got=y'],
+    ['read -p "Continue? [y/N] " a; read -p "Sure? [y/N] " b; echo "got=$a$b"', 'Continue? [y/N]', 'y', null],
+    ['read -n1 -p "Press any key to continue..." a; echo; echo "got=$a"', 'Press any key to continue...', 'k', 'got=k'],
   ]) {
+    const t0 = Date.now();
     const r = await call('run', { session_id: sh, line, timeout_ms: 20_000 });
     assert.equal(r.state, 'needs_input', `${line}: ${JSON.stringify(r)}`);
-    assert.equal(r.running, true);
-    assert.match(r.output, new RegExp(question.replace(/[[\]().?]/g, '\\$&')));
-    assert.ok(r.ms < 10_000, `${line} took ${r.ms} ms`);
-    await call('send', { session_id: sh, data: 'y\r' });
-    await call('expect', { session_id: sh, pattern: 'got y', timeout_ms: 10_000, screen_wide: true });
-    assert.equal((await call('wait_idle', { session_id: sh, idle_ms: 300 })).state, 'ready');
+    assert.equal(r.running, false, 'a question is no timeout');
+    assert.doesNotMatch(r.text, /still running/);
+    assert.equal(r.output.split(question).length, 2, `the question once: ${r.output}`);
+    assert.ok(Date.now() - t0 < 10_000, `${line} took ${Date.now() - t0} ms`);
+    // The answer is a run: typed into the question, not run as a command after a C-c.
+    const a = await call('run', { session_id: sh, line: answer, timeout_ms: 20_000 });
+    if (got === null) {
+      // A second question in the same command: answered the same way.
+      assert.equal(a.state, 'needs_input', JSON.stringify(a));
+      assert.match(a.output, /Sure\? \[y\/N\]/);
+      const b = await call('run', { session_id: sh, line: 'n', timeout_ms: 20_000 });
+      assert.equal(b.output, 'got=yn');
+      assert.equal(b.state, 'ready');
+      continue;
+    }
+    assert.equal(a.output, got, JSON.stringify(a));
+    assert.equal(a.state, 'ready');
   }
+  // Answered with send instead: the next run waits for the command's end, then runs.
+  assert.equal((await call('run', { session_id: sh, line: 'read -p "Name? " n; echo "hello $n"' })).state, 'needs_input');
+  await call('send', { session_id: sh, data: 'ada\r' });
+  assert.equal((await call('run', { session_id: sh, line: 'echo after-$n' })).output, 'after-ada');
   const py = (await call('session_start', { engine: 'python' })).session_id;
   assert.equal((await call('status', { session_id: py })).state, 'ready');
   const q = await call('run', { session_id: py, line: 'name = input("Your name? ")', timeout_ms: 20_000 });
   assert.equal(q.state, 'needs_input');
   assert.match(q.output, /Your name\?/);
-  await call('send', { session_id: py, data: 'ada\r' });
-  await call('wait_idle', { session_id: py, idle_ms: 300 });
-  assert.equal((await call('run', { session_id: py, line: 'name.upper()' })).output, "'ADA'");
+  assert.equal((await call('status', { session_id: py })).state, 'needs_input');
+  const answered = await call('run', { session_id: py, line: 'bob' });
+  assert.equal(answered.state, 'ready', JSON.stringify(answered));
+  assert.doesNotMatch(answered.output, /KeyboardInterrupt|NameError/);
+  assert.equal((await call('run', { session_id: py, line: 'name.upper()' })).output, "'BOB'");
 
   // An engine run that outlives its timeout: partial output, still running, not interrupted.
   const slow = await call('run', { session_id: py, line: 'import time; print("started", flush=True); time.sleep(4); print("finished")', timeout_ms: 1500 });
@@ -146,7 +167,7 @@ test('run on vim: the screen as rendered, no escape bytes; expect matches only w
   assert.match(vim.output, /^~/m);
   assert.match(vim.output, /"file.txt" \[New\]/);
   assert.equal(vim.state, 'fullscreen');
-  await call('keys', { session_id: id, keys: [':q', 'Enter'] });
+  await call('keys', { session_id: id, keys: [':', 'q', 'Enter'] });
   await call('wait_idle', { session_id: id, idle_ms: 300 });
 
   // The echo of what was sent is output too, and may come after the call: the
@@ -202,10 +223,11 @@ test('keys: aliases work, misspelt names are errors naming the accepted forms; a
   const client = await stdioClient(t);
   const call = caller(client);
   const id = (await call('session_start', { command: BASH })).session_id;
-  for (const bad of ['Ctrl+C', 'Enterr']) {
+  for (const bad of ['Cmd+C', 'Enterr', 'NoSuchKey-X', 'hello', 'Escape ']) {
     const r = await client.callTool({ name: 'keys', arguments: { session_id: id, keys: ['x', bad] } });
     assert.equal(r.isError, true);
     assert.match(r.content[0].text, new RegExp(`'${bad.replace('+', '\\+')}' is not a key name.*C-c.*send`));
+    assert.ok(!(await call('screen', { session_id: id })).lines.join('\n').includes(`x${bad.trim()}`), `nothing was typed for ${bad}`);
   }
   // The interrupt goes to a running sleep: sent before bash has started it, it would
   // cut bash's own line reading, and bash drops typeahead with it (as for a person).
@@ -213,6 +235,10 @@ test('keys: aliases work, misspelt names are errors naming the accepted forms; a
   await call('wait_idle', { session_id: id, idle_ms: 300 });
   await call('keys', { session_id: id, keys: ['ctrl-c'] });
   assert.equal((await call('run', { session_id: id, line: 'echo ok' })).output, 'ok');
+  // xdotool's and Playwright's names: Return, Escape, BackSpace.
+  await call('send', { session_id: id, data: 'echo xdotoolZ' });
+  await call('keys', { session_id: id, keys: ['BackSpace', 'Return'] });
+  await call('expect', { session_id: id, pattern: '(?m)^xdotool$', screen_wide: true, timeout_ms: 5000 });
   // Half an emoji: the SDK sends "\ud83d" as JSON; the call is answered.
   const half = '😀'.slice(0, 1);
   const s = await call('send', { session_id: id, data: `echo a${half}b\r`, });

@@ -27,7 +27,7 @@ const ARGS = {
   scrollback: ['session_id', 'lines', 'max_chars'],
   expect: ['session_id', 'pattern', 'timeout_ms', 'screen_wide'],
   ask: ['session_id', 'prompt', 'timeout_ms', 'max_chars'],
-  record: ['session_id', 'path', 'stop'],
+  record: ['session_id', 'path', 'overwrite', 'stop'],
   status: ['session_id'],
   list: [],
   terminate: ['session_id'],
@@ -103,14 +103,16 @@ async function scenario(client, dir) {
   assert.equal((await ok('run', { session_id: sh, line: 'echo hi-$((6*7))' })).structuredContent.output, 'hi-42');
   await ok('send', { session_id: sh, data: 'vim -u NONE -N -n notes.txt\r' });
   await ok('expect', { session_id: sh, pattern: '"notes.txt" \\[New\\]', timeout_ms: 20_000, screen_wide: true });
-  await ok('keys', { session_id: sh, keys: ['i', 'hello from vim', 'Escape'] });
+  await ok('keys', { session_id: sh, keys: ['i'] });
+  await ok('send', { session_id: sh, data: 'hello from vim' });
+  await ok('keys', { session_id: sh, keys: ['Escape'] });
   await ok('expect', { session_id: sh, pattern: '(?m)^hello from vim$', screen_wide: true });
   const scr = await ok('screen', { session_id: sh });
   assert.equal(scr.structuredContent.lines[0], 'hello from vim');
   assert.equal(scr.structuredContent.rows, 24);
   assert.equal(scr.structuredContent.alt_screen, true);
   assert.match(scr.content[0].text, /^hello from vim\n~/);
-  await ok('keys', { session_id: sh, keys: [':wq', 'Enter'] });
+  await ok('keys', { session_id: sh, keys: [':', 'w', 'q', 'Return'] });
   assert.equal((await ok('run', { session_id: sh, line: 'cat notes.txt' })).structuredContent.output, 'hello from vim');
   assert.equal(fs.readFileSync(path.join(dir, 'notes.txt'), 'utf8'), 'hello from vim\n');
 
@@ -158,7 +160,7 @@ async function scenario(client, dir) {
   await err('ask', { session_id: raw.session_id, prompt: '1' }, /not an engine/);
   const timedOut = await err('expect', { session_id: py.session_id, pattern: 'never-shown', timeout_ms: 300 }, /timeout/);
   assert.match(timedOut, /\nscreen:\n.*>>>/, 'a timeout shows the screen');
-  await err('keys', { session_id: sh, keys: ['Ctrl+C'] }, /'Ctrl\+C' is not a key name.*C-c/);
+  await err('keys', { session_id: sh, keys: ['Cmd+C'] }, /'Cmd\+C' is not a key name.*C-c/);
   await err('expect', { session_id: py.session_id, pattern: '(' }, /protocol|pattern/);
   await err('no_such_tool', {}, /no_such_tool/);
   assert.equal((await ok('run', { session_id: py.session_id, line: '2**10' })).structuredContent.output, '1024');
@@ -303,6 +305,10 @@ test('streamable HTTP: --token guards /mcp; a foreign Host is refused (DNS rebin
   open.stderr.on('data', (d) => { err += d; });
   assert.equal(await new Promise((r) => open.on('close', r)), 2);
   assert.match(err, /not loopback: give a --token/);
+  // A token as short as tuidriver-serve refuses is refused here too.
+  const short = spawnSync(process.execPath, [BIN_MCP, '--http', '0', '--token', 'abc'], { encoding: 'utf8', timeout: 20_000 });
+  assert.equal(short.status, 2);
+  assert.match(short.stderr, /--token must be at least 8 characters/);
 });
 
 test('stdio: a call that outlasts the idle timeout keeps its session', { timeout: 60_000 }, async (t) => {

@@ -121,3 +121,14 @@ test('read: row numbers survive resizes that re-wrap the rows (narrower, then wi
   assert.deepEqual(rowsOf(await readAll(call, id, 2000, before[0].cursor)).slice(0, 5), rowsOf(before).slice(0, 5));
   assert.deepEqual(waiting.pending.split('\n'), wrap(partial, 80), 'all rows of the partial line waited in pending');
 });
+
+test('read: a first read after the history overflowed counts the rows it cannot give in dropped_rows', { timeout: 120_000 }, async (t) => {
+  const call = caller(await stdioClient(t));
+  const id = (await call('session_start', { command: BASH })).session_id;
+  await call('run', { session_id: id, line: 'seq 1 30000', timeout_ms: 60_000 });
+  const r = await call('read', { session_id: id, max_chars: 1_000_000 });
+  assert.ok(r.dropped_rows > 0, `dropped_rows ${r.dropped_rows} from row ${r.cursor}`);
+  // Every row before the first one returned is counted: none is skipped unsaid.
+  assert.equal(r.dropped_rows, r.cursor);
+  assert.equal(r.output.split('\n').at(-1), '30000');
+});

@@ -115,7 +115,8 @@ test('REST: every route on bash and python; output drained with the exit status;
   const again = (await api('GET', `/sessions/${id}/output`)).json;
   assert.equal(again.from, last.to);
 
-  await api('POST', `/sessions/${id}/keys`, { keys: ['echo keyed', 'Enter'] });
+  await api('POST', `/sessions/${id}/input`, { data: 'echo keyed' });
+  await api('POST', `/sessions/${id}/keys`, { keys: ['Enter'] });
   await api('POST', `/sessions/${id}/input`, { data: 'read -rs S; echo "got ${#S}"\r' });
   await api('POST', `/sessions/${id}/input`, { data: 'swordfish\r', secret: true });
   const resized = (await api('POST', `/sessions/${id}/resize`, { cols: 100, rows: 30 })).json;
@@ -272,9 +273,9 @@ test('WebSocket: multiplexed sessions, input by channel, ask, errors', { timeout
   assert.ok(c.text(chp).includes('42'), 'the terminal shows the ask too');
 
   c.send({ type: 'resize', session_id: a, cols: 90, rows: 20 });
-  c.send({ type: 'keys', session_id: a, keys: ['echo resized $COLUMNS', 'Enter'] });
-  await c.until(() => c.text(cha).includes('resized 90'), 'the resize');
-
+  c.send({ type: 'keys', session_id: a, keys: ['e', 'c', 'h', 'o', 'Space', '$', 'C', 'O', 'L', 'U', 'M', 'N', 'S', 'Enter'] });
+  await c.until(() => c.text(cha).includes('90'), 'the resize');
+  
   // Errors are messages; the socket stays open.
   c.send({ type: 'attach', session_id: 'nope' });
   assert.match((await c.message((m) => m.type === 'error' && /unknown session_id "nope"/.test(m.error))).error, /nope/);

@@ -3,7 +3,8 @@ import { strict as assert } from 'node:assert';
 import { test } from 'node:test';
 import { OutputLog } from '../src/output_log.mjs';
 import { RowLog } from '../src/row_log.mjs';
-import { capTail, dropEchoAndPrompt, screenText, stateOf } from '../src/sessions.mjs';
+import { capTail, dropEchoAndPrompt, screenText, stateOf, unshown } from '../src/sessions.mjs';
+import { keyName, keyNames } from '../src/keys.mjs';
 
 test('OutputLog: offsets, draining from an offset, old chunks (or the front of one, to a line start) dropped over the cap', () => {
   const log = new OutputLog(10);
@@ -114,4 +115,25 @@ test('RowLog: finished rows once; the cursor\'s logical line pending; gaps from 
   small.take(reply(0, ['1', '2', '3', '4', '5', '$'], 5), false);
   assert.deepEqual([small.start, small.end], [2, 5]);
   assert.deepEqual(small.read(0, 100), { rows: ['3', '4', '5'], dropped: 2, next: 5, more: false });
+});
+
+test('keyName: tmux names and the aliases xdotool and Playwright users type; anything else is no key', () => {
+  for (const [typed, name] of [['Enter', 'Enter'], ['Return', 'Enter'], ['esc', 'Escape'], ['ESC', 'Escape'], ['Escape', 'Escape'],
+    ['BackSpace', 'BSpace'], ['ArrowUp', 'Up'], ['Page_Down', 'PageDown'], ['Prior', 'PageUp'], ['KP_Enter', 'KPEnter'],
+    ['C-c', 'C-c'], ['ctrl-c', 'C-c'], ['Ctrl-C', 'C-C'], ['^C', 'C-c'], ['Control+c', 'C-c'], ['ctrl+shift+c', 'C-S-c'],
+    ['ctrl-shift-c', 'C-S-c'], ['Shift+ArrowLeft', 'S-Left'], ['M-x', 'M-x'], ['alt+F4', 'M-F4'], ['S-Tab', 'S-Tab'], ['a', 'a'], [':', ':'], ['é', 'é']]) {
+    assert.equal(keyName(typed), name, typed);
+  }
+  for (const bad of ['NoSuchKey-X', 'hello', 'Enterr', 'Ctrl+Xyzzy', 'Cmd+C', 'F13', 'Escape ', '', ':wq', 'C-', 'super+a']) {
+    assert.equal(keyName(bad), null, bad);
+  }
+  assert.deepEqual(keyNames(['Return', 'esc']), { names: ['Enter', 'Escape'] });
+  assert.match(keyNames(['Enter', 'hello']).error, /^'hello' is not a key name\. Accepted: .*Return.*C-c.*Text goes through send$/);
+});
+
+test('unshown: a turn returned in parts gives each row once (the answered question row counts as shown)', () => {
+  assert.equal(unshown('', 'a\nb'), 'a\nb');
+  assert.equal(unshown('Delete all? [y/N]', 'Delete all? [y/N] y\ngot=y'), 'got=y');
+  assert.equal(unshown('started\nYour name? ', 'started\nYour name? bob\nhi bob'), 'hi bob');
+  assert.equal(unshown('other', 'a\nb'), 'a\nb');
 });
