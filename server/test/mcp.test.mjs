@@ -383,3 +383,73 @@ test('--warm refuses what is not ENGINE=N, in both servers', () => {
     }
   }
 });
+
+test('streamable HTTP: a call cancelled by the SDK (AbortSignal, its request timeout) is cancelled, and the next call does not wait', { timeout: 120_000 }, async (t) => {
+  const srv = await httpServer(t, []);
+  const client = await httpClient(t, srv.url);
+  const call = async (name, args) => (await client.callTool({ name, arguments: args })).structuredContent;
+  // An engine run: the SDK's AbortSignal sends notifications/cancelled in a POST of its own.
+  const py = (await call('session_start', { engine: 'python' })).session_id;
+  const ac = new AbortController();
+  const slow = client.callTool({ name: 'run', arguments: { session_id: py, line: 'import time; time.sleep(20); print("never")' } }, undefined, { signal: ac.signal });
+  await new Promise((r) => setTimeout(r, 1000));
+  ac.abort();
+  await assert.rejects(slow, /abort/i);
+  let t0 = Date.now();
+  assert.equal((await call('run', { session_id: py, line: '6*7' })).output, '42');
+  assert.ok(Date.now() - t0 < 5000, `the next run waited ${Date.now() - t0} ms`);
+  // The SDK's own request timeout cancels the same way.
+  await assert.rejects(client.callTool({ name: 'run', arguments: { session_id: py, line: 'time.sleep(20)' } }, undefined, { timeout: 1000 }), /timed out|timeout/i);
+  t0 = Date.now();
+  assert.equal((await call('run', { session_id: py, line: '7*6' })).output, '42');
+  assert.ok(Date.now() - t0 < 5000, `the next run waited ${Date.now() - t0} ms`);
+  assert.doesNotMatch((await call('screen', { session_id: py })).lines.join('\n'), /^never$/m, 'the cancelled run was interrupted');
+
+  // A raw session: the cancelled command is interrupted; the next run's output is its own.
+  const sh = (await call('session_start', { command: ['bash', '--norc', '--noprofile'] })).session_id;
+  for (let i = 0; i < 3; i++) {
+    const ac2 = new AbortController();
+    const cancelled = client.callTool({ name: 'run', arguments: { session_id: sh, line: `echo start-${i}; sleep 20; echo end-${i}` } }, undefined, { signal: ac2.signal });
+    await new Promise((r) => setTimeout(r, 800));
+    ac2.abort();
+    await assert.rejects(cancelled, /abort/i);
+    t0 = Date.now();
+    const next = await call('run', { session_id: sh, line: `echo next-${i}` });
+    assert.equal(next.output, `next-${i}`, JSON.stringify(next));
+    assert.ok(Date.now() - t0 < 5000, `the next run waited ${Date.now() - t0} ms`);
+  }
+  assert.doesNotMatch((await call('screen', { session_id: sh })).lines.join('\n'), /^end-\d$/m, 'the cancelled commands were interrupted');
+});
+
+/** POSTs `body` (a string) to /mcp as JSON; resolves with the status and the parsed answer. */
+function postRaw(url, body, headers = {}) {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (res) => {
+      let data = '';
+      res.on('data', (d) => { data += d; });
+      res.on('end', () => resolve({ status: res.statusCode, json: data ? JSON.parse(data) : null }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+test('streamable HTTP protocol: no listChanged; bad tools/call params are -32602 in one line; batches refused', { timeout: 60_000 }, async (t) => {
+  const srv = await httpServer(t, []);
+  const client = await httpClient(t, srv.url);
+  assert.notEqual(client.getServerCapabilities().tools?.listChanged, true);
+  for (const params of [undefined, { name: 'list', arguments: [] }, { name: 'list', arguments: 'x' }, { name: 'list', arguments: 5 }, { arguments: {} }]) {
+    const r = await postRaw(srv.url, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', ...(params !== undefined ? { params } : {}) }));
+    assert.equal(r.json.error?.code, -32602, `${JSON.stringify(params)}: ${JSON.stringify(r.json)}`);
+    assert.doesNotMatch(r.json.error.message, /\n/, 'one line');
+    assert.match(r.json.error.message, /tools\/call takes params/);
+  }
+  const batch = await postRaw(srv.url, JSON.stringify([{ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { jsonrpc: '2.0', id: 2, method: 'tools/list' }]));
+  assert.equal(batch.status, 400);
+  assert.equal(batch.json.error.code, -32600);
+  assert.match(batch.json.error.message, /batches/);
+  // One call, no session: still answered statelessly.
+  const one = await postRaw(srv.url, JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'list', arguments: {} } }));
+  assert.equal(one.status, 200);
+  assert.deepEqual(one.json.result.structuredContent, { sessions: [] });
+});
