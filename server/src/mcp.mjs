@@ -246,7 +246,7 @@ function tools(mgr) {
       name: 'expect',
       title: 'Wait for a pattern',
       annotations: READ_ONLY,
-      description: 'Wait until an RE2 regular expression matches output that appears after the call (escape codes removed; the echo of a line just sent counts, so match what only the output holds); screen_wide also matches what the screen shows already. Returns the match and its groups; on timeout, an error with the screen.',
+      description: 'Wait until an RE2 regular expression matches output that appears after the call (escape codes removed); right after a send, that is the output after the echo of the line sent (never the echo). screen_wide also matches what the screen shows already. Returns the match and its groups; on timeout, an error with the screen.',
       input: {
         session_id: sessionId,
         pattern: z.string().min(1).describe('RE2 pattern, e.g. "\\\\$ $" or "(\\\\d+) passed"'),
@@ -256,9 +256,7 @@ function tools(mgr) {
       output: { session_id: z.string(), match: z.string(), groups: z.array(z.string()), state },
       handler: async (a, ctx) => {
         const e = mgr.get(a.session_id);
-        const r = await ctx.progress(() => mgr.call(e, 'expect', (s) => s.expect(a.pattern, {
-          ...(a.timeout_ms !== undefined ? { timeoutMs: a.timeout_ms } : {}), outputOnly: a.screen_wide !== true, signal: ctx.signal,
-        })));
+        const r = await ctx.progress(() => mgr.expect(e, a.pattern, { timeoutMs: a.timeout_ms, screenWide: a.screen_wide === true, signal: ctx.signal }));
         return withState(mgr, e, `matched: ${r.match}${r.groups.length ? `\ngroups: ${JSON.stringify(r.groups)}` : ''}`, r);
       },
     },

@@ -304,6 +304,7 @@ export class SessionManager {
   async call(entry, what, fn) {
     // Typed input answers a turn's question itself (the daemon sees it): nothing waits for run's answer.
     if (ANSWERING.has(what) && entry.turn?.question) entry.turn.question = null;
+    if (ANSWERING.has(what) && what !== 'send') entry.afterSend = null; // other input came after that echo
     entry.inFlight++;
     try {
       return await fn(entry.session);
@@ -658,10 +659,48 @@ export class SessionManager {
    */
   async send(entry, data) {
     const typed = echoOf(data);
+    entry.afterSend = null;
     // Asked before the data goes out: the daemon takes requests in order, so the echo cannot slip past it.
-    const echo = typed === '' ? null : entry.session.expect(re2Literal(typed), { outputOnly: true, timeoutMs: ECHO_WAIT_MS }).catch(() => undefined);
+    const echo = typed === '' ? null : entry.session.expect(re2Literal(typed), { outputOnly: true, timeoutMs: ECHO_WAIT_MS }).then(() => true, () => false);
+    const from = typed === '' ? null : await this.call(entry, 'send', (s) => s.scrollbackRows({ wrapped: true }));
     await this.call(entry, 'send', (s) => s.send(data));
-    await echo;
+    if (!(await echo)) return;
+    // The output after the echo starts below the echo's rows: an expect right after this
+    // send looks there too, since the program may print before that expect reaches the daemon.
+    const r = await this.call(entry, 'send', (s) => s.scrollbackRows({ wrapped: true }));
+    const row = rowAfter(r, from.cursorRow, typed);
+    if (row !== null) entry.afterSend = { row };
+  }
+
+  /**
+   * Waits for `pattern` (RE2) in output that appears after the call, or with `screenWide`
+   * on the screen too. Right after a send that saw its echo, output already printed below
+   * the echo counts as after the call (never the echo itself).
+   */
+  async expect(entry, pattern, { timeoutMs, screenWide = false, signal } = {}) {
+    const since = entry.afterSend;
+    entry.afterSend = null;
+    const ac = new AbortController();
+    const onAbort = () => ac.abort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      // Registered first: output from here on is the daemon's to match; the rows below
+      // the echo, read after it, hold everything printed before.
+      const live = this.call(entry, 'expect', (s) => s.expect(pattern, { ...(timeoutMs !== undefined ? { timeoutMs } : {}), outputOnly: !screenWide, signal: ac.signal }));
+      live.catch(() => undefined);
+      const re = since && !screenWide ? jsRegex(pattern) : null;
+      if (re) {
+        const r = await this.call(entry, 'expect', (s) => s.scrollbackRows());
+        const m = re.exec(r.lines.slice(Math.max(0, since.row - r.firstRow)).join('\n'));
+        if (m) {
+          ac.abort();
+          return { match: m[0], groups: m.slice(1).map((g) => g ?? '') };
+        }
+      }
+      return await live;
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+    }
   }
 
   /**
@@ -716,6 +755,40 @@ export function echoOf(data) {
   const last = lines.at(-1) ?? '';
   if (/[\x00-\x1f\x7f]/.test(last)) return '';
   return [...last].slice(-16).join('').trim();
+}
+
+/**
+ * An RE2 pattern as a JavaScript RegExp, for the few rows an expect checks itself (see
+ * SessionManager.expect): leading flags (?ims) and (?P<name>) translated; null for a
+ * pattern JavaScript reads otherwise (the daemon alone matches it then).
+ */
+export function jsRegex(pattern) {
+  const lead = /^\(\?([ims]+)\)/.exec(pattern);
+  const source = (lead ? pattern.slice(lead[0].length) : pattern).replace(/\(\?P</g, '(?<');
+  if (/\(\?[a-zA-Z-]+[):]|\\[Azpx]|\[\[:/.test(source)) return null; // inline flags, \A \z \pN \x{..}, [[:alpha:]]
+  for (const flags of ['u', '']) {
+    try {
+      return new RegExp(source, (lead ? lead[1] : '') + flags);
+    } catch {
+      // not valid in this mode
+    }
+  }
+  return null;
+}
+
+/**
+ * The row after the first logical line (wrapped rows joined) from row `start` on that
+ * holds `text`, in a scrollback reply with wrap flags; null when none does.
+ */
+export function rowAfter(r, start, text) {
+  let line = '';
+  for (let row = Math.max(start, r.firstRow); row < r.firstRow + r.lines.length; row++) {
+    line += r.lines[row - r.firstRow];
+    if (r.wrapped[row - r.firstRow]) continue;
+    if (line.includes(text)) return row + 1;
+    line = '';
+  }
+  return null;
 }
 
 /** `text` as an RE2 pattern that matches it literally. */

@@ -284,3 +284,14 @@ test('read pages the rendered output by cursor; progress notifications for long 
   await call('record', { session_id: id, stop: true });
   assert.match(fs.readFileSync(cast, 'utf8'), /recorded-line/);
 });
+
+test('send then expect at once never matches the echo of the line just sent (100 tries)', { timeout: 180_000 }, async (t) => {
+  const call = caller(await stdioClient(t));
+  const id = (await call('session_start', { command: BASH })).session_id;
+  for (let i = 0; i < 100; i++) {
+    // The echo shows tok<i>-$((6*7)), the output tok<i>-42: the pattern fits both.
+    await call('send', { session_id: id, data: `echo tok${i}-$((6*7))\r` });
+    const m = await call('expect', { session_id: id, pattern: `tok${i}-(\\S+)`, timeout_ms: 10_000 });
+    assert.equal(m.groups[0], '42', `try ${i}: matched ${m.match}`);
+  }
+});

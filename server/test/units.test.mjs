@@ -3,7 +3,7 @@ import { strict as assert } from 'node:assert';
 import { test } from 'node:test';
 import { OutputLog } from '../src/output_log.mjs';
 import { RowLog } from '../src/row_log.mjs';
-import { capTail, dropEchoAndPrompt, screenText, stateOf, unshown } from '../src/sessions.mjs';
+import { capTail, dropEchoAndPrompt, echoOf, jsRegex, rowAfter, screenText, stateOf, unshown } from '../src/sessions.mjs';
 import { keyName, keyNames } from '../src/keys.mjs';
 
 test('OutputLog: offsets, draining from an offset, old chunks (or the front of one, to a line start) dropped over the cap', () => {
@@ -136,4 +136,19 @@ test('unshown: a turn returned in parts gives each row once (the answered questi
   assert.equal(unshown('Delete all? [y/N]', 'Delete all? [y/N] y\ngot=y'), 'got=y');
   assert.equal(unshown('started\nYour name? ', 'started\nYour name? bob\nhi bob'), 'hi bob');
   assert.equal(unshown('other', 'a\nb'), 'a\nb');
+});
+
+test('send\'s echo: the last line typed, the row after its echo, RE2 patterns as JavaScript', () => {
+  assert.equal(echoOf('echo tok-$((6*7))\r'), 'cho tok-$((6*7))'); // its last 16 characters
+  assert.equal(echoOf('a\rb\r'), 'b');
+  assert.equal(echoOf('\r'), '');
+  assert.equal(echoOf('\x1b[A'), '');
+  const r = { firstRow: 10, lines: ['$ echo aaaa', 'aaaa', '$ echo bbbbbbbb', 'bbb', 'bbbbbbbbbbb', '$'], wrapped: [false, false, true, false, false, false] };
+  assert.equal(rowAfter(r, 10, 'echo aaaa'), 11);
+  assert.equal(rowAfter(r, 12, 'echo bbbbbbbbbbb'), 14); // the echo wrapped over two rows
+  assert.equal(rowAfter(r, 12, 'nowhere'), null);
+  assert.deepEqual(jsRegex('(?m)^tok-(\\d+)$').exec('x\ntok-42').slice(1), ['42']);
+  assert.equal(jsRegex('(?P<n>\\d+)').exec('a7').groups.n, '7');
+  assert.equal(jsRegex('a(?i)b'), null);
+  assert.equal(jsRegex('[[:alpha:]]+'), null);
 });
