@@ -27,6 +27,9 @@ function staticFiles() {
     ['/', [path.join(web, 'index.html'), 'text/html; charset=utf-8']],
     ['/app.js', [path.join(web, 'app.js'), 'text/javascript; charset=utf-8']],
     ['/style.css', [path.join(web, 'style.css'), 'text/css; charset=utf-8']],
+    // Browsers ask for /favicon.ico whatever the page says: both names get the icon, no 404.
+    ['/favicon.svg', [path.join(web, 'favicon.svg'), 'image/svg+xml']],
+    ['/favicon.ico', [path.join(web, 'favicon.svg'), 'image/svg+xml']],
     ['/vendor/xterm.js', [path.join(xterm, 'lib', 'xterm.js'), 'text/javascript; charset=utf-8']],
     ['/vendor/xterm.css', [path.join(xterm, 'css', 'xterm.css'), 'text/css; charset=utf-8']],
     ['/vendor/addon-fit.js', [path.join(fit, 'lib', 'addon-fit.js'), 'text/javascript; charset=utf-8']],

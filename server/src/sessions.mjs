@@ -45,6 +45,9 @@ export function size(b, field) {
 }
 
 const ID_RE = /^[A-Za-z0-9_-]{1,64}$/;
+/** The events a chat pane shows, and how many of them a session keeps. */
+const CHAT_EVENTS = new Set(['ask', 'needs_input', 'reply']);
+const CHAT_KEPT = 300;
 
 /** One held session: the shim's Session, its output log and its listeners. */
 export class Entry extends EventEmitter {
@@ -80,11 +83,17 @@ export class Entry extends EventEmitter {
     this.readCursor = undefined;
     /** A raw session's prompt row as the program first showed it. */
     this.promptText = undefined;
+    /** The ask, needs_input and reply events so far (the newest CHAT_KEPT), for a page that attaches later. */
+    this.chat = [];
   }
 
-  /** Emits `event` (type, fields) to every listener, numbered. */
+  /** Emits `event` (type, fields) to every listener, numbered; asks and replies are kept for later viewers. */
   publish(fields) {
     const ev = { seq: ++this.seq, session_id: this.id, ...fields };
+    if (CHAT_EVENTS.has(ev.type)) {
+      this.chat.push(ev);
+      if (this.chat.length > CHAT_KEPT) this.chat.splice(0, this.chat.length - CHAT_KEPT);
+    }
     this.emit('event', ev);
     return ev;
   }
@@ -575,6 +584,7 @@ export class SessionManager {
       const log = entry.rowLog;
       const r = await s.resize(cols, rows, log.next !== undefined ? { followRow: log.next } : {});
       if (r.followRow !== undefined) log.moved(r.followRow);
+      entry.publish({ type: 'resize', cols: r.cols, rows: r.rows }); // viewers follow the session's size
       return { cols: r.cols, rows: r.rows };
     }));
   }

@@ -105,7 +105,8 @@ class Connection {
 
   handlers() {
     return {
-      attach: (e) => this.attach(e),
+      // The session's size goes with the replay: a viewer fits its view to the session.
+      attach: async (e) => this.attach(e, await this.mgr.call(e, 'attach', (s) => s.screen()).catch(() => null)),
       detach: (e) => {
         const ch = this.channelOf(e.id);
         if (ch !== undefined) this.detach(ch);
@@ -130,7 +131,7 @@ class Connection {
   }
 
   /** Attaches: `attached`, the replay as one binary frame, `live`, then every event as it comes. */
-  attach(entry) {
+  attach(entry, scr) {
     const existing = this.channelOf(entry.id);
     if (existing !== undefined) throw new ClientError('conflict', `session ${entry.id} is already attached on channel ${existing}`);
     let ch = 0;
@@ -148,9 +149,12 @@ class Connection {
     this.sendJson({
       type: 'attached', session_id: entry.id, channel: ch, engine: entry.engine, command: entry.command,
       replay_from: replay.from, replay_to: entry.log.end, truncated: replay.truncated,
+      ...(scr ? { cols: scr.cols, rows: scr.rows } : {}),
     });
     this.sendData(ch, replay.data);
     this.sendJson({ type: 'live', session_id: entry.id, channel: ch });
+    // The asks made before this client attached, with their questions and replies.
+    for (const ev of entry.chat) this.sendJson(ev);
     if (entry.exit) this.sendJson({ type: 'exit', session_id: entry.id, exit_code: entry.exit.exitCode, signal: entry.exit.signal });
     entry.on('event', onEvent);
     // A character split between two input frames is put back together.

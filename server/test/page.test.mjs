@@ -41,11 +41,16 @@ test('the page in Chromium on a phone: bash typed into, python asked in the chat
   const foreign = [];
   const errors = [];
   page.on('request', (r) => { if (!r.url().startsWith(url)) foreign.push(r.url()); });
+  // No favicon 404 (one was logged on every load).
+  const missing = [];
+  page.on('response', (r) => { if (r.status() >= 400 && /favicon/.test(r.url())) missing.push(`${r.status()} ${r.url()}`); });
   page.on('pageerror', (e) => errors.push(e.message));
 
   const res = await page.goto(`${url}/?token=${TOKEN}`);
   assert.equal(res.status(), 200);
   assert.equal(new URL(page.url()).search, '', 'the token left the address bar');
+  // The icon is served under both names a browser asks for: no 404 in the server's log.
+  assert.deepEqual(await page.evaluate(async () => Promise.all(['/favicon.ico', '/favicon.svg'].map(async (u) => (await fetch(u)).status))), [200, 200]);
 
   // A bash session, typed into through the terminal.
   await page.fill('#spec', 'bash');
@@ -53,7 +58,7 @@ test('the page in Chromium on a phone: bash typed into, python asked in the chat
   await page.waitForSelector('body[data-live]');
   const bashId = await page.getAttribute('body', 'data-live');
   await until(async () => (await termLines(page)).some((l) => /\$ ?$/.test(l)), 'the bash prompt');
-  await page.click('#terminal');
+  await page.click('#terminal .xterm-screen');
   await page.keyboard.type('echo hi');
   await page.keyboard.press('Enter');
   await until(async () => (await termLines(page)).includes('hi'), '"hi" in the terminal');
@@ -65,7 +70,7 @@ test('the page in Chromium on a phone: bash typed into, python asked in the chat
   await page.evaluate(() => window.tuidriverState.ws.close());
   await page.waitForFunction(() => document.getElementById('state').textContent.startsWith('disconnected'));
   await page.waitForFunction(() => document.getElementById('state').textContent.endsWith('live'));
-  await page.click('#terminal');
+  await page.click('#terminal .xterm-screen');
   await page.keyboard.type('echo again');
   await page.keyboard.press('Enter');
   await until(async () => (await termLines(page)).includes('again'), '"again" after the reconnect');
@@ -135,6 +140,7 @@ test('the page in Chromium on a phone: bash typed into, python asked in the chat
   }, 'the chat beside the terminal');
   await page.screenshot({ path: path.join(ARTIFACTS, 'page-desktop.png') });
   assert.deepEqual(foreign, [], 'the page loads nothing from elsewhere');
+  assert.deepEqual(missing, [], 'no 404');
   assert.deepEqual(errors, []);
 });
 
@@ -162,17 +168,39 @@ test('the page shows the sessions an agent opened over /mcp, live, and a person 
   // Listed and shown without a reload.
   await page.waitForFunction((sid) => document.body.dataset.live === sid, id, { timeout: 20_000 });
   await until(async () => (await termLines(page)).includes('agent-was-here'), 'the agent\'s output on the page');
+  // Viewing does not resize the agent's terminal: the page takes the session's size.
+  const size = async () => {
+    const st = (await agent.callTool({ name: 'status', arguments: { session_id: id } })).structuredContent;
+    return [st.cols, st.rows];
+  };
+  assert.deepEqual(await size(), [40, 12]);
+  assert.deepEqual(await page.evaluate(() => [window.tuidriverTerm.cols, window.tuidriverTerm.rows]), [40, 12]);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await new Promise((r) => setTimeout(r, 500));
+  assert.deepEqual(await size(), [40, 12], 'a window resize leaves the session alone');
+  // The agent resizes: the page follows.
+  await agent.callTool({ name: 'resize', arguments: { session_id: id, cols: 50, rows: 14 } });
+  await until(async () => JSON.stringify(await page.evaluate(() => [window.tuidriverTerm.cols, window.tuidriverTerm.rows])) === '[50,14]', 'the page to follow');
+  // Fit, a person's explicit action, resizes the session to the window.
+  await page.click('#fit');
+  await until(async () => (await size())[0] > 50, 'Fit to resize the session');
+  await agent.callTool({ name: 'resize', arguments: { session_id: id, cols: 40, rows: 12 } });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await until(async () => JSON.stringify(await page.evaluate(() => [window.tuidriverTerm.cols, window.tuidriverTerm.rows])) === '[40,12]', 'the page back at 40x12');
 
   // The person types; the agent reads it.
-  await page.click('#terminal');
+  await page.click('#terminal .xterm-screen');
   await page.keyboard.type('echo person-typed');
   await page.keyboard.press('Enter');
-  await until(async () => (await termLines(page)).includes('person-typed'), 'the typed line');
+  await until(async () => (await termLines(page)).includes('person-typed'), 'the typed line').catch(async (e) => {
+    throw new Error(`${e.message}; page: ${JSON.stringify(await termLines(page))}`);
+  });
   const read = await agent.callTool({ name: 'read', arguments: { session_id: id } });
   assert.match(read.structuredContent.output, /^person-typed$/m);
 
-  // Wide characters: the page gives an emoji two cells, as the daemon does.
-  await agent.callTool({ name: 'run', arguments: { session_id: id, line: 'echo "😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀x"' } });
+  // Wide characters: the page gives an emoji two cells, as the daemon does (25 of them
+  // and an x: the row breaks after 20 at 40 columns).
+  await agent.callTool({ name: 'run', arguments: { session_id: id, line: `echo "${'😀'.repeat(25)}x"` } });
   const daemon = (await agent.callTool({ name: 'screen', arguments: { session_id: id } })).structuredContent.lines;
   await until(async () => (await termLines(page)).some((l) => l.endsWith('x') && l.startsWith('😀')), 'the emoji row');
   const widths = await page.evaluate(() => {
@@ -194,6 +222,15 @@ test('the page shows the sessions an agent opened over /mcp, live, and a person 
   }, `the page's rows to be the daemon's: ${JSON.stringify(emojiRows)}`).catch(async (e) => {
     throw new Error(`${e.message}; page: ${JSON.stringify((await termLines(page)).filter((l) => l.includes('😀')))}`);
   });
+
+  // An ask the agent made before the page showed its session is in the chat pane.
+  const py = (await agent.callTool({ name: 'session_start', arguments: { engine: 'python' } })).structuredContent.session_id;
+  assert.equal((await agent.callTool({ name: 'ask', arguments: { session_id: py, prompt: '6*7' } })).structuredContent.text, '42');
+  await until(async () => (await page.locator('#sessions option').count()) === 2, 'the python session listed');
+  await page.selectOption('#sessions', py);
+  await page.waitForFunction((sid) => document.body.dataset.live === sid, py, { timeout: 20_000 });
+  await until(async () => (await page.locator('.msg.user').allTextContents()).includes('6*7') && (await page.locator('.msg.answer').allTextContents()).includes('42'), 'the earlier ask in the chat pane');
+  await agent.callTool({ name: 'terminate', arguments: { session_id: py } });
 
   // Ended by the agent: gone from the page.
   await agent.callTool({ name: 'terminate', arguments: { session_id: id } });

@@ -113,11 +113,15 @@ function onControl(m) {
     case 'attached':
       state.channel = m.channel;
       term.reset();
+      // The view takes the session's size: only the Fit button changes the session's.
+      if (m.cols && m.rows) term.resize(m.cols, m.rows);
+      break;
+    case 'resize':
+      term.resize(m.cols, m.rows);
       break;
     case 'live':
       status(`${state.engine || 'command'} · live`);
       document.body.dataset.live = m.session_id;
-      sendResize();
       break;
     case 'exit':
       status(`exited (${m.signal || `code ${m.exit_code}`})`);
@@ -155,11 +159,11 @@ function attach(sessionId, engine) {
   state.answers.clear();
   $('messages').textContent = '';
   $('chat-pane').hidden = !engine;
-  fit.fit();
   status('attaching…');
   sendJson({ type: 'attach', session_id: sessionId });
 }
 
+/** The Fit button: the session takes this window's size (an agent's terminal changes too). */
 function sendResize() {
   if (!state.sessionId) return;
   fit.fit();
@@ -246,7 +250,7 @@ function showError(e) {
 // --- wiring ---
 
 term.onData(sendInput);
-window.addEventListener('resize', () => sendResize());
+$('fit').onclick = () => sendResize();
 $('sessions').onchange = (e) => refreshSessions(e.target.value).catch(showError);
 $('start').onsubmit = async (e) => {
   e.preventDefault();
