@@ -283,6 +283,32 @@ test('read pages the rendered output by cursor; progress notifications for long 
   await call('run', { session_id: id, line: 'echo recorded-line' });
   await call('record', { session_id: id, stop: true });
   assert.match(fs.readFileSync(cast, 'utf8'), /recorded-line/);
+  // An existing file is refused unless overwrite; a relative path is the program's cwd's.
+  const again = await client.callTool({ name: 'record', arguments: { session_id: id, path: cast } });
+  assert.equal(again.isError, true);
+  assert.match(again.content[0].text, /exists; give overwrite: true/);
+  assert.match(fs.readFileSync(cast, 'utf8'), /recorded-line/, 'the file is untouched');
+  assert.equal((await call('record', { session_id: id, path: cast, overwrite: true })).recording, true);
+  await call('record', { session_id: id, stop: true });
+  await call('run', { session_id: id, line: `cd ${dir}` });
+  assert.equal((await call('record', { session_id: id, path: 'rel.cast' })).path, path.join(dir, 'rel.cast'));
+  await call('record', { session_id: id, stop: true });
+  assert.ok(fs.existsSync(path.join(dir, 'rel.cast')));
+  const { tools } = await client.listTools();
+  assert.equal(tools.find((x) => x.name === 'record').annotations.destructiveHint, true);
+  assert.equal(tools.find((x) => x.name === 'read').annotations.readOnlyHint, false, 'read moves the shared cursor');
+
+  // An exited program: run and resize say so.
+  await call('send', { session_id: id, data: 'exit\r' });
+  for (let i = 0; (await call('status', { session_id: id })).state !== 'exited'; i++) {
+    assert.ok(i < 100, 'bash exits');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  for (const [name, args] of [['run', { line: 'echo x' }], ['resize', { cols: 60, rows: 20 }]]) {
+    const r = await client.callTool({ name, arguments: { session_id: id, ...args } });
+    assert.equal(r.isError, true, `${name} on an exited session`);
+    assert.match(r.content[0].text, /exited.*start a new session/);
+  }
 });
 
 test('send then expect at once never matches the echo of the line just sent (100 tries)', { timeout: 180_000 }, async (t) => {
