@@ -476,6 +476,11 @@ export class SessionManager {
 
   async runRawLine(entry, line, { timeoutMs, idleMs, signal }) {
     const s = entry.session;
+    // A command still running (a run that timed out): wait for it within this run's time,
+    // so the line is not typed ahead into it, nor its output taken for this run's.
+    if ((await this.state(entry)) === 'running' && (await this.waitQuiet(entry, { timeoutMs, idleMs: 150, signal })) === 'running') {
+      throw new ClientError('conflict', `the previous command on session ${entry.id} is still running after ${timeoutMs} ms: read its output with read, or interrupt it with signal`);
+    }
     await this.settle(entry, Math.min(timeoutMs, SETTLE_MS));
     const before = await this.call(entry, 'run', (x) => x.scrollbackRows());
     const promptRow = before.firstRow + Math.max(0, before.lines.length - 1);
@@ -835,7 +840,30 @@ function trimRows(lines) {
  * wrapped) and, once the program is back, without the new prompt that ends them.
  */
 export function dropEchoAndPrompt(rows, line, promptText, running) {
-  let text = rows.join('\n');
+  const [first, ...more] = line.split(/\r\n|\r|\n/);
+  let text = dropFirstEcho(rows.join('\n'), first, promptText);
+  // A line of several lines: each later one is echoed after a prompt of its own ("> ").
+  for (const typed of more) text = dropLaterEcho(text, typed.trim(), promptText);
+  const out = text.split('\n');
+  if (!running && out.length > 0 && promptText.trim() !== '' && out[out.length - 1].trimEnd() === promptText.trimEnd()) out.pop();
+  return out.join('\n');
+}
+
+/** `text` without its first row that is a prompt (the first one, or a short one like "> ") followed by `typed`. */
+function dropLaterEcho(text, typed, promptText) {
+  const rows = text.split('\n');
+  const i = rows.findIndex((r) => {
+    const row = r.trimEnd();
+    if (!row.endsWith(typed)) return false;
+    const prefix = row.slice(0, row.length - typed.length).trimEnd();
+    return prefix === promptText.trimEnd() || /^(\S{0,4}[>:]|\.\.\.)$/.test(prefix); // PS2 "> ", python's "... "
+  });
+  if (i >= 0) rows.splice(i, 1);
+  return rows.join('\n');
+}
+
+/** `text` (a run's rows) without the prompt row holding the typed `line`, however it wrapped. */
+function dropFirstEcho(text, line, promptText) {
   const typed = line.trim();
   if (typed !== '') {
     // The echo sits on the prompt row, maybe wrapped over more rows: find it there.
@@ -855,9 +883,7 @@ export function dropEchoAndPrompt(rows, line, promptText, running) {
     const nl = text.indexOf('\n');
     text = nl < 0 ? '' : text.slice(nl + 1);
   }
-  const out = text.split('\n');
-  if (!running && out.length > 0 && promptText.trim() !== '' && out[out.length - 1].trimEnd() === promptText.trimEnd()) out.pop();
-  return out.join('\n');
+  return text;
 }
 
 /** The text before the cursor on its row looks like a question: ends in ] ) ? : or >. */

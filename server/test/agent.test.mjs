@@ -88,6 +88,18 @@ test('run: questions end the wait with needs_input; quiet means the command is d
   await call('wait_idle', { session_id: id, idle_ms: 300 });
   assert.equal((await call('run', { session_id: id, line: 'echo after' })).output, 'after');
 
+  // A line of several lines: no prompt and no typed line in the output.
+  assert.equal((await call('run', { session_id: id, line: 'echo a\necho b' })).output, 'a\nb');
+  assert.equal((await call('run', { session_id: id, line: 'for i in 1 2; do\necho i$i\ndone' })).output, 'i1\ni2');
+  // A run behind one that timed out waits for it (within its own time), then its output is its own.
+  assert.equal((await call('run', { session_id: id, line: 'sleep 2; echo slept', timeout_ms: 500 })).running, true);
+  assert.equal((await call('run', { session_id: id, line: 'echo next' })).output, 'next');
+  assert.equal((await call('run', { session_id: id, line: 'sleep 3', timeout_ms: 300 })).running, true);
+  const busy = await client.callTool({ name: 'run', arguments: { session_id: id, line: 'echo typed-ahead', timeout_ms: 500 } });
+  assert.equal(busy.isError, true);
+  assert.match(busy.content[0].text, /previous command .* still running/);
+  assert.equal((await call('run', { session_id: id, line: 'echo after-sleep' })).output, 'after-sleep');
+
   // Big output: the tail, capped, said so; no line twice.
   const big = await call('run', { session_id: id, line: 'seq 1 200000', max_chars: 1000, timeout_ms: 60_000 });
   assert.equal(big.truncated, true);

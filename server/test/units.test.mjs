@@ -36,6 +36,10 @@ test('dropEchoAndPrompt: the typed line (however it wrapped) and the prompt afte
   assert.equal(dropEchoAndPrompt(['$ cat', 'x', '$'], 'cat', '$ ', true), 'x\n$');
   assert.equal(dropEchoAndPrompt(['$ echo aaaa', 'bbbb', 'aaaabbbb', '$'], 'echo aaaabbbb', '$ ', false), 'aaaabbbb');
   assert.equal(dropEchoAndPrompt(['>>> ', '1'], '', '>>> ', false), '1');
+  // A line of several lines: every echo goes, after the first prompt or a continuation one.
+  assert.equal(dropEchoAndPrompt(['$ echo a', 'a', '$ echo b', 'b', '$'], 'echo a\necho b', '$ ', false), 'a\nb');
+  assert.equal(dropEchoAndPrompt(['$ for i in 1 2; do', '> echo i$i', '> done', 'i1', 'i2', '$'], 'for i in 1 2; do\necho i$i\ndone', '$ ', false), 'i1\ni2');
+  assert.equal(dropEchoAndPrompt(['>>> for i in range(2):', '...     print(i)', '...', '0', '1', '>>>'], 'for i in range(2):\n    print(i)\n', '>>> ', false), '0\n1');
 });
 
 test('capTail: the tail, never half an emoji', () => {
