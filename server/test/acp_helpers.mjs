@@ -97,6 +97,9 @@ export async function fakeApi(t) {
 
 /** A home and project for `cli` on the fake API: the env tests/e2e/homes.py gives it. */
 export function agentHome(t, cli, port) {
+  if (!fs.existsSync(path.join(E2E, 'node_modules'))) {
+    throw new Error(`the agent CLIs of tests/e2e are not installed: run (cd tests/e2e && npm ci --ignore-scripts) at the repository root first (docs/server.md, "Installing from this repository")`);
+  }
   const dir = tempDir(t, `tuidriver-acp-${cli}-`);
   const home = path.join(dir, 'home');
   const cwd = path.join(dir, 'project');

@@ -69,13 +69,35 @@ function installOffline(dirs, tarballs, project) {
   }
 }
 
-/** The MCP client configuration block of docs/server.md, parsed. */
-function printedConfig() {
+/** The MCP client configuration block of docs/server.md whose command is `command`, parsed. */
+function printedConfig(command) {
   const doc = fs.readFileSync(path.join(ROOT, 'docs', 'server.md'), 'utf8');
-  const block = [...doc.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => m[1]).find((b) => b.includes('mcpServers'));
-  assert.ok(block, 'docs/server.md prints an mcpServers configuration');
-  return JSON.parse(block);
+  const blocks = [...doc.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => m[1]).filter((b) => b.includes('mcpServers')).map((b) => JSON.parse(b));
+  const config = blocks.find((b) => Object.values(b.mcpServers)[0].command === command);
+  assert.ok(config, `docs/server.md prints an mcpServers configuration running ${command}`);
+  return config;
 }
+
+/** Spawns `server` (a configuration's entry) in `cwd` with the SDK's client; runs python's 6*7. */
+async function runsPython(t, server, cwd) {
+  const client = new Client({ name: 'packaging-test', version: '1' });
+  await client.connect(new StdioClientTransport({ command: server.command, args: server.args, cwd, env: { ...OFFLINE_ENV, ...(server.env ?? {}) }, stderr: 'pipe' }));
+  t.after(() => client.close());
+  const { tools } = await client.listTools();
+  assert.ok(tools.some((x) => x.name === 'run'));
+  const started = await client.callTool({ name: 'session_start', arguments: { engine: 'python' } });
+  assert.ok(!started.isError, started.content?.[0]?.text);
+  const ran = await client.callTool({ name: 'run', arguments: { session_id: started.structuredContent.session_id, line: '6*7' } });
+  assert.equal(ran.structuredContent.output, '42');
+  await client.callTool({ name: 'terminate', arguments: { session_id: started.structuredContent.session_id } });
+}
+
+test('the docs\' MCP configuration for a checkout runs as printed (the checkout\'s path filled in), from another directory', { timeout: 120_000 }, async (t) => {
+  const server = Object.values(printedConfig('node').mcpServers)[0];
+  const args = server.args.map((a) => a.replace('/path/to/tuidriver', ROOT));
+  assert.ok(fs.existsSync(args[0]), args[0]);
+  await runsPython(t, { ...server, args }, os.tmpdir());
+});
 
 test('packed and installed from tarballs in a fresh project; the docs\' MCP configuration runs as printed, offline', { timeout: 300_000 }, async (t) => {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tuidriver-server-pack-'));
@@ -97,16 +119,5 @@ test('packed and installed from tarballs in a fresh project; the docs\' MCP conf
   assert.ok(fs.existsSync(path.join(installed, 'bin', 'tuidriver-mcp.mjs')));
   assert.ok(!fs.lstatSync(path.join(project, 'node_modules', 'tuidriver')).isSymbolicLink(), 'tuidriver is installed, not linked');
 
-  const [name, server] = Object.entries(printedConfig().mcpServers)[0];
-  assert.equal(typeof name, 'string');
-  const client = new Client({ name: 'packaging-test', version: '1' });
-  await client.connect(new StdioClientTransport({ command: server.command, args: server.args, cwd: project, env: { ...OFFLINE_ENV, ...(server.env ?? {}) }, stderr: 'pipe' }));
-  t.after(() => client.close());
-  const { tools } = await client.listTools();
-  assert.ok(tools.some((x) => x.name === 'run'));
-  const started = await client.callTool({ name: 'session_start', arguments: { engine: 'python' } });
-  assert.ok(!started.isError, started.content?.[0]?.text);
-  const ran = await client.callTool({ name: 'run', arguments: { session_id: started.structuredContent.session_id, line: '6*7' } });
-  assert.equal(ran.structuredContent.output, '42');
-  await client.callTool({ name: 'terminate', arguments: { session_id: started.structuredContent.session_id } });
+  await runsPython(t, Object.values(printedConfig('npx').mcpServers)[0], project);
 });
