@@ -372,7 +372,9 @@ export class SessionManager {
       return this.awaitTurn(entry, turn, { timeoutMs, signal });
     }
     if (turn) {
-      const r = await this.awaitTurn(entry, turn, { timeoutMs, signal }).catch(() => null);
+      // A cancel of this run ends its wait, not the earlier command.
+      const r = await this.awaitTurn(entry, turn, { timeoutMs, signal, interrupt: false }).catch(() => null);
+      if (signal?.aborted) throw new ClientError('failed', 'run cancelled', { kind: 'cancelled' });
       // The running turn asked a question meanwhile: that comes first, the line is not typed.
       if (r?.state === 'needs_input') return { ...r, note: `the previous run asks a question: "${line}" was not typed; answer it with run, send or keys first` };
       if (entry.turn === turn) {
@@ -415,14 +417,17 @@ export class SessionManager {
 
   /**
    * Waits for `turn` to end, ask a question, or `timeoutMs` to pass. Output is what the
-   * turn printed that no earlier run of it returned. A cancelled call interrupts the turn.
+   * turn printed that no earlier run of it returned. A cancelled call interrupts the turn
+   * (with `interrupt`), or only stops waiting.
    */
-  async awaitTurn(entry, turn, { timeoutMs, signal }) {
-    const onAbort = () => turn.abort.abort();
-    if (signal?.aborted) onAbort();
-    signal?.addEventListener('abort', onAbort, { once: true });
+  async awaitTurn(entry, turn, { timeoutMs, signal, interrupt = true }) {
     let timer;
     const late = new Promise((resolve) => { timer = setTimeout(resolve, timeoutMs, 'late'); });
+    let cancelled;
+    const stop = new Promise((resolve) => { cancelled = resolve; });
+    const onAbort = () => (interrupt ? turn.abort.abort() : cancelled('late'));
+    if (signal?.aborted) onAbort();
+    signal?.addEventListener('abort', onAbort, { once: true });
     try {
       for (;;) {
         if (turn.done) {
@@ -438,7 +443,7 @@ export class SessionManager {
           turn.shown = all;
           return { output, markdown: null, exited: false, running: false, state: 'needs_input' };
         }
-        if ((await Promise.race([turn.changed(), late])) === 'late') {
+        if ((await Promise.race([turn.changed(), late, stop])) === 'late') {
           const output = unshown(turn.shown, turn.partial);
           turn.shown = turn.partial;
           return { output, markdown: null, exited: false, running: true };

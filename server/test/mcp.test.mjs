@@ -404,6 +404,14 @@ test('streamable HTTP: a call cancelled by the SDK (AbortSignal, its request tim
   assert.equal((await call('run', { session_id: py, line: '7*6' })).output, '42');
   assert.ok(Date.now() - t0 < 5000, `the next run waited ${Date.now() - t0} ms`);
   assert.doesNotMatch((await call('screen', { session_id: py })).lines.join('\n'), /^never$/m, 'the cancelled run was interrupted');
+  // A run cancelled while it waits behind an earlier one that timed out ends its wait only.
+  assert.equal((await call('run', { session_id: py, line: 'time.sleep(3); print("earlier-done")', timeout_ms: 500 })).running, true);
+  const ac3 = new AbortController();
+  const behind = client.callTool({ name: 'run', arguments: { session_id: py, line: '1+1' } }, undefined, { signal: ac3.signal });
+  await new Promise((r) => setTimeout(r, 300));
+  ac3.abort();
+  await assert.rejects(behind, /abort/i);
+  await call('expect', { session_id: py, pattern: '(?m)^earlier-done$', screen_wide: true, timeout_ms: 20_000 });
 
   // A raw session: the cancelled command is interrupted; the next run's output is its own.
   const sh = (await call('session_start', { command: ['bash', '--norc', '--noprofile'] })).session_id;

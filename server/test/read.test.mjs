@@ -98,6 +98,9 @@ test('read: row numbers survive resizes that re-wrap the rows (narrower, then wi
   const long = (i) => `line${String(i).padStart(3, '0')}-${'x'.repeat(52)}`;
   const command = "for i in $(seq 1 120); do printf 'line%03d-%s\\n' $i $(printf 'x%.0s' $(seq 1 52)); done";
   await type(call, id, `${command}\r`);
+  // On a loaded machine the loop can pause longer than type's quiet: wait for its end.
+  await call('expect', { session_id: id, pattern: `line120-x{52}\\n`, screen_wide: true, timeout_ms: 60_000 });
+  await call('wait_idle', { session_id: id, idle_ms: 300, timeout_ms: 10_000 });
   const before = await readAll(call, id, 2000);
   const lines = Array.from({ length: 120 }, (_, i) => long(i + 1));
   assert.deepEqual(rowsOf(before), [...wrap(`${prompt} ${command}`, 80), ...lines]);
