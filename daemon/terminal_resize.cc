@@ -127,6 +127,20 @@ struct PlaceToMove {
   WrapPosition where;
 };
 
+// The held places on the main screen, in `all` (its row 0 is absolute row
+// `base`); a place whose row was dropped from the history is gone.
+template <typename Lines>
+std::vector<PlaceToMove> PlacesIn(const Lines& all, uint64_t base, std::map<int, Terminal::OscPlace>* places) {
+  std::vector<PlaceToMove> found;
+  for (auto& kv : *places) {
+    Terminal::OscPlace& p = kv.second;
+    if (!p.held || p.alt) continue;
+    p.held = p.row >= base && p.row < base + all.size();
+    if (p.held) found.push_back({&p, FindWrapPosition(all, static_cast<size_t>(p.row - base), p.col)});
+  }
+  return found;
+}
+
 }  // namespace
 
 // Reflows history and main screen to `cols` columns (tmux's grid_reflow):
@@ -143,13 +157,7 @@ void Terminal::ReflowMain(int cols, int* cursor_row, int* cursor_col, bool* wrap
 
   size_t cursor = history_rows + static_cast<size_t>(*cursor_row);
   WrapPosition where = FindWrapPosition(all, cursor, *wrap_next ? cols_ : *cursor_col);
-  std::vector<PlaceToMove> places;
-  for (auto& kv : osc_place_) {
-    OscPlace& p = kv.second;
-    if (!p.held || p.alt) continue;
-    p.held = p.row >= base && p.row < base + all.size();  // a row dropped from the history: gone
-    if (p.held) places.push_back({&p, FindWrapPosition(all, static_cast<size_t>(p.row - base), p.col)});
-  }
+  std::vector<PlaceToMove> places = PlacesIn(all, base, &osc_place_);
 
   std::vector<Line> out;
   std::vector<uint64_t> map(all.size());
