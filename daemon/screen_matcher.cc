@@ -355,7 +355,8 @@ std::vector<RuleMatch> ScreenMatcher::Explain(const Terminal& term, const std::s
   int row;
   std::string text, before;
   if (PromptMatches(prompt_, term, &row)) {
-    if (!PromptText(term, &text, &before)) text = MatchedText(prompt_, term, row);
+    // (With a mark, the text the pattern saw: from the mark on.)
+    if (prompt_osc_ <= 0 || !PromptText(term, &text, &before)) text = MatchedText(prompt_, term, row);
     out.push_back({"prompt", -1, "", prompt_.re->pattern(), row, text, "ready"});
   }
   return out;
