@@ -137,6 +137,7 @@ TEST(ScreenMatcher, ExplainNamesTheDecidingRule) {
   EXPECT_EQ(" Thinking (esc to cancel)", e[0].text);
   EXPECT_EQ(1, e[1].index);
   EXPECT_EQ("prompt", e[2].rule);
+  EXPECT_EQ(" >   Type your message", e[2].text);  // its row's, not the cursor's
   std::string json = ScreenMatcher::ExplainJson(e);
   EXPECT_NE(std::string::npos, json.find("\"verdict\":\"busy\"")) << json;
   EXPECT_NE(std::string::npos, json.find("busy[0] matched row 0:  Thinking (esc to cancel)")) << json;
