@@ -209,11 +209,11 @@ def measure_latency(cfg):
         "tuidriver ask": lambda: DaemonRepl(cfg, "python"),
         "python3 on a bare PTY (floor)": lambda: BareRepl(["python3", "-i", "-q"], b"6*7\r", b">>> "),
         ENGINE_REPL: lambda: BareRepl(["python3", "-q", "-i", os.path.join(engines, "python_repl.py"), "tok"],
-                                      b"\r", b"td-tok>>> ", piped=b"6*7"),
+                                      b"\r", b"\x1b]7704;tok\x07>>> ", piped=b"6*7"),
         "tuidriver ask (node)": lambda: DaemonRepl(cfg, "node"),
         "node on a bare PTY (floor)": lambda: BareRepl(["node", "-i"], b"6*7\r", b"> \x1b[3G"),
         ENGINE_REPL_NODE: lambda: BareRepl(["node", "--no-warnings", os.path.join(engines, "node_repl.js"), "tok"],
-                                           b"", re.compile(rb"td-tok> (\x1b\[\d+G)?$"), piped=b"6*7", run=True),
+                                           b"", re.compile(rb"\x1b\]7704;tok\x07> (\x1b\[\d+G)?$"), piped=b"6*7", run=True),
     }
     sessions = {name: make() for name, make in variants.items()}
     names = list(sessions)

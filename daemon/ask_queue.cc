@@ -199,6 +199,14 @@ void AskQueue::StartNext(Terminal* term, TimePoint last_output, bool dialog_busy
     }
     resync_ = Resync::kUnknown;  // it went away by itself: wait for the prompt as ever
   }
+  std::string unfinished;
+  if (HoldsUnfinishedInput(*term, last_output, *child, now, &unfinished)) {
+    FailQueued(ErrorKind::kUnfinishedInput,
+               "the terminal holds unfinished input (\"" + unfinished +
+                   "\"): a line typed without its Enter, or a block begun; finish it (Enter) or clear it "
+                   "(C-u, C-c), then ask again");
+    return;
+  }
   TimePoint settle;
   if (!ReadySettled(*term, matcher_, engine_, mode_, dialog_busy, last_output, now, &settle)) {
     WakeAt(settle, now);
@@ -341,6 +349,28 @@ bool AskQueue::StillAsking(const Terminal& term, bool dialog_busy, const ChildIn
   TerminalReader reader = engine_.needs_input_from_process ? child.ReadsTerminal() : TerminalReader::kUnknown;
   bool certain = false;
   return QuestionShows(engine_, matcher_, term, reader, question, &certain);
+}
+
+// Input a person typed is theirs: the daemon neither sends it (Enter) nor
+// throws it away (C-u, C-c), and an ask cannot run past it, so every ask
+// fails at once while it is there (docs/protocol.md, "unfinished_input").
+// Only after input came (kUnknown), once output and input have been quiet a
+// moment, and never while the process is seen doing something other than
+// waiting for the terminal with nothing unread (an Enter on its way).
+bool AskQueue::HoldsUnfinishedInput(const Terminal& term, TimePoint last_output, const ChildInput& child,
+                                    TimePoint now, std::string* text) {
+  if (engine_.submit.mode != SubmitMode::kLines || resync_ != Resync::kUnknown) return false;
+  if (matcher_.Ready(term) || !matcher_.UnfinishedInput(term, text)) return false;
+  TimePoint quiet = std::max(last_output, input_at_) + Ms(kQuietMs);
+  if (now < quiet) {
+    WakeAt(quiet, now);
+    return false;
+  }
+  if (child.ReadsTerminal() == TerminalReader::kNotReading) {
+    WakeAt(now + Ms(kUnfinishedProbeMs), now);
+    return false;
+  }
+  return true;
 }
 
 // Every ask queued while the question stays fails at once, as the one it

@@ -136,6 +136,9 @@ class AskQueue {
   // How often the transcript is read while a finished agent ask waits for
   // its turn, or while a settling one may end early.
   static constexpr int kTranscriptPollMs = 10;
+  // How often a program that shows unfinished input but is not (yet) seen
+  // waiting for the terminal is asked again.
+  static constexpr int kUnfinishedProbeMs = 100;
   static constexpr size_t kMaxQueued = 10000;
 
  private:
@@ -152,6 +155,10 @@ class AskQueue {
   bool AwaitReaction(const Terminal& term, TimePoint last_output, ChildInput* child, TimePoint now);
   bool LeftAtQuestion(const Terminal& term, TimePoint last_output, bool dialog_busy, const ChildInput& child,
                       TimePoint now);
+  // A person's input left unfinished at the prompt (ScreenMatcher::
+  // UnfinishedInput), settled: *text is what shows of it.
+  bool HoldsUnfinishedInput(const Terminal& term, TimePoint last_output, const ChildInput& child, TimePoint now,
+                            std::string* text);
   // kStuckAtQuestion: every queued ask fails with the question.
   void FailQueuedAtQuestion();
   // The program asks something that no dialog rule answers (QuestionShows).

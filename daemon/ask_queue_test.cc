@@ -526,5 +526,62 @@ TEST_F(SettlingAgentTest, WithoutARecordTheQuietTimeDecides) {
   EXPECT_NE(std::string::npos, sink_.lines[0].find(R"("markdown":"Done.")")) << sink_.lines[0];
 }
 
+
+// A person typed at the prompt without Enter (`abc`): asks fail at once
+// with unfinished_input, and nothing is typed over it, until the line is
+// finished; then asks run again.
+TEST_F(AskQueueTest, AHalfTypedLineFailsAsksAtOnce) {
+  asks_.OnInput(At(0));  // the person's keys
+  Output("abc", 5);
+  input_.reader = TerminalReader::kReading;
+  ASSERT_TRUE(asks_.Add(AskFor("1", "6*7", 30000), At(10)));
+  Update(10);
+  EXPECT_TRUE(sink_.lines.empty());  // the input has not settled yet
+  EXPECT_EQ(At(155), asks_.next_wakeup());
+  Update(155);
+  ASSERT_EQ(1u, sink_.lines.size());
+  EXPECT_NE(std::string::npos, sink_.lines[0].find(R"({"id":1,"type":"reply","ok":false,"kind":"unfinished_input")"))
+      << sink_.lines[0];
+  EXPECT_NE(std::string::npos, sink_.lines[0].find(">>> abc")) << sink_.lines[0];
+  EXPECT_EQ("", input_.written);  // the person's line is left as it is
+  ASSERT_TRUE(asks_.Add(AskFor("2", "6*7", 30000), At(200)));
+  Update(200);
+  EXPECT_TRUE(sink_.Has(R"({"id":2,"type":"reply","ok":false,"kind":"unfinished_input")"));
+  // The person finishes it: the next ask runs.
+  asks_.OnInput(At(300));
+  Output("\r\nNameError\r\n>>> ", 310);
+  ASSERT_TRUE(asks_.Add(AskFor("3", "6*7"), At(320)));
+  Update(320);
+  EXPECT_EQ("6*7\r", input_.Take());
+}
+
+// The same for a block begun at the continuation prompt.
+TEST_F(AskQueueTest, ABlockBegunFailsAsksAtOnce) {
+  asks_.OnInput(At(0));
+  Output("for i in range(2):\r\n... ", 5);
+  input_.reader = TerminalReader::kReading;
+  ASSERT_TRUE(asks_.Add(AskFor("1", "6*7", 30000), At(200)));
+  Update(200);
+  EXPECT_TRUE(sink_.Has(R"({"id":1,"type":"reply","ok":false,"kind":"unfinished_input")")) << sink_.lines.back();
+  EXPECT_EQ("", input_.written);
+}
+
+// An Enter still on its way (the program has not read it: it is seen not
+// waiting for the terminal) is no unfinished input: the ask waits for the
+// prompt, asking the process again meanwhile.
+TEST_F(AskQueueTest, ALineOnItsWayIsNotUnfinished) {
+  asks_.OnInput(At(0));
+  Output("abc", 5);
+  input_.reader = TerminalReader::kNotReading;
+  ASSERT_TRUE(asks_.Add(AskFor("1", "6*7", 30000), At(200)));
+  Update(200);
+  EXPECT_TRUE(sink_.lines.empty());
+  EXPECT_EQ(At(300), asks_.next_wakeup());
+  Output("\r\nNameError\r\n>>> ", 250);
+  Update(300);
+  EXPECT_EQ("6*7\r", input_.Take());
+  EXPECT_TRUE(sink_.lines.empty());
+}
+
 }  // namespace
 }  // namespace tuidriver

@@ -333,6 +333,7 @@ bool ReadTopField(Reader* r, const std::string& key, const element& v, const std
   else if (key == "needs_input") r->Patterns(v, path, MatchScope::kScreen, &c->needs_input);
   else if (key == "echo_osc") r->Int(v, path, 0, 100000, &c->echo_osc);
   else if (key == "exit_osc") r->Int(v, path, 0, 100000, &c->exit_osc);
+  else if (key == "prompt_osc") r->Int(v, path, 0, 100000, &c->prompt_osc);
   else if (key == "needs_input_from_process") r->Bool(v, path, &c->needs_input_from_process);
   else if (key == "needs_input_options") ReadInputOptions(r, v, path, &c->needs_input_options);
   else if (key == "slash_commands") ReadSlashCommands(r, v, path, &c->slash_commands);
@@ -388,6 +389,11 @@ bool ParseEngineConfig(const std::string& path, const std::string& json, EngineC
   if (!reader.failed() && config->submit.pipe_only && config->submit.enter_only) {
     reader.Fail("submit.pipe_only", "cannot go with submit.enter_only: one says what is typed, the other that nothing is");
   }
+  if (!reader.failed() && config->prompt_osc != 0 &&
+      (config->prompt.scope != MatchScope::kCursorLine ||
+       (!config->continuation_prompt.pattern.empty() && config->continuation_prompt.scope != MatchScope::kCursorLine))) {
+    reader.Fail("prompt_osc", "needs prompt and continuation_prompt with scope cursor_line (the mark is on the cursor's row)");
+  }
   if (reader.failed()) {
     *err = path + ": " + error;
     return false;
@@ -426,6 +432,7 @@ void ExpandPlaceholders(const std::string& token, EngineConfig* c) {
   expand(&c->prompt.pattern);
   expand(&c->continuation_prompt.pattern);
   expand(&c->submit.wrap);
+  expand(&c->prompt_mark);
 }
 
 std::string NewSessionToken() {

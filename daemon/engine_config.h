@@ -236,6 +236,14 @@ struct EngineConfig {
   // each time) where its output begins; it sends it for every submission,
   // also when it leaves the echo as it is. 0: the echo stays.
   int echo_osc = 0;
+  // The program marks where its prompt begins with OSC `prompt_osc`, whose
+  // payload is the session's token (prompt_mark, `{token}` expanded): the
+  // cursor-line `prompt` and `continuation_prompt` are then matched from
+  // the mark to the cursor, and only on the mark's row. A person sees the
+  // program's own prompt (a terminal shows nothing of an OSC it does not
+  // know), and output that prints the same text is not taken for it. 0: none.
+  int prompt_osc = 0;
+  std::string prompt_mark = "{token}";
   InputOptionsConfig needs_input_options;
   std::vector<SlashCommand> slash_commands;
   TranscriptConfig transcript;

@@ -92,6 +92,10 @@ TEST(EngineConfig, ErrorsNameTheFileAndField) {
       {R"({"command": ["a"], "prompt": "x", "reply": {"chrome": ["ok", "(("]}})", "'reply.chrome[1]'"},
       {R"({"command": ["a"], "prompt": "x", "busy_osc": 7501})", "'busy_osc_pattern'"},
       {R"({"command": ["a"], "prompt": "x", "busy_until_osc": true})", "'busy_until_osc'"},
+      // The prompt's mark is on the cursor's row: the prompts are matched there.
+      {R"({"command": ["a"], "prompt": {"pattern": "x", "scope": "screen"}, "prompt_osc": 7704})", "'prompt_osc'"},
+      {R"({"command": ["a"], "prompt": "x", "continuation_prompt": {"pattern": "y", "scope": "screen"},
+           "prompt_osc": 7704})", "'prompt_osc'"},
       {R"({"command": ["a"], "prompt": "x", "busy_title": "(("})", "'busy_title'"},
       {R"({"command": ["a"], "prompt": "x", "started": ["ok", "(("]})", "'started[1]'"},
       {R"({"command": ["a"], "prompt": "x", "timeouts": {"ask_ms": "5"}})", "'timeouts.ask_ms'"},
@@ -155,6 +159,16 @@ TEST(EngineConfig, ShippedEnginesLoad) {
     EXPECT_TRUE(LoadEngineFile(dir + "/" + name + ".json", &c, &err)) << err;
     EXPECT_EQ(name, c.name);
   }
+}
+
+// The prompt's mark carries the session's token.
+TEST(EngineConfig, ThePromptMarkIsTheToken) {
+  EngineConfig c;
+  std::string err;
+  ASSERT_TRUE(Parse(R"({"command": ["a"], "prompt": "^>>> $", "prompt_osc": 7704})", &c, &err)) << err;
+  EXPECT_EQ(7704, c.prompt_osc);
+  ExpandPlaceholders("ab12cd", &c);
+  EXPECT_EQ("ab12cd", c.prompt_mark);
 }
 
 TEST(EngineConfig, MissingFile) {

@@ -21,6 +21,7 @@ constexpr ErrorKindSpec kErrorKinds[] = {
     {ErrorKind::kCancelled, "cancelled"},
     {ErrorKind::kExited, "exited"},
     {ErrorKind::kNeedsInput, "needs_input"},
+    {ErrorKind::kUnfinishedInput, "unfinished_input"},
     {ErrorKind::kBusy, "busy"},
     {ErrorKind::kRecord, "record"},
     {ErrorKind::kHistory, "history"},

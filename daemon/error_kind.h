@@ -22,6 +22,7 @@ enum class ErrorKind {
   kCancelled,    // a cancel request, or close, ended the ask
   kExited,       // the program is gone
   kNeedsInput,   // the program asks a question no dialog rule answers
+  kUnfinishedInput,  // a person's input left unfinished at the prompt holds the asks
   kBusy,         // too many asks queued, or input the program has not read
   kRecord,       // the asciicast recording failed
   kHistory,      // no transcript to read

@@ -23,6 +23,7 @@ TEST(ErrorKindTest, WireNames) {
   EXPECT_STREQ("needs_input", ErrorKindName(ErrorKind::kNeedsInput));
   EXPECT_STREQ("not_ready", ErrorKindName(ErrorKind::kNotReady));
   EXPECT_STREQ("unknown_type", ErrorKindName(ErrorKind::kUnknownType));
+  EXPECT_STREQ("unfinished_input", ErrorKindName(ErrorKind::kUnfinishedInput));
 }
 
 }  // namespace

@@ -141,6 +141,8 @@ int main(int argc, char** argv) {
   }
   if (!o.engine.empty() && !o.engine_file.empty()) session.engine.name = o.engine;
   if (!session.raw) tuidriver::ExpandPlaceholders(tuidriver::NewSessionToken(), &session.engine);
+  // The caller's variables, as given: over the engine's, never stripped.
+  for (const auto& kv : o.env) session.engine.env[kv.first] = kv.second;
   if (!o.resume.empty() && session.engine.transcript.resume_args.empty()) {
     return Fail(2, tuidriver::ErrorKind::kUsage, "--resume needs an engine that declares transcript.resume_args (" +
                                 session.engine.name + " does not)");

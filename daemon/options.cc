@@ -75,6 +75,14 @@ bool ParseOne(const std::string& arg, int argc, char** argv, int* i, Options* o,
   } else if (Matches(arg, "--extra-arg")) {
     if (!TakeValue(arg, "--extra-arg", argc, argv, i, &v, err)) return false;
     o->extra_args.push_back(v);
+  } else if (Matches(arg, "--env")) {
+    if (!TakeValue(arg, "--env", argc, argv, i, &v, err)) return false;
+    size_t eq = v.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      *err = "--env needs NAME=VALUE, got '" + v + "'";
+      return false;
+    }
+    o->env.emplace_back(v.substr(0, eq), v.substr(eq + 1));
   } else if (Matches(arg, "--resume")) {
     if (!TakeValue(arg, "--resume", argc, argv, i, &o->resume, err)) return false;
   } else if (Matches(arg, "--record")) {
@@ -133,6 +141,9 @@ const char* UsageText() {
          "                         answers its agent-mode dialogs (default exec)\n"
          "  --extra-arg=VAL        append VAL to the program's arguments (repeatable)\n"
          "  --cwd DIR              start the program in DIR\n"
+         "  --env NAME=VALUE       set NAME in the program's environment, over the\n"
+         "                         engine's env and the defaults TERM=xterm-256color,\n"
+         "                         COLORTERM=truecolor (repeatable)\n"
          "  --resume SESSION_ID    continue an earlier conversation (engines with a transcript)\n"
          "  --engine-file PATH     load the engine from PATH instead of engines/\n"
          "  --scrollback N         lines of history kept (default 10000)\n"

@@ -3,6 +3,7 @@
 #define TUIDRIVER_OPTIONS_H_
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace tuidriver {
@@ -15,6 +16,8 @@ struct Options {
   int cols = 0, rows = 0;              // 0: the engine's default
   std::string mode = "exec";
   std::vector<std::string> extra_args;
+  // --env NAME=VALUE: set in the program's environment, over the engine's.
+  std::vector<std::pair<std::string, std::string>> env;
   std::string cwd;
   std::string resume;                  // --resume SESSION_ID
   long scrollback = 10000;

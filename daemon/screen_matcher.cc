@@ -38,6 +38,8 @@ ScreenMatcher::ScreenMatcher(const EngineConfig& config)
       other_start_(CompileOrNull(config.reply.other_start)),
       question_start_(CompileOrNull(config.needs_input_options.question_start)),
       question_incomplete_(Compile({config.needs_input_options.incomplete, MatchScope::kScreen})),
+      prompt_osc_(config.prompt_osc),
+      prompt_mark_(config.prompt_mark),
       busy_osc_(config.busy_osc),
       busy_osc_pattern_(CompileOrNull(config.busy_osc_pattern)),
       busy_until_osc_(config.busy_until_osc),
@@ -68,18 +70,53 @@ bool ScreenMatcher::Matches(const Compiled& c, const Terminal& term, int* row) {
   return false;
 }
 
+bool ScreenMatcher::MarkOnScreen(const Terminal& term, int* row, int* col) const {
+  if (prompt_osc_ <= 0) return false;
+  Terminal::OscPlace mark = term.osc_place(prompt_osc_);
+  if (!mark.held || mark.alt != term.alt_screen() || term.osc(prompt_osc_) != prompt_mark_) return false;
+  if (mark.row < term.lines_scrolled() || mark.row >= term.lines_scrolled() + static_cast<uint64_t>(term.rows())) {
+    return false;
+  }
+  *row = static_cast<int>(mark.row - term.lines_scrolled());
+  *col = mark.col;
+  return true;
+}
+
+bool ScreenMatcher::PromptText(const Terminal& term, std::string* text, std::string* before) const {
+  std::string line = CursorLineText(term);
+  if (prompt_osc_ <= 0) {
+    *text = line;
+    before->clear();
+    return true;
+  }
+  int row, col;
+  Cursor cur = term.cursor();
+  if (!MarkOnScreen(term, &row, &col) || row != cur.row || col > cur.col) return false;
+  *before = term.RowPrefix(cur.row, col);
+  *text = line.substr(std::min(before->size(), line.size()));
+  return true;
+}
+
+bool ScreenMatcher::PromptMatches(const Compiled& c, const Terminal& term, int* row) const {
+  if (prompt_osc_ <= 0 || c.scope != MatchScope::kCursorLine) return Matches(c, term, row);
+  std::string text, before;
+  *row = term.cursor().row;
+  return c.re && PromptText(term, &text, &before) && RE2::PartialMatch(text, *c.re);
+}
+
 bool ScreenMatcher::PromptVisible(const Terminal& term) const {
   int row;
-  return Matches(prompt_, term, &row);
+  return PromptMatches(prompt_, term, &row);
 }
 
 std::string ScreenMatcher::TextBeforePrompt(const Terminal& term) const {
-  std::string line = CursorLineText(term);
+  std::string line, before;
+  if (!PromptText(term, &line, &before)) return "";
   for (const Compiled* c : {&prompt_, &continuation_}) {
     if (!c->re || c->scope != MatchScope::kCursorLine) continue;
     re2::StringPiece match;
     if (c->re->Match(line, 0, line.size(), RE2::UNANCHORED, &match, 1)) {
-      return line.substr(0, static_cast<size_t>(match.data() - line.data()));
+      return before + line.substr(0, static_cast<size_t>(match.data() - line.data()));
     }
   }
   return "";
@@ -87,7 +124,51 @@ std::string ScreenMatcher::TextBeforePrompt(const Terminal& term) const {
 
 bool ScreenMatcher::ContinuationVisible(const Terminal& term) const {
   int row;
-  return Matches(continuation_, term, &row);
+  return PromptMatches(continuation_, term, &row);
+}
+
+namespace {
+
+// Whether `re` matches `text` cut at some character boundary short of its
+// end: a prompt with input typed after it (the prompt patterns end in `$`).
+bool MatchesAPrefix(const RE2& re, const std::string& text) {
+  size_t limit = std::min<size_t>(text.size(), 256);  // a prompt is short
+  for (size_t end = limit; end > 0; --end) {
+    if (end < text.size() && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) continue;
+    if (end < text.size() && RE2::PartialMatch(re2::StringPiece(text.data(), end), re)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool ScreenMatcher::UnfinishedInput(const Terminal& term, std::string* text) const {
+  Cursor cur = term.cursor();
+  if (ContinuationVisible(term)) {
+    *text = CursorLineText(term);
+    return true;
+  }
+  // The rows from the prompt's start to the cursor: typed text may have
+  // wrapped onto the rows below it.
+  int row = cur.row, col = 0;
+  if (prompt_osc_ > 0) {
+    if (!MarkOnScreen(term, &row, &col) || row > cur.row || (row == cur.row && col >= cur.col)) return false;
+    for (int r = row; r < cur.row; ++r) {
+      if (!term.RowWrapped(r)) return false;  // the mark is on an earlier line
+    }
+  }
+  std::string typed;
+  for (int r = row; r <= cur.row; ++r) {
+    std::string whole = term.RowPrefix(r, r == cur.row ? cur.col : term.cols());
+    typed += r == row ? whole.substr(std::min(whole.size(), term.RowPrefix(r, col).size())) : whole;
+  }
+  for (const Compiled* c : {&prompt_, &continuation_}) {
+    if (c->re && c->scope == MatchScope::kCursorLine && MatchesAPrefix(*c->re, typed)) {
+      *text = typed;
+      return true;
+    }
+  }
+  return false;
 }
 
 bool ScreenMatcher::UpdateStarted(const Terminal& term, StartedLatch* latch) const {
@@ -272,8 +353,11 @@ std::vector<RuleMatch> ScreenMatcher::Explain(const Terminal& term, const std::s
   }
   ExplainBusy(term, &out);
   int row;
-  if (Matches(prompt_, term, &row)) {
-    out.push_back({"prompt", -1, "", prompt_.re->pattern(), row, MatchedText(prompt_, term, row), "ready"});
+  std::string text, before;
+  if (PromptMatches(prompt_, term, &row)) {
+    // (With a mark, the text the pattern saw: from the mark on.)
+    if (prompt_osc_ <= 0 || !PromptText(term, &text, &before)) text = MatchedText(prompt_, term, row);
+    out.push_back({"prompt", -1, "", prompt_.re->pattern(), row, text, "ready"});
   }
   return out;
 }

@@ -53,6 +53,10 @@ class ScreenMatcher {
   // cursor-line prompt shows.
   std::string TextBeforePrompt(const Terminal& term) const;
   bool ContinuationVisible(const Terminal& term) const;
+  // Input a person left unfinished at a line REPL: text typed after the
+  // input or continuation prompt without its Enter, or a continuation
+  // prompt (a block begun). *text: the rows from the prompt to the cursor.
+  bool UnfinishedInput(const Terminal& term, std::string* text) const;
   // Looks for a `started` pattern in the rows not looked at yet (the
   // history since latch->next_row, then the screen) and latches it. True
   // once one was seen, or when the engine lists none.
@@ -101,6 +105,15 @@ class ScreenMatcher {
     MatchScope scope = MatchScope::kScreen;
   };
   static Compiled Compile(const ScreenPattern& p);
+  // With prompt_osc: where the prompt's mark is, as a screen row and column,
+  // when the session's mark is on screen (on the screen shown); false if not.
+  bool MarkOnScreen(const Terminal& term, int* row, int* col) const;
+  // The text the prompt patterns see: with prompt_osc, the cursor's row from
+  // the mark to the cursor (false when the mark is not on that row), and in
+  // *before what is left of the mark; else the whole CursorLineText.
+  bool PromptText(const Terminal& term, std::string* text, std::string* before) const;
+  // prompt_ or continuation_ on the cursor's row, as PromptText gives it.
+  bool PromptMatches(const Compiled& c, const Terminal& term, int* row) const;
   static bool Matches(const Compiled& c, const Terminal& term, int* row);
   static std::string MatchedText(const Compiled& c, const Terminal& term, int row);
   void ExplainBusy(const Terminal& term, std::vector<RuleMatch>* out) const;
@@ -118,6 +131,8 @@ class ScreenMatcher {
   std::unique_ptr<RE2> other_start_;
   std::unique_ptr<RE2> question_start_;
   Compiled question_incomplete_;
+  int prompt_osc_ = 0;
+  std::string prompt_mark_;
   int busy_osc_ = 0;
   std::unique_ptr<RE2> busy_osc_pattern_;
   bool busy_until_osc_ = false;

@@ -137,6 +137,7 @@ TEST(ScreenMatcher, ExplainNamesTheDecidingRule) {
   EXPECT_EQ(" Thinking (esc to cancel)", e[0].text);
   EXPECT_EQ(1, e[1].index);
   EXPECT_EQ("prompt", e[2].rule);
+  EXPECT_EQ(" >   Type your message", e[2].text);  // its row's, not the cursor's
   std::string json = ScreenMatcher::ExplainJson(e);
   EXPECT_NE(std::string::npos, json.find("\"verdict\":\"busy\"")) << json;
   EXPECT_NE(std::string::npos, json.find("busy[0] matched row 0:  Thinking (esc to cancel)")) << json;
@@ -216,6 +217,121 @@ TEST(ScreenMatcher, ExplainBusyOsc) {
   ASSERT_EQ(1u, e.size());
   EXPECT_EQ("prompt", e[0].rule);
   EXPECT_EQ("› ", e[0].text);
+}
+
+
+// A REPL whose prompts carry an invisible mark (prompt_osc): python's.
+EngineConfig MarkedEngine() {
+  EngineConfig c;
+  c.prompt = {"^>>> $", MatchScope::kCursorLine};
+  c.continuation_prompt = {"^\\.\\.\\. $", MatchScope::kCursorLine};
+  c.prompt_osc = 7704;
+  c.prompt_mark = "ab12cd";
+  return c;
+}
+
+const char kMark[] = "\x1b]7704;ab12cd\x07";
+
+TEST(ScreenMatcher, AMarkedPromptShowsAsTheProgramDrawsIt) {
+  EngineConfig c = MarkedEngine();
+  ScreenMatcher m(c);
+  Terminal t(40, 5, 100);
+  Feed(&t, std::string(kMark) + ">>> ");
+  EXPECT_EQ(">>>", t.RowText(0));  // the person sees the REPL's own prompt, no token
+  EXPECT_TRUE(m.PromptVisible(t));
+  Feed(&t, "6*7\r\n42\r\n");
+  EXPECT_FALSE(m.PromptVisible(t));
+  // Output that merely prints the prompt's text is not the prompt.
+  Feed(&t, ">>> ");
+  EXPECT_FALSE(m.PromptVisible(t));
+  // Nor is the mark of another session (a nested REPL, a replayed log).
+  Feed(&t, "\r\n\x1b]7704;ffffff\x07>>> ");
+  EXPECT_FALSE(m.PromptVisible(t));
+  Feed(&t, "\r\n" + std::string(kMark) + ">>> ");
+  EXPECT_TRUE(m.PromptVisible(t));
+}
+
+// Output with no final newline shares the prompt's row: the text before
+// the mark is the output's.
+TEST(ScreenMatcher, OutputBeforeAMarkedPromptIsTheReplys) {
+  EngineConfig c = MarkedEngine();
+  ScreenMatcher m(c);
+  Terminal t(40, 5, 100);
+  Feed(&t, "hello>>> " + std::string(kMark) + ">>> ");
+  EXPECT_TRUE(m.PromptVisible(t));
+  EXPECT_EQ("hello>>> ", m.TextBeforePrompt(t));
+  Feed(&t, "\r\n" + std::string(kMark) + "... ");
+  EXPECT_TRUE(m.ContinuationVisible(t));
+  EXPECT_FALSE(m.PromptVisible(t));
+}
+
+// Erased, the mark is gone: a program that clears the screen and prints
+// the prompt's text where the prompt was does not fake it.
+TEST(ScreenMatcher, AnErasedMarkIsForgotten) {
+  EngineConfig c = MarkedEngine();
+  ScreenMatcher m(c);
+  Terminal t(40, 5, 100);
+  Feed(&t, std::string(kMark) + ">>> ");
+  ASSERT_TRUE(m.PromptVisible(t));
+  Feed(&t, "\x1b[H\x1b[2J>>> ");
+  EXPECT_FALSE(m.PromptVisible(t));
+  Feed(&t, "\r\x1b[K" + std::string(kMark) + ">>> ");  // redrawn with its mark
+  EXPECT_TRUE(m.PromptVisible(t));
+  Feed(&t, "\r\x1b[K>>> ");
+  EXPECT_FALSE(m.PromptVisible(t));
+}
+
+// The mark follows its row when the screen scrolls and when a new width
+// reflows the lines.
+TEST(ScreenMatcher, TheMarkFollowsScrollingAndReflow) {
+  EngineConfig c = MarkedEngine();
+  ScreenMatcher m(c);
+  Terminal t(24, 3, 100);
+  Feed(&t, "1\r\n2\r\n3\r\n0123456789abcdef" + std::string(kMark) + ">>> ");
+  ASSERT_TRUE(m.PromptVisible(t));  // the mark on the wrapped row, column 16
+  t.Resize(30, 3);
+  EXPECT_EQ("0123456789abcdef>>>", t.RowText(t.cursor().row));
+  EXPECT_TRUE(m.PromptVisible(t));
+  t.Resize(12, 4);
+  EXPECT_EQ("cdef>>>", t.RowText(t.cursor().row));
+  EXPECT_TRUE(m.PromptVisible(t));
+  EXPECT_EQ("cdef", m.TextBeforePrompt(t));
+}
+
+TEST(ScreenMatcher, UnfinishedInputAfterAMarkedPrompt) {
+  EngineConfig c = MarkedEngine();
+  ScreenMatcher m(c);
+  Terminal t(20, 5, 100);
+  std::string text;
+  Feed(&t, std::string(kMark) + ">>> ");
+  EXPECT_FALSE(m.UnfinishedInput(t, &text));  // an empty prompt
+  Feed(&t, "abc");
+  ASSERT_TRUE(m.UnfinishedInput(t, &text));
+  EXPECT_EQ(">>> abc", text);
+  Feed(&t, "defghijklmnopqrstu");  // wraps onto the next row
+  ASSERT_TRUE(m.UnfinishedInput(t, &text));
+  EXPECT_EQ(">>> abcdefghijklmnopqrstu", text);
+  Feed(&t, "\r\n" + std::string(kMark) + "... ");
+  ASSERT_TRUE(m.UnfinishedInput(t, &text));  // a block begun
+  EXPECT_EQ("... ", text);
+  // Output on a row of its own that looks like a prompt and more is no input.
+  Feed(&t, "\r\n>>> abc");
+  EXPECT_FALSE(m.UnfinishedInput(t, &text));
+}
+
+// Without prompt_osc the prompt is matched on the whole cursor line, as ever.
+TEST(ScreenMatcher, UnfinishedInputWithoutAMark) {
+  EngineConfig c;
+  c.prompt = {"td-x\\$ $", MatchScope::kCursorLine};
+  ScreenMatcher m(c);
+  Terminal t(20, 5, 100);
+  std::string text;
+  Feed(&t, "td-x$ ");
+  EXPECT_TRUE(m.PromptVisible(t));
+  EXPECT_FALSE(m.UnfinishedInput(t, &text));
+  Feed(&t, "ec");
+  ASSERT_TRUE(m.UnfinishedInput(t, &text));
+  EXPECT_EQ("td-x$ ec", text);
 }
 
 }  // namespace

@@ -103,8 +103,11 @@ bool Session::Spawn() {
   SpawnOptions spawn;
   spawn.argv = options_.engine.command;
   spawn.env_set = options_.engine.env;
-  // The emulator behaves like xterm; say so unless the engine says otherwise.
+  // The emulator behaves like xterm and keeps 24-bit colours (SGR 38;2 and
+  // 48;2, in `screen` with styles and in recordings); say so unless the
+  // engine or the caller (--env) says otherwise.
   spawn.env_set.emplace("TERM", "xterm-256color");
+  spawn.env_set.emplace("COLORTERM", "truecolor");
   spawn.env_strip = options_.engine.env_strip;
   spawn.cwd = options_.cwd;
   spawn.cols = options_.engine.cols;

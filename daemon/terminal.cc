@@ -667,7 +667,10 @@ void Terminal::Osc(const std::string& payload) {
   } else {
     osc_[number] = SanitizeUtf8(value);
     osc_frame_[number] = synchronized_updates_;
-    osc_row_[number] = lines_scrolled_ + static_cast<uint64_t>(cursor_.row);
+    // A pending wrap puts the next character on the next row: the mark is there.
+    bool next_row = wrap_next_ && autowrap_;
+    osc_place_[number] = {lines_scrolled_ + static_cast<uint64_t>(cursor_.row + (next_row ? 1 : 0)),
+                          next_row ? 0 : cursor_.col, alt_screen_, true};
   }
 }
 
@@ -690,9 +693,22 @@ std::string Terminal::osc(int number) const {
   return it == osc_.end() ? std::string() : it->second;
 }
 
-uint64_t Terminal::osc_row(int number) const {
-  auto it = osc_row_.find(number);
-  return it == osc_row_.end() ? 0 : it->second;
+Terminal::OscPlace Terminal::osc_place(int number) const {
+  auto it = osc_place_.find(number);
+  return it == osc_place_.end() ? OscPlace() : it->second;
+}
+
+void Terminal::ForgetOscPlaces(int from_row, int from_col, int to_row, int to_col) {
+  uint64_t top = lines_scrolled_;
+  auto before = [](uint64_t r1, int c1, uint64_t r2, int c2) { return r1 < r2 || (r1 == r2 && c1 < c2); };
+  for (auto& kv : osc_place_) {
+    OscPlace& p = kv.second;
+    if (p.alt != alt_screen_ || !p.held) continue;
+    if (!before(p.row, p.col, top + static_cast<uint64_t>(from_row), from_col) &&
+        before(p.row, p.col, top + static_cast<uint64_t>(to_row), to_col)) {
+      p.held = false;
+    }
+  }
 }
 
 uint64_t Terminal::osc_frame(int number) const {
@@ -778,6 +794,9 @@ void Terminal::RestoreCursor() {
 // The alternate screen starts blank each time, as in tmux.
 void Terminal::SwitchScreen(bool alt) {
   if (alt == alt_screen_) return;
+  if (!alt) {
+    for (auto& kv : osc_place_) kv.second.held &= !kv.second.alt;  // that screen is gone
+  }
   alt_screen_ = alt;
   screen_ = alt ? &alt_ : &main_;
   if (alt) BlankRows(0, rows_);
@@ -796,6 +815,9 @@ void Terminal::EraseInDisplay(int how) {
     BlankRows(0, rows_, pen_.bg);
   }
   // 3 (erase the scrollback) keeps the history: replies may still be read from it.
+  if (how == 0) ForgetOscPlaces(cursor_.row, cursor_.col, rows_, 0);
+  else if (how == 1) ForgetOscPlaces(0, 0, cursor_.row, cursor_.col + 1);
+  else if (how == 2) ForgetOscPlaces(0, 0, rows_, 0);
 }
 
 void Terminal::EraseInLine(int how) {
@@ -806,6 +828,7 @@ void Terminal::EraseInLine(int how) {
   if (how > 2) return;
   BlankCells(&line, from, to, pen_.bg);  // a wide character's other half stays, as in tmux
   if (to == cols_) line.wrapped = false;
+  ForgetOscPlaces(cursor_.row, from, cursor_.row, to);
 }
 
 // ICH and DCH move cells as they are: a wide character's halves may part,
@@ -882,6 +905,7 @@ void Terminal::Reset() {
   other_modes_.clear();
   last_char_ = 0;
   joining_ = false;
+  for (auto& kv : osc_place_) kv.second.held = false;
 }
 
 void Terminal::ResetModes() {

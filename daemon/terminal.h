@@ -105,7 +105,19 @@ class Terminal : private VtParser::Handler {
   // it shows what the program drew after reporting that state.
   uint64_t osc_frame(int number) const;
   // The absolute row of the cursor when OSC `number` last came.
-  uint64_t osc_row(int number) const;
+  uint64_t osc_row(int number) const { return osc_place(number).row; }
+  // Where the cursor was when OSC `number` last came: a mark the program
+  // put in its output, such as a REPL's before its prompt (an engine's
+  // prompt_osc). The place follows its text through scrolling and reflow;
+  // it is forgotten (held false) when the cells there are erased (ED, EL,
+  // RIS), or, on the alternate screen, when that screen is left.
+  struct OscPlace {
+    uint64_t row = 0;  // absolute
+    int col = 0;
+    bool alt = false;  // on the alternate screen
+    bool held = false;
+  };
+  OscPlace osc_place(int number) const;
 
   // Text of screen row `row`, without trailing blanks.
   std::string RowText(int row) const;
@@ -236,6 +248,9 @@ class Terminal : private VtParser::Handler {
   void ScreenAlignment();
   void Reset();
   void ResetModes();
+  // Forgets the OSC places on the current screen from screen row/column
+  // `from` up to (not including) `to`, in reading order: their cells were erased.
+  void ForgetOscPlaces(int from_row, int from_col, int to_row, int to_col);
 
   Line& ScreenLine(int row);
   const Line& ScreenLine(int row) const;
@@ -319,7 +334,7 @@ class Terminal : private VtParser::Handler {
   std::string title_;
   std::map<int, std::string> osc_;
   std::map<int, uint64_t> osc_frame_;
-  std::map<int, uint64_t> osc_row_;
+  std::map<int, OscPlace> osc_place_;
   std::string replies_;
 
   std::deque<HistoryLine> history_;

@@ -120,6 +120,27 @@ void Unwrap(const Lines& out, size_t start, const WrapPosition& where, size_t* r
   *col = x;
 }
 
+// A place on the main screen or in its history, as a WrapPosition, to be
+// found again once the lines are laid out anew (an OSC mark's cell).
+struct PlaceToMove {
+  Terminal::OscPlace* place;
+  WrapPosition where;
+};
+
+// The held places on the main screen, in `all` (its row 0 is absolute row
+// `base`); a place whose row was dropped from the history is gone.
+template <typename Lines>
+std::vector<PlaceToMove> PlacesIn(const Lines& all, uint64_t base, std::map<int, Terminal::OscPlace>* places) {
+  std::vector<PlaceToMove> found;
+  for (auto& kv : *places) {
+    Terminal::OscPlace& p = kv.second;
+    if (!p.held || p.alt) continue;
+    p.held = p.row >= base && p.row < base + all.size();
+    if (p.held) found.push_back({&p, FindWrapPosition(all, static_cast<size_t>(p.row - base), p.col)});
+  }
+  return found;
+}
+
 }  // namespace
 
 // Reflows history and main screen to `cols` columns (tmux's grid_reflow):
@@ -136,18 +157,19 @@ void Terminal::ReflowMain(int cols, int* cursor_row, int* cursor_col, bool* wrap
 
   size_t cursor = history_rows + static_cast<size_t>(*cursor_row);
   WrapPosition where = FindWrapPosition(all, cursor, *wrap_next ? cols_ : *cursor_col);
+  std::vector<PlaceToMove> places = PlacesIn(all, base, &osc_place_);
 
   std::vector<Line> out;
   std::vector<uint64_t> map(all.size());
-  size_t cursor_line_start = 0;
-  size_t logical = 0;
-  for (size_t i = 0; i < all.size(); ++logical) {
+  std::vector<size_t> line_start;  // each logical line's first row in `out`
+  for (size_t i = 0; i < all.size();) {
     size_t last = i;
     while (last + 1 < all.size() && all[last].wrapped) ++last;
-    if (logical == where.line) cursor_line_start = out.size();
+    line_start.push_back(out.size());
     Rewrap(&all, i, last, cols, &out, &map);
     i = last + 1;
   }
+  size_t cursor_line_start = where.line < line_start.size() ? line_start[where.line] : 0;
   while (out.size() < static_cast<size_t>(rows_)) {
     out.emplace_back();
     out.back().cells.resize(static_cast<size_t>(cols));
@@ -163,6 +185,12 @@ void Terminal::ReflowMain(int cols, int* cursor_row, int* cursor_col, bool* wrap
   *cursor_row = static_cast<int>(y - new_history);
   *wrap_next = x >= static_cast<size_t>(cols) && autowrap_;
   *cursor_col = static_cast<int>(std::min(x, static_cast<size_t>(cols - 1)));
+  for (PlaceToMove& m : places) {
+    size_t row, col;
+    Unwrap(out, line_start[m.where.line], m.where, &row, &col);
+    m.place->row = base + row;
+    m.place->col = static_cast<int>(std::min(col, static_cast<size_t>(cols - 1)));
+  }
 
   for (size_t i = 0; i < new_history; ++i) history_.push_back(ToHistory(out[i]));
   out.erase(out.begin(), out.begin() + static_cast<long>(new_history));

@@ -1,8 +1,11 @@
 // Start-up code of tuidriver's node engine (node node_repl.js TOKEN).
 //
 // The standard REPL (no colours, no preview, no `undefined` after statements,
-// interruptible with C-c), with a prompt unique to the session, so that no
-// program output can look like it, and one command: `.td N` (the engine's
+// interruptible with C-c), with its own prompts (`> `, `... `), each after
+// an invisible mark unique to the session (OSC 7704 with TOKEN, the
+// engine's prompt_osc; a terminal shows nothing of it, and readline counts
+// it as no width), so that no program output can look like the prompt,
+// and one command: `.td N` (the engine's
 // submit.wrap), which takes prompt number N from the daemon's prompt pipe
 // ($TUIDRIVER_PROMPT_FD; typed, each character of the code would cost the
 // REPL a write of its echo; the daemon types nothing, and the helper runs
@@ -153,8 +156,19 @@ replOutput.write = (chunk, ...rest) => {
   return true;
 };
 
-const PROMPT = `td-${token}> `;
-const server = repl.start({
+// The mark goes before every prompt this REPL shows, its continuation
+// prompt too (displayPrompt sets that through readline's Interface), and
+// not before the prompts of the code's own readline (rl.question()).
+const MARK = `\x1b]7704;${token}\x07`;
+const PROMPT = `${MARK}> `;
+let server;
+const { Interface } = require('readline');
+const setPrompt = Interface.prototype.setPrompt;
+Interface.prototype.setPrompt = function setPromptMarked(prompt) {
+  const marked = this === server && typeof prompt === 'string' && !prompt.startsWith(MARK);
+  return setPrompt.call(this, marked ? MARK + prompt : prompt);
+};
+server = repl.start({
   prompt: PROMPT,
   input: process.stdin,
   output: replOutput,
@@ -394,7 +408,7 @@ function lateError(e) {
 // emoji two, combining marks none): enough to count the echo's rows.
 function width(text) {
   let cols = 0;
-  for (const ch of text) {
+  for (const ch of text.replace(/\x1b\][^\x07]*\x07/g, '')) {  // (a prompt's mark takes no room)
     if (/\p{Mn}|\p{Me}|\u200d/u.test(ch)) continue;
     cols += /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]|\p{Extended_Pictographic}|[\u{20000}-\u{3fffd}]/u.test(ch) ? 2 : 1;
   }

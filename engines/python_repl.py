@@ -3,9 +3,14 @@
 The interactive interpreter stays the standard one (readline, history,
 tracebacks), with two additions:
 
-- Prompts carry TOKEN, a string unique to the session, so that no program
-  output can look like the prompt (output with no final newline ends on the
-  prompt's row: the daemon takes it from there).
+- Prompts are the REPL's own (`>>> `, `... `), each after an invisible mark
+  carrying TOKEN, a string unique to the session: OSC 7704 (the engine's
+  prompt_osc), which a terminal does not show, and which readline counts as
+  no width (between \001 and \002). The daemon takes a prompt only where
+  its mark is, so no program output can look like the prompt (output with
+  no final newline ends on the prompt's row: the daemon takes it from
+  there).
+- Tracebacks name the code's file `<stdin>`, as the REPL's own do.
 - __td(source) runs a whole submission the way a script runs it (blank
   lines inside blocks, dedents back to top level, decorators,
   `if __name__ == "__main__":`), waits as a script's end would for the
@@ -79,6 +84,7 @@ def _setup(token):
     # keeps only what an interactive interpreter has.
     import ast
     import os
+    import re
     import select
     import sys
     import threading
@@ -172,7 +178,7 @@ def _setup(token):
                 # with), print, and draw the prompt (with what was typed so
                 # far) again below.
                 start = "\r\x1b[K" if last_char[0] == "\n" else "\n"
-                self.raw.write("%s%s%s%s" % (start, self.take(), sys.ps1, typed))
+                self.raw.write("%s%s%s%s" % (start, self.take(), drawn(sys.ps1), typed))
                 self.raw.flush()
                 last_char[0] = "\n"
 
@@ -184,6 +190,11 @@ def _setup(token):
                     self.hold("")
 
     late = Late(sys.stdout)
+
+    def drawn(prompt):
+        """A prompt as the helper writes it itself: the mark without
+        readline's \\001/\\002 around it (only readline takes those out)."""
+        return str.__str__(prompt).replace("\001", "").replace("\002", "")
 
     class Tracked:
         """sys.stdout or sys.stderr: the running submission's output goes
@@ -232,6 +243,7 @@ def _setup(token):
     sys.stderr = Tracked(sys.stderr)
 
     def width(text):
+        text = re.sub("\001[^\002]*\002", "", text)  # a prompt's mark takes no room
         if text.isascii():
             return len(text)  # the common case, without a look at each character
         import unicodedata
@@ -347,7 +359,7 @@ def _setup(token):
         if source is None or echo_rows >= rows or source.count("\n") + 1 >= rows or last_char[0] != "\n":
             sys.stdout.write(mark)
         else:
-            shown = sys.ps1 + ("\n" + sys.ps2).join(source.split("\n"))
+            shown = drawn(sys.ps1) + ("\n" + drawn(sys.ps2)).join(source.split("\n"))
             # Late output held so far goes above the code, out of this reply.
             sys.stdout.write("\x1b[?2026h\x1b[%dA\r\x1b[J%s%s\n%s\x1b[?2026l" % (echo_rows, late.take(), shown, mark))
         sys.stdout.flush()
@@ -381,7 +393,7 @@ def _setup(token):
         """A traceback as a script would print it: without this file's frames."""
         tb = exc.__traceback__
         # Frames before the submission's own (this file, ast's compile).
-        while tb is not None and tb.tb_frame.f_code.co_filename != "<tuidriver>":
+        while tb is not None and tb.tb_frame.f_code.co_filename != "<stdin>":
             tb = tb.tb_next
         # sys.excepthook, as a script's end calls it: before 3.12 only the
         # built-in one adds "Did you mean: 'print'?" to a NameError.
@@ -393,7 +405,7 @@ def _setup(token):
         None for anything else (a leading blank too: an IndentationError in
         both modes)."""
         try:
-            return compile(source, "<tuidriver>", "eval", dont_inherit=True)
+            return compile(source, "<stdin>", "eval", dont_inherit=True)
         except SyntaxError:
             return None
 
@@ -426,11 +438,11 @@ def _setup(token):
         try:
             last, value = compile_expression(source), None
             if last is None:  # statements, maybe ending in an expression
-                tree = ast.parse(source, "<tuidriver>", "exec")
+                tree = ast.parse(source, "<stdin>", "exec")
                 if tree.body and isinstance(tree.body[-1], ast.Expr):
                     expression = ast.Expression(tree.body.pop().value)
-                    last = compile(expression, "<tuidriver>", "eval", dont_inherit=True)
-                exec(compile(tree, "<tuidriver>", "exec", dont_inherit=True), namespace)
+                    last = compile(expression, "<stdin>", "eval", dont_inherit=True)
+                exec(compile(tree, "<stdin>", "exec", dont_inherit=True), namespace)
             if last is not None:
                 value = eval(last, namespace)
             join_new_threads(before)
@@ -468,8 +480,9 @@ def _setup(token):
                 print("tuidriver: the prompt pipe: %r" % exc, file=sys.stderr)
             return str.__str__(self)
 
-    sys.ps1 = Prompt("td-%s>>> " % token)
-    sys.ps2 = "td-%s... " % token
+    mark = "\001\x1b]7704;%s\x07\002" % token
+    sys.ps1 = Prompt(mark + ">>> ")
+    sys.ps2 = mark + "... "
     builtins.__td = run
 
 

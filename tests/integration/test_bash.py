@@ -1,9 +1,11 @@
 """The bash engine against the real bash."""
+import json
 import os
+import subprocess
 import tempfile
 import unittest
 
-from tuiclient import Daemon
+from tuiclient import BIN, Daemon
 
 
 class BashEngine(unittest.TestCase):
@@ -56,7 +58,7 @@ class BashEngine(unittest.TestCase):
         self.ask_ok("seq 1 100")
         lines = self.d.request("scrollback")["lines"]
         prompt = lines[-1]
-        self.assertRegex(prompt, r"^td-[0-9a-f]{6}\$$")  # unique to the session
+        self.assertRegex(prompt, r"^bash-[0-9.]+[$#]$")  # bash's own (the mark that tells it is invisible)
         self.assertEqual(lines[-4:], ["98", "99", "100", prompt])
         # `lines` counts from the last line of text, not from blank rows below it.
         self.assertEqual(self.d.request("scrollback", lines=3)["lines"], ["99", "100", prompt])
@@ -66,7 +68,7 @@ class BashEngine(unittest.TestCase):
         # clear also erases the history (CSI 3 J); what is on screen remains.
         lines = self.d.request("scrollback")["lines"]
         self.assertEqual(lines[0], "after-clear")
-        self.assertRegex(lines[1], r"^td-[0-9a-f]{6}\$$")
+        self.assertRegex(lines[1], r"^bash-[0-9.]+[$#]$")
         self.assertEqual(len(lines), 2)
 
     def test_tab_in_prompt_is_kept_as_text(self):
@@ -75,6 +77,33 @@ class BashEngine(unittest.TestCase):
     def test_escape_injection_is_stripped(self):
         # The ESC and the BEL never reach bash: the prompt is sanitised.
         self.assertEqual(self.ask_ok("echo safe\x1b[31m\x07"), "safe")
+
+
+class ProgramEnvironment(unittest.TestCase):
+    """What a program is told about its terminal, and what a caller adds."""
+
+    def test_colorterm_says_truecolor_as_the_emulator_keeps_24_bit_colours(self):
+        with Daemon("bash") as d:
+            self.assertEqual(d.ask("echo $TERM $COLORTERM")["text"], "xterm-256color truecolor")
+            # The emulator keeps what it announces: a 24-bit colour comes back as it was sent.
+            d.ask("printf '\\033[38;2;1;2;3mrgb\\033[0m\\n'")
+            styles = d.request("screen", styles=True)["styles"]
+            self.assertIn("#010203", json.dumps(styles))
+
+    def test_env_adds_over_the_engines_and_the_defaults(self):
+        with Daemon("bash", "--env", "TERM_PROGRAM=vscode", "--env=PAGER=less -R", "--env", "COLORTERM=24bit",
+                    "--env", "EMPTY=", "--env", "WITH_EQ=a=b") as d:
+            self.assertEqual(d.ask('echo "$TERM_PROGRAM|$PAGER|$COLORTERM|${EMPTY-unset}|$WITH_EQ"')["text"],
+                             "vscode|less -R|24bit||a=b")
+        with Daemon("--env", "TERM_PROGRAM=vscode", "--", "sh", "-c", "echo tp=$TERM_PROGRAM ct=$COLORTERM; sleep 30") as d:
+            d.request("expect", pattern="tp=vscode ct=truecolor")
+
+    def test_env_without_a_name_is_a_usage_error(self):
+        for arg in ("NOEQUALS", "=value"):
+            p = subprocess.run([BIN, "bash", "--env", arg], capture_output=True, timeout=10, stdin=subprocess.DEVNULL)
+            self.assertEqual(p.returncode, 2, arg)
+            self.assertIn(b'"kind":"usage"', p.stdout)
+            self.assertIn(b"--env needs NAME=VALUE", p.stdout)
 
 
 class ResizeDuringAnAsk(unittest.TestCase):

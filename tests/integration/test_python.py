@@ -66,7 +66,7 @@ class PythonEngine(unittest.TestCase):
         # suggestions ("Did you mean: 'print'?") included.
         for code in ("pritn(1)", "import sys\nsys.exitt(0)", "1/0", "int('x')"):
             script = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-            expected = (script.stdout + script.stderr).replace('"<string>"', '"<tuidriver>"').rstrip("\n")
+            expected = (script.stdout + script.stderr).replace('"<string>"', '"<stdin>"').rstrip("\n")
             self.assertEqual(self.ask_ok(code), expected)
 
     def test_multiple_statements_on_lines(self):

@@ -236,16 +236,16 @@ class NeverStuck(unittest.TestCase):
             self.assertEqual(d.ask("for i in range(2):\n    print(i)")["text"], "0\n1")
             self.assertEqual(d.ask("'é中文 ' * 2")["text"], "'é中文 é中文 '")
             lines = [l for l in d.request("screen")["lines"] if l]
-            token = lines[-1][:-3]  # "td-xxxxxx" of the prompt "td-xxxxxx>>>"
-            self.assertEqual(lines, [token + ">>> x = 1", token + ">>> for i in range(2):", token + "...     print(i)", "0", "1",
-                                     token + ">>> 'é中文 ' * 2", "'é中文 é中文 '", token + ">>>"])
+            self.assertEqual(lines, [">>> x = 1", ">>> for i in range(2):", "...     print(i)", "0", "1",
+                                     ">>> 'é中文 ' * 2", "'é中文 é中文 '", ">>>"])
 
     def test_the_node_terminal_shows_the_code_as_typed(self):
         with Daemon("node") as d:
             self.assertEqual(d.ask("for (let i = 0; i < 2; i++) {\n  console.log(i);\n}")["text"], "0\n1")
             self.assertEqual(d.ask("'é中文 '.repeat(2)")["text"], "'é中文 é中文 '")
             lines = [l for l in d.request("screen")["lines"] if l]
-            prompt = lines[-1] + " "  # "td-xxxxxx> "
+            prompt = "> "
+            self.assertEqual(lines[-1], ">")
             self.assertEqual(lines, [prompt + "for (let i = 0; i < 2; i++) {", "...   console.log(i);", "... }", "0", "1",
                                      prompt + "'é中文 '.repeat(2)", "'é中文 é中文 '", lines[-1]])
 
@@ -350,11 +350,70 @@ class NeverStuck(unittest.TestCase):
                 self.assertEqual(d.ask(after, timeout=10)["text"], "2")
 
     def test_output_that_looks_like_a_prompt_does_not_end_the_ask(self):
+        # The prompts' text, printed (even right after a mark of another
+        # session's token), is output: only the session's own mark makes a prompt.
         with Daemon("bash") as d:
-            reply = d.ask('printf "\\ntd-abcdef$ \\ntuidriver$ "; sleep 1; echo after', timeout=10)
+            reply = d.ask('printf "\\nbash-5.2$ \\n# \\n\\033]7704;abcdef\\007$ "; sleep 1; echo after', timeout=10)
             # (Rows lose their trailing spaces, as in every reply.)
-            self.assertEqual(reply["text"], "\ntd-abcdef$\ntuidriver$ after")
+            self.assertEqual(reply["text"], "\nbash-5.2$\n#\n$ after")
             self.assertEqual(d.ask("echo next")["text"], "next")
+        fakes = (("python", "print('x\\n>>> ', end='', flush=True); import time; time.sleep(1); print('after')", "x\n>>> after"),
+                 # (node's `> ` at the cursor is also the shape of a question, after 1 s of quiet)
+                 ("node", "process.stdout.write('x\\n> '); await new Promise((r) => setTimeout(r, 300)); console.log('after')",
+                  "x\n> after"))
+        for engine, fake, expected in fakes:
+            with self.subTest(engine=engine), Daemon(engine) as d:
+                self.assertEqual(d.ask(fake, timeout=10)["text"], expected)
+                self.assertEqual(d.ask("6*7")["text"], "42")
+
+
+
+class UnfinishedInput(unittest.TestCase):
+    """A person types into the terminal the asks go through (a VS Code panel)
+    and leaves a line without its Enter, or a block begun: each ask fails at
+    once with unfinished_input, the person's input stays as it was, and once
+    it is finished or cleared, asks run again (docs/protocol.md)."""
+
+    def cursor_row(self, d):
+        s = d.request("screen")
+        return s["lines"][s["cursor"]["row"]]
+
+    def fails_at_once(self, d, ask, shown):
+        for _ in range(2):  # each ask, not only the first
+            start = time.monotonic()
+            r = d.ask(ask, timeout=30)
+            self.assertEqual((r["ok"], r["kind"]), (False, "unfinished_input"), r)
+            self.assertLess(time.monotonic() - start, 5)  # not its 30 s
+            self.assertIn(shown, r["error"])
+
+    def check(self, engine, ask, answer, line, prompt, block, more, block_end):
+        with Daemon(engine) as d:
+            self.assertEqual(d.ask(ask)["text"], answer)
+            d.request("send", data=line)
+            d.wait_screen(lambda s: s["lines"][s["cursor"]["row"]] == prompt + line)
+            self.fails_at_once(d, ask, prompt + line)
+            self.assertEqual(self.cursor_row(d), prompt + line)  # not typed over, not cleared
+            d.request("keys", keys=["C-u"])  # the person clears it
+            self.assertEqual(d.ask(ask)["text"], answer)
+            d.request("send", data=block)
+            d.wait_screen(lambda s: s["lines"][s["cursor"]["row"]] == more.rstrip())
+            self.fails_at_once(d, ask, more)
+            self.assertEqual(self.cursor_row(d), more.rstrip())
+            d.request("send", data=block_end)  # the person finishes the block
+            self.assertEqual(d.ask(ask)["text"], answer)
+
+    def test_python(self):
+        self.check("python", "6*7", "42", "abc", ">>> ", "for i in range(2):\r", "... ", "    print(i)\r\r")
+
+    def test_bash(self):
+        d_prompt = subprocess.run(["bash", "--norc", "-c", 'echo "bash-${BASH_VERSINFO[0]}.${BASH_VERSINFO[1]}"'],
+                                  capture_output=True, text=True).stdout.strip()
+        sign = "#" if os.geteuid() == 0 else "$"
+        self.check("bash", "echo 42", "42", "ech", d_prompt + sign + " ", "for i in 1 2; do\r", "> ",
+                   "echo $i; done\r")
+
+    def test_node(self):
+        self.check("node", "6*7", "42", "abc", "> ", "function f() {\r", "... ", "}\r")
 
 
 if __name__ == "__main__":

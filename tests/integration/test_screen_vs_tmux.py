@@ -54,6 +54,9 @@ CASES = {
     "backspace": "abc\b\bX",
     "screen_alignment": ESC + "#8",
     "lf_only": "a\nb\nc",
+    # The REPL engines' prompt mark (prompt_osc): a terminal shows nothing of it.
+    "prompt_mark_osc_is_invisible": "6*7\r\n42\r\n" + ESC + "]7704;ab12cd\x07>>> for i in x:\r\n"
+    + ESC + "]7704;ab12cd\x07... ",
     # Wide and combining Unicode (issue 14).
     "combining_five_marks": "Z\u0324\u0354\u0301\u0302\u0303 x",
     "combining_many_marks": "Z" + "\u0301" * 12 + " y",

@@ -7,6 +7,8 @@
  * - `protocol`: the daemon refused a request or sent something unreadable;
  * - `engine`: an unknown engine or an invalid engine file;
  * - `needs_input`: the program asks a question no dialog rule answers (`question` holds it);
+ * - `unfinished_input`: a person left input unfinished in the terminal (a line typed without
+ *   Enter, a block begun): the ask failed at once; it runs once the input is finished or cleared;
  * - `history`: `history` found no past turns to read (no transcript, or none written yet);
  * - `not_ready`: the program never showed its prompt, so the request could not run;
  * - `record`: the asciicast recording could not be started or written;
@@ -23,6 +25,7 @@ export type TuiDriverErrorKind =
   | 'protocol'
   | 'engine'
   | 'needs_input'
+  | 'unfinished_input'
   | 'busy'
   | 'unknown_type'
   | 'bad_request'
@@ -46,7 +49,7 @@ export interface TuiDriverErrorDetails {
 
 /** Every kind, as a value: a Record so that the compiler checks it against the type. */
 const KIND_NAMES: Readonly<Record<TuiDriverErrorKind, true>> = {
-  spawn: true, timeout: true, cancelled: true, exited: true, protocol: true, engine: true, needs_input: true,
+  spawn: true, timeout: true, cancelled: true, exited: true, protocol: true, engine: true, needs_input: true, unfinished_input: true,
   busy: true, unknown_type: true, bad_request: true, history: true, not_ready: true, record: true, usage: true,
   error: true,
 };

@@ -61,6 +61,7 @@ const SEED_KIND: Readonly<Record<TuiDriverErrorKind, PtySessionErrorKind>> = {
   cancelled: 'engine',
   busy: 'engine',
   needs_input: 'engine',
+  unfinished_input: 'engine',
   history: 'engine',
   not_ready: 'timeout',
   record: 'engine',

@@ -519,6 +519,7 @@ function commonArgs(opts: SpawnOptions): string[] {
   if (opts.scrollback !== undefined) args.push('--scrollback', String(opts.scrollback));
   if (opts.record !== undefined) args.push('--record', opts.record);
   if (opts.cwd !== undefined) args.push('--cwd', opts.cwd);
+  for (const [name, value] of Object.entries(opts.extraEnv ?? {})) args.push(`--env=${name}=${value}`);
   return args;
 }
 

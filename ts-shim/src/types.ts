@@ -5,6 +5,12 @@ export interface SpawnOptions {
   cwd?: string;
   /** Environment of the daemon and the program, as in `child_process.spawn` (default: `process.env`). */
   env?: NodeJS.ProcessEnv;
+  /**
+   * Variables added to the program's environment (the daemon's `--env NAME=VALUE`), over the
+   * engine's own and the defaults `TERM=xterm-256color`, `COLORTERM=truecolor`; e.g.
+   * `{ TERM_PROGRAM: 'vscode' }`. Unlike `env`, they reach the program whatever the engine sets.
+   */
+  extraEnv?: Record<string, string>;
   /** Terminal size (default 120x40). */
   cols?: number;
   rows?: number;

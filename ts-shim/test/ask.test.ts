@@ -174,6 +174,15 @@ test('engineFile, mode and scrollback options reach the daemon', { timeout: 30_0
   }
 });
 
+test('extraEnv reaches the program over the engine\'s env; COLORTERM says truecolor', { timeout: 30_000 }, async () => {
+  const s = await Session.spawn('bash', { extraEnv: { TERM_PROGRAM: 'vscode', PAGER: 'less -R' } });
+  try {
+    assert.equal(await s.ask('echo "$TERM_PROGRAM|$PAGER|$COLORTERM"'), 'vscode|less -R|truecolor');
+  } finally {
+    await s.close();
+  }
+});
+
 test('scrollbackRows({ wrapped: true }) tells a wrapped line and the cursor row; resize follows a row through a re-wrap', { timeout: 30_000 }, async () => {
   const s = await Session.spawnCommand(['bash', '--norc', '--noprofile'], { cols: 40, rows: 10 });
   try {
