@@ -45,6 +45,8 @@ class Ask {
       const ScreenMatcher& matcher, TimePoint now);
 
   const RequestId& id() const { return id_; }
+  // The prompt as typed (sanitised): how a transcript records this turn.
+  const std::string& prompt() const { return prompt_; }
   bool streaming() const { return streaming_; }
   bool started() const { return phase_ != Phase::kQueued; }
   bool finished() const { return phase_ == Phase::kDone; }

@@ -224,7 +224,7 @@ void AskQueue::StartNext(Terminal* term, TimePoint last_output, bool dialog_busy
   }
   active_ = std::move(queue_.front());
   queue_.pop_front();
-  if (transcript_->enabled()) transcript_->StartTurn();
+  if (transcript_->enabled()) transcript_->StartTurn(active_->prompt());
   if (recorder_) recorder_->Marker("ask " + active_->id().json + " start");
   TrackedInput in(child, &last_write_, now);
   active_->Start(*term, &in, now);

@@ -68,18 +68,20 @@ TranscriptReader::TranscriptReader(const std::string& format, std::string path, 
 
 TranscriptReader::~TranscriptReader() = default;
 
-void TranscriptReader::StartTurn() {
-  // A session that learns its id from the transcript finds its file once
-  // the turn is written: the one the turn changed.
-  if (!session_.session_id.empty()) {
+void TranscriptReader::StartTurn(const std::string& prompt) {
+  session_.turn_prompt = prompt;
+  if (session_.id_known()) {
     format_->Locate(&session_);
   } else {
+    // A session that does not know its id yet finds its file once the turn
+    // is written: the one that records this turn's prompt.
     session_.turn_started = true;
     session_.at_turn_start.clear();
     for (const std::string& f : GlobFiles(session_.path)) {
       struct stat st;
       if (stat(f.c_str(), &st) == 0) session_.at_turn_start[f] = FileVersion(st);
     }
+    format_->CountPrompts(&session_);
   }
   format_->StartTurn(session_);
 }
@@ -87,10 +89,19 @@ void TranscriptReader::StartTurn() {
 TranscriptReader::Result TranscriptReader::ReadTurn(Turn* turn, std::string* err) {
   *turn = Turn();
   if (!format_->Locate(&session_)) {
-    *err = "no transcript matches " + session_.path + " for this session";
+    if (!session_.ambiguous.empty()) {
+      *err = session_.ambiguous;
+      return Result::kFailed;
+    }
+    *err = session_.id_known() ? "no transcript matches " + session_.path + " for this session"
+                               : "no transcript matching " + session_.path +
+                                     " has recorded this session's prompt since the ask began";
     return Result::kNotYet;
   }
-  return format_->ReadTurn(session_, turn, err);
+  Result got = format_->ReadTurn(session_, turn, err);
+  // Read whole while it alone recorded the prompt: the id is this session's.
+  if (got == Result::kDone) session_.id_tentative = false;
+  return got;
 }
 
 bool TranscriptReader::ReadHistory(std::vector<Turn>* turns, std::string* err) {
@@ -116,6 +127,25 @@ std::string TranscriptPath(const std::string& pattern, const std::string& home, 
   fill("{cwd_slug}", slug);
   fill("{session_id}", session_id);
   return out;
+}
+
+bool SamePrompt(const std::string& recorded, const std::string& typed) {
+  auto fold = [](const std::string& s) {
+    std::string out;
+    bool space = false;
+    for (char c : s) {
+      if (isspace(static_cast<unsigned char>(c))) {
+        space = !out.empty();
+      } else {
+        if (space) out += ' ';
+        out += c;
+        space = false;
+      }
+    }
+    return out;
+  };
+  std::string want = fold(typed);
+  return !want.empty() && fold(recorded) == want;
 }
 
 std::string NewSessionId() {

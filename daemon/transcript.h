@@ -66,6 +66,24 @@ struct TranscriptSession {
   // must not take that one.
   bool turn_started = false;
   std::map<std::string, std::pair<int64_t, int64_t>> at_turn_start;
+  // What this session typed for the current ask. While the session id is
+  // unknown, the one new file (or database session) of this cwd that
+  // records this prompt since the ask began is this session's: never the
+  // first or newest file, since sessions started together in one folder
+  // write theirs in any order.
+  std::string turn_prompt;
+  // Each glob match's number of recorded prompts when the ask began.
+  std::map<std::string, size_t> prompts_at_turn_start;
+  // The id was learned from this turn's prompt and is held to that until
+  // the turn is read whole: a second transcript that records the same
+  // prompt before then makes the two impossible to tell apart.
+  bool id_tentative = false;
+  // Set by a Locate that found more than one transcript recording this
+  // session's prompt: the reply's transcript_error.
+  std::string ambiguous;
+  // The session id is the daemon's to match by (chosen, --resume, or
+  // learned and confirmed), not one to find.
+  bool id_known() const { return !session_id.empty() && !id_tentative; }
 };
 
 // One session's transcript, read from where the current turn began, in the
@@ -82,10 +100,13 @@ class TranscriptReader {
   // The session id: chosen by the daemon, given by --resume, or read from
   // the transcript once found. Empty until known.
   const std::string& session_id() const { return session_.session_id; }
-  // An ask starts: its records are the ones written after this point.
-  void StartTurn();
+  // An ask of `prompt` starts: its records are the ones written after this
+  // point, and a session that does not know its id yet finds its
+  // transcript by this prompt.
+  void StartTurn(const std::string& prompt);
   // kDone: *turn holds the finished turn. kNotYet: not written (whole) yet.
-  // kFailed: *err says what was missing or unreadable.
+  // kFailed: *err says what was missing or unreadable, or that two
+  // transcripts record this session's prompt and cannot be told apart.
   Result ReadTurn(Turn* turn, std::string* err);
   // The session's turns so far, oldest first, each opened by a prompt (a
   // resumed session's past, for `history`). False with *err when there is
@@ -100,6 +121,10 @@ class TranscriptReader {
 // {home}, {cwd_slug} and {session_id} filled in, as the CLI names the file.
 std::string TranscriptPath(const std::string& pattern, const std::string& home, const std::string& cwd,
                            const std::string& session_id);
+// Whether a transcript's recorded prompt is the one typed: equal once
+// surrounding white space is trimmed and runs of it folded (a CLI may
+// record a pasted prompt's line ends or indentation its own way).
+bool SamePrompt(const std::string& recorded, const std::string& typed);
 // A new random session id (UUID version 4).
 std::string NewSessionId();
 

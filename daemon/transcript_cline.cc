@@ -16,6 +16,17 @@ bool IsPrompt(const element& m, simdjson::dom::array blocks) {
   return JsonStr(blocks.at(0).value_unsafe(), "type") == "text";
 }
 
+// A prompt as typed: Cline records it as <user_input mode="act">…</user_input>.
+std::string Unwrapped(const std::string& text) {
+  const std::string open = "<user_input", close = "</user_input>";
+  size_t body = text.find('>');
+  if (text.compare(0, open.size(), open) != 0 || body == std::string::npos || text.size() < body + 1 + close.size() ||
+      text.compare(text.size() - close.size(), close.size(), close) != 0) {
+    return text;
+  }
+  return text.substr(body + 1, text.size() - close.size() - body - 1);
+}
+
 // The messages array, each with a content array of blocks.
 bool Messages(const element& doc, simdjson::dom::array* messages, std::string* err) {
   if (doc["messages"].get(*messages)) {
@@ -97,7 +108,8 @@ bool IdentifyClineSession(const std::string& messages_path, std::string* session
   return !session_id->empty();
 }
 
-bool ReadClineDocument(const std::string& document, std::string* session_id, size_t* prompts, std::string* err) {
+bool ReadClineDocument(const std::string& document, std::string* session_id, std::vector<std::string>* prompts,
+                       std::string* err) {
   simdjson::dom::parser parser;
   element doc;
   simdjson::dom::array messages;
@@ -107,10 +119,10 @@ bool ReadClineDocument(const std::string& document, std::string* session_id, siz
   }
   if (!Messages(doc, &messages, err)) return false;
   *session_id = JsonStr(doc, "sessionId");
-  *prompts = 0;
+  prompts->clear();
   for (element m : messages) {
     simdjson::dom::array blocks;
-    if (!m["content"].get(blocks) && IsPrompt(m, blocks)) ++*prompts;
+    if (!m["content"].get(blocks) && IsPrompt(m, blocks)) prompts->push_back(Unwrapped(JsonStr(blocks.at(0).value_unsafe(), "text")));
   }
   return true;
 }
@@ -160,26 +172,41 @@ std::string ReadAll(const std::string& path, bool* ok) {
 class ClineTranscript : public TranscriptFormat {
  public:
   bool Locate(TranscriptSession* session) override;
+  void CountPrompts(TranscriptSession* session) override { CountSessionPrompts(session, Prompts); }
   void StartTurn(const TranscriptSession& session) override;
   TranscriptResult ReadTurn(const TranscriptSession& session, Turn* turn, std::string* err) override;
 
  private:
+  static bool Prompts(const std::string& messages_path, std::vector<std::string>* prompts);
   std::string file_;  // found
   size_t prompts_before_ = 0;
 };
 
+bool ClineTranscript::Prompts(const std::string& messages_path, std::vector<std::string>* prompts) {
+  bool ok = false;
+  std::string document = ReadAll(messages_path, &ok), id, err;
+  return ok && ReadClineDocument(document, &id, prompts, &err);
+}
+
+// A tentative file is looked for again until its turn is read whole, so
+// that a second one recording the same prompt shows.
 bool ClineTranscript::Locate(TranscriptSession* session) {
-  return !file_.empty() || LocateSessionFile(session, IdentifyClineSession, &file_);
+  if (!file_.empty() && !session->id_tentative) return true;
+  file_.clear();
+  if (!LocateSessionFile(session, IdentifyClineSession, Prompts, &file_)) return false;
+  if (session->id_tentative) {  // found by this turn's prompt: the turn opens after the ones before it
+    auto before = session->prompts_at_turn_start.find(file_);
+    prompts_before_ = before == session->prompts_at_turn_start.end() ? 0 : before->second;
+  }
+  return true;
 }
 
 // The turn is the one after the prompts the document holds now (none when
 // the session's first prompt has not created it yet).
 void ClineTranscript::StartTurn(const TranscriptSession&) {
   prompts_before_ = 0;
-  if (file_.empty()) return;
-  bool ok = false;
-  std::string document = ReadAll(file_, &ok), id, err;
-  if (!ok || !ReadClineDocument(document, &id, &prompts_before_, &err)) prompts_before_ = 0;
+  std::vector<std::string> prompts;
+  if (!file_.empty() && Prompts(file_, &prompts)) prompts_before_ = prompts.size();
 }
 
 TranscriptResult ClineTranscript::ReadTurn(const TranscriptSession&, Turn* turn, std::string* err) {

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "transcript_format.h"
 
@@ -15,16 +16,19 @@ namespace tuidriver {
 
 // The path is a glob of messages files (Cline names its sessions itself);
 // the match is the one whose session record names this session's id (--id),
-// or this working directory and a start after the spawn.
+// or else the session of this working directory, new since the spawn,
+// that recorded this ask's prompt.
 std::unique_ptr<TranscriptFormat> NewClineTranscript();
 
 // The session id and working directory of a messages file, from the
 // session's record beside it (<session id>.json: session_id, cwd).
 bool IdentifyClineSession(const std::string& messages_path, std::string* session_id, std::string* cwd);
 
-// The session id and the number of prompts the document holds. False with
-// *err when it is not (yet) a whole messages document.
-bool ReadClineDocument(const std::string& document, std::string* session_id, size_t* prompts, std::string* err);
+// The session id and the prompts the document holds, as typed (Cline wraps
+// each in <user_input mode="act">…</user_input>). False with *err when it
+// is not (yet) a whole messages document.
+bool ReadClineDocument(const std::string& document, std::string* session_id, std::vector<std::string>* prompts,
+                       std::string* err);
 
 // The turn opened by the prompt after the first `prompts_before` ones. Its
 // end is not recorded: the turn is finished when its last message is an

@@ -1,6 +1,13 @@
 #include "transcript_cline.h"
 
 #include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "transcript.h"
 
 #include "transcript_test_util.h"
 
@@ -14,10 +21,11 @@ std::string Sample() { return RecordedTranscript("cline-3.0.65.messages.json"); 
 
 TEST(ClineTranscript, TheDocumentsSessionAndPrompts) {
   std::string id, err;
-  size_t prompts = 0;
+  std::vector<std::string> prompts;
   ASSERT_TRUE(ReadClineDocument(Sample(), &id, &prompts, &err)) << err;
   EXPECT_EQ("1795643058141_xfify", id);
-  EXPECT_EQ(2u, prompts);  // the tool result is no prompt
+  // As typed, out of Cline's <user_input> wrapper; the tool result is no prompt.
+  EXPECT_EQ((std::vector<std::string>{"say hello", "run it"}), prompts);
   EXPECT_FALSE(ReadClineDocument(R"({"sessionId":"x","messages":[)", &id, &prompts, &err));
 }
 
@@ -76,6 +84,44 @@ TEST(ClineTranscript, AMessageInAnUnknownShapeFails) {
   EXPECT_NE(std::string::npos, err.find("content array")) << err;
   EXPECT_FALSE(ParseClineTurn(R"({"sessionId":"x"})", 0, &turn, &err));
   EXPECT_NE(std::string::npos, err.find("messages")) << err;
+}
+
+// Two Cline sessions started together in one folder: each reads the
+// messages file that records its own prompt, whichever was written first.
+TEST(ClineTranscript, SessionsInOneFolderEachReadTheirOwnFile) {
+  char dir[] = "/tmp/tuidriver-cline-XXXXXX";
+  ASSERT_NE(nullptr, mkdtemp(dir));
+  const std::string root = dir;
+  auto write = [&root](const std::string& id, const std::string& prompt, const std::string& answer) {
+    std::ofstream(root + "/" + id + ".json") << R"({"session_id":")" << id << R"(","cwd":"/p"})";
+    std::ofstream(root + "/" + id + ".messages.json")
+        << R"({"sessionId":")" << id << R"(","messages":[{"role":"user","content":[{"type":"text","text":)"
+        << R"("<user_input mode=\"act\">)" << prompt << R"(</user_input>"}]},)"
+        << R"({"role":"assistant","content":[{"type":"text","text":")" << answer << R"("}]}]})";
+  };
+  const std::string glob = root + "/*.messages.json";
+  TranscriptReader a("cline", glob, "/p", ""), b("cline", glob, "/p", "");
+  a.StartTurn("say 'A'");
+  b.StartTurn("say 'B'");
+  write("1_b", "say 'B'", "B's answer");
+  write("2_a", "say 'A'", "A's answer");
+  Turn turn;
+  std::string err;
+  ASSERT_EQ(TranscriptResult::kDone, a.ReadTurn(&turn, &err)) << err;
+  EXPECT_EQ("A's answer", turn.markdown);
+  EXPECT_EQ("2_a", a.session_id());
+  ASSERT_EQ(TranscriptResult::kDone, b.ReadTurn(&turn, &err)) << err;
+  EXPECT_EQ("B's answer", turn.markdown);
+  EXPECT_EQ("1_b", b.session_id());
+  // The same prompt in two files: reported, never guessed.
+  TranscriptReader c("cline", glob, "/p", "");
+  c.StartTurn("say 'C'");
+  write("3_c", "say 'C'", "one");
+  write("4_c", "say 'C'", "two");
+  EXPECT_EQ(TranscriptResult::kFailed, c.ReadTurn(&turn, &err));
+  EXPECT_NE(std::string::npos, err.find("cannot be told")) << err;
+  std::string rm = "rm -rf " + root;
+  ASSERT_EQ(0, system(rm.c_str()));
 }
 
 }  // namespace

@@ -85,7 +85,7 @@ TEST(CodexTranscript, ANewSessionIsNotTheOneWrittenJustBeforeItsSpawn) {
   std::ofstream(old) << meta("old");  // the previous session's, written this second
   TranscriptReader reader("codex", std::string(dir) + "/rollout-*.jsonl", "/p", "");
   std::ofstream(mine) << meta("mine");  // ours appears after the spawn
-  reader.StartTurn();
+  reader.StartTurn("hello");
   std::ofstream(mine, std::ios::app) << kPrompt;
   Turn turn;
   std::string err;
@@ -116,7 +116,7 @@ TEST(CodexTranscript, ASessionSpawnedBesideAnotherReadsTheFileItsTurnWrote) {
     std::vector<Turn> history;
     std::string err;
     EXPECT_FALSE(reader.ReadHistory(&history, &err));
-    reader.StartTurn();
+    reader.StartTurn("hello");
     if (!mine_at_start_up) std::ofstream(mine) << meta("mine");
     std::ofstream(mine, std::ios::app) << kPrompt;
     Turn turn;
@@ -127,6 +127,111 @@ TEST(CodexTranscript, ASessionSpawnedBesideAnotherReadsTheFileItsTurnWrote) {
     unlink(mine.c_str());
   }
   rmdir(dir);
+}
+
+// Sessions started together in one folder (a pool, one agent per task):
+// each writes its file in any order, and each file's turn is its own prompt.
+class TwoCodexSessions : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char dir[] = "/tmp/tuidriver-codex-XXXXXX";
+    ASSERT_NE(nullptr, mkdtemp(dir));
+    dir_ = dir;
+  }
+  void TearDown() override {
+    std::string rm = "rm -rf " + dir_;
+    ASSERT_EQ(0, system(rm.c_str()));
+  }
+  std::string Glob() const { return dir_ + "/rollout-*.jsonl"; }
+  // A session's file: its meta, and a turn of `prompt` answered `answer`
+  // (none: the answer not written yet).
+  void Write(const std::string& name, const std::string& id, const std::string& prompt, const std::string& answer) {
+    {
+      std::ofstream out(dir_ + "/rollout-" + name + ".jsonl", std::ios::app);
+      out << R"({"type":"session_meta","payload":{"id":")" + id + R"(","cwd":"/p"}})" "\n"
+          << R"({"type":"event_msg","payload":{"type":"task_started"}})" "\n"
+          << R"({"type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":")"
+          << prompt << R"("}]}})" "\n";
+    }
+    if (!answer.empty()) Answer(name, answer);
+  }
+  void Answer(const std::string& name, const std::string& answer) {
+    std::ofstream out(dir_ + "/rollout-" + name + ".jsonl", std::ios::app);
+    out << R"({"type":"response_item","payload":{"type":"message","role":"assistant","id":"m","content":[{"type":"output_text","text":")"
+        << answer << R"("}]}})" "\n"
+        << R"({"type":"event_msg","payload":{"type":"task_complete"}})" "\n";
+  }
+  std::string dir_;
+};
+
+// Whichever file was created first, each session reads the one that
+// records its own prompt.
+TEST_F(TwoCodexSessions, EachReadsTheFileThatRecordsItsPrompt) {
+  TranscriptReader a("codex", Glob(), "/p", ""), b("codex", Glob(), "/p", "");
+  a.StartTurn("say 'A'");
+  b.StartTurn("say 'B'");
+  Write("1", "id-b", "say 'B'", "B's answer");  // b's file is the older one
+  Write("2", "id-a", "say 'A'", "A's answer");
+  Turn turn;
+  std::string err;
+  ASSERT_EQ(TranscriptResult::kDone, a.ReadTurn(&turn, &err)) << err;
+  EXPECT_EQ("A's answer", turn.markdown);
+  EXPECT_EQ("id-a", a.session_id());
+  ASSERT_EQ(TranscriptResult::kDone, b.ReadTurn(&turn, &err)) << err;
+  EXPECT_EQ("B's answer", turn.markdown);
+  EXPECT_EQ("id-b", b.session_id());
+}
+
+// Another session's file alone (its prompt recorded, this one's not yet)
+// is not this session's: the read waits.
+TEST_F(TwoCodexSessions, AnotherSessionsFileAloneIsNotTaken) {
+  TranscriptReader a("codex", Glob(), "/p", "");
+  a.StartTurn("say 'A'");
+  Write("1", "id-b", "say 'B'", "B's answer");
+  Turn turn;
+  std::string err;
+  EXPECT_EQ(TranscriptResult::kNotYet, a.ReadTurn(&turn, &err));
+  EXPECT_NE(std::string::npos, err.find("prompt")) << err;
+  EXPECT_EQ("", a.session_id());
+  Write("2", "id-a", "  say   'A'\\n", "A's answer");  // white space recorded its own way
+  ASSERT_EQ(TranscriptResult::kDone, a.ReadTurn(&turn, &err)) << err;
+  EXPECT_EQ("A's answer", turn.markdown);
+}
+
+// The same prompt in two new files: which is this session's cannot be
+// told, and the reply says so rather than take either.
+TEST_F(TwoCodexSessions, TheSamePromptInTwoFilesIsReportedNotGuessed) {
+  TranscriptReader a("codex", Glob(), "/p", "");
+  a.StartTurn("say 'X'");
+  Write("1", "id-1", "say 'X'", "");
+  Turn turn;
+  std::string err;
+  EXPECT_EQ(TranscriptResult::kNotYet, a.ReadTurn(&turn, &err)) << err;  // found, tentatively; not answered yet
+  EXPECT_EQ("id-1", a.session_id());
+  Write("2", "id-2", "say 'X'", "the other's answer");
+  EXPECT_EQ(TranscriptResult::kFailed, a.ReadTurn(&turn, &err));
+  EXPECT_NE(std::string::npos, err.find("cannot be told")) << err;
+  EXPECT_NE(std::string::npos, err.find("rollout-1.jsonl")) << err;
+  EXPECT_NE(std::string::npos, err.find("rollout-2.jsonl")) << err;
+  Answer("1", "mine");
+  EXPECT_EQ(TranscriptResult::kFailed, a.ReadTurn(&turn, &err)) << err;
+}
+
+// Once its turn is read whole the id is the session's: a later file with
+// the same prompt (another session's next ask) changes nothing.
+TEST_F(TwoCodexSessions, AnIdReadWholeIsKept) {
+  TranscriptReader a("codex", Glob(), "/p", "");
+  a.StartTurn("say 'X'");
+  Write("1", "id-1", "say 'X'", "mine");
+  Turn turn;
+  std::string err;
+  ASSERT_EQ(TranscriptResult::kDone, a.ReadTurn(&turn, &err)) << err;
+  Write("2", "id-2", "say 'X'", "the other's answer");
+  a.StartTurn("say 'Y'");
+  Write("1", "id-1", "say 'Y'", "mine again");  // appended to its own file
+  ASSERT_EQ(TranscriptResult::kDone, a.ReadTurn(&turn, &err)) << err;
+  EXPECT_EQ("mine again", turn.markdown);
+  EXPECT_EQ("id-1", a.session_id());
 }
 
 }  // namespace

@@ -28,6 +28,9 @@ class TranscriptFormat {
   // Finds the session's transcript, and its id when the CLI chose it.
   // False while it is not written yet (a new session's first turn).
   virtual bool Locate(TranscriptSession* session) = 0;
+  // An ask starts in a session whose id is not known yet: each candidate's
+  // prompts recorded now are earlier turns' (session->prompts_at_turn_start).
+  virtual void CountPrompts(TranscriptSession* session) { (void)session; }
   // An ask starts: what the transcript holds now belongs to earlier turns.
   // Called after a successful Locate, or with nothing found yet (then the
   // whole transcript is the turn's).
@@ -75,16 +78,26 @@ std::pair<int64_t, int64_t> FileVersion(const struct stat& st);
 // A file's session id and working directory (an empty cwd: the format
 // records none); false when the file is not a session's.
 using IdentifySessionFn = std::function<bool(const std::string& path, std::string* id, std::string* cwd)>;
-// True when a file records at least one prompt.
-using HoldsPromptFn = std::function<bool(const std::string& path)>;
-// This session's file among session->path's glob matches: the one naming
-// its id when known (--resume, or chosen by the daemon), else the first of
-// its working directory started after the spawn. Learns the session id.
-// When several files name a known id, one that `holds_prompt` (if given)
-// wins: a resumed Gemini starts a new file for the id (a header, no
-// prompt) and goes on writing the old one.
-bool LocateSessionFile(TranscriptSession* session, const IdentifySessionFn& identify, std::string* file,
-                       const HoldsPromptFn& holds_prompt = nullptr);
+// The prompts a file records, oldest first; false when it cannot be read.
+using RecordedPromptsFn = std::function<bool(const std::string& path, std::vector<std::string>* prompts)>;
+// Fills session->prompts_at_turn_start for every glob match (CountPrompts).
+void CountSessionPrompts(TranscriptSession* session, const RecordedPromptsFn& prompts);
+// This session's file among session->path's glob matches. A known id
+// (--resume, or chosen by the daemon): the file naming it, one that records
+// a prompt first (a resumed Gemini starts a new file for the id, a header
+// and no prompt, and goes on writing the old one). Otherwise: the one file
+// of its working directory, new since the spawn, that recorded this turn's
+// prompt since the ask began; the id is learned from it, held tentatively
+// until the turn is read whole. Two such files: false, and
+// session->ambiguous says why.
+bool LocateSessionFile(TranscriptSession* session, const IdentifySessionFn& identify,
+                       const RecordedPromptsFn& prompts, std::string* file);
+// Whether `prompts` (a candidate's, *before* of them recorded when the ask
+// began) holds this turn's prompt.
+bool RecordsTurnPrompt(const TranscriptSession& session, const std::vector<std::string>& prompts, size_t before);
+// The error for several transcripts (files, or sessions of a database)
+// that record this session's prompt.
+std::string AmbiguousTranscripts(const TranscriptSession& session, const std::vector<std::string>& which);
 
 }  // namespace tuidriver
 

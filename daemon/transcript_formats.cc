@@ -2,7 +2,6 @@
 // here and its own transcript_<name>.cc.
 #include <sys/stat.h>
 
-#include <climits>
 
 #include "glob_files.h"
 #include "transcript_claude.h"
@@ -58,47 +57,81 @@ std::pair<int64_t, int64_t> FileVersion(const struct stat& st) {
   return {static_cast<int64_t>(st.st_size), static_cast<int64_t>(mtime.tv_sec) * 1000000000 + mtime.tv_nsec};
 }
 
+void CountSessionPrompts(TranscriptSession* session, const RecordedPromptsFn& prompts) {
+  session->prompts_at_turn_start.clear();
+  for (const std::string& match : GlobFiles(session->path)) {
+    std::vector<std::string> recorded;
+    if (prompts(match, &recorded)) session->prompts_at_turn_start[match] = recorded.size();
+  }
+}
+
+bool RecordsTurnPrompt(const TranscriptSession& session, const std::vector<std::string>& prompts, size_t before) {
+  for (size_t i = before; i < prompts.size(); ++i) {
+    if (SamePrompt(prompts[i], session.turn_prompt)) return true;
+  }
+  return false;
+}
+
+std::string AmbiguousTranscripts(const TranscriptSession& session, const std::vector<std::string>& which) {
+  std::string list;
+  for (const std::string& w : which) list += (list.empty() ? "" : ", ") + w;
+  return std::to_string(which.size()) + " transcripts of sessions started in " + session.cwd +
+         " record this session's prompt (" + list +
+         "), so which one is this session's cannot be told; the reply's text is the screen's. "
+         "Sessions that share a folder need distinct prompts, or a CLI that takes its session id at start";
+}
+
 namespace {
 
-// Whether the current turn changed the file (or created it).
-bool ChangedThisTurn(const TranscriptSession& session, const std::string& path, const struct stat& st) {
-  auto before = session.at_turn_start.find(path);
-  return before == session.at_turn_start.end() || before->second != FileVersion(st);
+// A file of a session that does not know its id: of its working directory,
+// new since the spawn.
+bool NewInThisCwd(const TranscriptSession& session, const std::string& path, const std::string& cwd) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0 && (cwd.empty() || cwd == session.cwd) &&
+         session.before_spawn.count(path) == 0 && st.st_mtime >= session.spawned_ms / 1000 - 1;
+}
+
+// A known id's file: the one naming it, one that records a prompt first.
+bool LocateKnownFile(TranscriptSession* session, const IdentifySessionFn& identify,
+                     const RecordedPromptsFn& prompts, std::string* file) {
+  file->clear();
+  for (const std::string& match : GlobFiles(session->path)) {
+    std::string id, cwd;
+    if (!identify(match, &id, &cwd) || id != session->session_id) continue;
+    std::vector<std::string> recorded;
+    if (prompts(match, &recorded) && !recorded.empty()) return (*file = match, true);
+    if (file->empty()) *file = match;
+  }
+  return !file->empty();
 }
 
 }  // namespace
 
-bool LocateSessionFile(TranscriptSession* session, const IdentifySessionFn& identify, std::string* file,
-                       const HoldsPromptFn& holds_prompt) {
-  const bool known = !session->session_id.empty();
+bool LocateSessionFile(TranscriptSession* session, const IdentifySessionFn& identify,
+                       const RecordedPromptsFn& prompts, std::string* file) {
+  session->ambiguous.clear();
+  if (session->id_known()) return LocateKnownFile(session, identify, prompts, file);
   // A new session is told by what its first ask writes: before that, a new
   // file in this cwd may be another session's (a history request first).
-  if (!known && !session->turn_started) return false;
-  // Ranked by (known id: no prompt recorded; else: not changed by this
-  // turn, then ctime): a new session's file is the one its turn wrote,
-  // else the first one started after the spawn.
-  std::pair<bool, int64_t> best{true, INT64_MAX};
-  std::string best_id, best_file;
+  if (!session->turn_started) return false;
+  std::vector<std::string> files, ids;
   for (const std::string& match : GlobFiles(session->path)) {
-    struct stat st;
     std::string id, cwd;
-    if (stat(match.c_str(), &st) != 0 || !identify(match, &id, &cwd)) continue;
-    if (cwd.empty()) cwd = session->cwd;
-    bool ours = known ? id == session->session_id
-                      : cwd == session->cwd && session->before_spawn.count(match) == 0 &&
-                            st.st_mtime >= session->spawned_ms / 1000 - 1;
-    if (!ours) continue;
-    bool unlikely = known ? holds_prompt && !holds_prompt(match) : !ChangedThisTurn(*session, match, st);
-    std::pair<bool, int64_t> rank{unlikely, static_cast<int64_t>(st.st_ctime)};
-    if (best_file.empty() || rank < best) {
-      best = rank;
-      best_id = id;
-      best_file = match;
+    std::vector<std::string> recorded;
+    if (!identify(match, &id, &cwd) || !NewInThisCwd(*session, match, cwd) || !prompts(match, &recorded)) continue;
+    auto before = session->prompts_at_turn_start.find(match);
+    if (!RecordsTurnPrompt(*session, recorded, before == session->prompts_at_turn_start.end() ? 0 : before->second)) {
+      continue;
     }
+    files.push_back(match);
+    ids.push_back(id);
   }
-  *file = best_file;
-  if (!known && !file->empty()) session->session_id = best_id;
-  return !file->empty();
+  if (files.size() > 1) session->ambiguous = AmbiguousTranscripts(*session, files);
+  if (files.size() != 1) return false;
+  *file = files[0];
+  session->session_id = ids[0];
+  session->id_tentative = true;
+  return true;
 }
 
 ToolCall ToolUseCall(const simdjson::dom::element& block) {

@@ -43,11 +43,14 @@ bool ForEachJsonlRecord(const std::string& jsonl, const JsonlRecordFn& record, s
 }
 
 bool JsonlTranscript::Locate(TranscriptSession* session) {
-  if (!file_.empty()) return true;
+  if (!file_.empty() && !session->id_tentative) return true;
   if (session->path.find('*') == std::string::npos || !identify_) {
     file_ = session->path;
     return true;
   }
+  // A tentative file is looked for again at each read until the turn is
+  // read whole, so that a second one recording the same prompt shows.
+  file_.clear();
   if (!LocateByGlob(session)) return false;
   // Found once its turn was written: the turn is what the file gained
   // since the ask began.
@@ -56,9 +59,24 @@ bool JsonlTranscript::Locate(TranscriptSession* session) {
   return true;
 }
 
+bool JsonlTranscript::RecordedPrompts(const std::string& path, std::vector<std::string>* prompts) const {
+  prompts->clear();
+  std::vector<Turn> turns;
+  std::string text, err;
+  if (!history_ || !ReadFileFrom(path, 0, &text) || !history_(text, &turns, &err)) return false;
+  for (Turn& t : PromptedTurns(std::move(turns))) prompts->push_back(std::move(t.prompt));
+  return true;
+}
+
+void JsonlTranscript::CountPrompts(TranscriptSession* session) {
+  CountSessionPrompts(session, [this](const std::string& path, std::vector<std::string>* prompts) {
+    return RecordedPrompts(path, prompts);
+  });
+}
+
 // The glob match whose first record names this session: its id when known
-// (--resume, or chosen by the daemon), else the first file of this working
-// directory started after the spawn.
+// (--resume, or chosen by the daemon), else the one new file of this
+// working directory that recorded this turn's prompt.
 bool JsonlTranscript::LocateByGlob(TranscriptSession* session) {
   simdjson::dom::parser parser;
   auto by_first_record = [&](const std::string& path, std::string* id, std::string* cwd) {
@@ -66,18 +84,15 @@ bool JsonlTranscript::LocateByGlob(TranscriptSession* session) {
     std::string first;
     simdjson::dom::element record;
     if (std::getline(in, first) && !parser.parse(first).get(record) && identify_(record, id, cwd)) return true;
-    if (!named_ || session->session_id.empty() || !named_(path, session->session_id)) return false;
+    if (!named_ || !session->id_known() || !named_(path, session->session_id)) return false;
     *id = session->session_id;  // named for it, without the record that says so
     cwd->clear();
     return true;
   };
-  HoldsPromptFn holds_prompt = [this](const std::string& path) {
-    std::vector<Turn> turns;
-    std::string text, err;
-    return history_ && ReadFileFrom(path, 0, &text) && history_(text, &turns, &err) &&
-           !PromptedTurns(std::move(turns)).empty();
-  };
-  return LocateSessionFile(session, by_first_record, &file_, holds_prompt);
+  return LocateSessionFile(
+      session, by_first_record,
+      [this](const std::string& path, std::vector<std::string>* prompts) { return RecordedPrompts(path, prompts); },
+      &file_);
 }
 
 void JsonlTranscript::StartTurn(const TranscriptSession& session) {

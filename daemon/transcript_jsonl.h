@@ -37,12 +37,15 @@ class JsonlTranscript : public TranscriptFormat {
   JsonlTranscript(ParseFn parse, IdentifyFn identify, HistoryFn history = nullptr, NamesSessionFn named = nullptr)
       : parse_(parse), identify_(identify), history_(history), named_(named) {}
   bool Locate(TranscriptSession* session) override;
+  void CountPrompts(TranscriptSession* session) override;
   void StartTurn(const TranscriptSession& session) override;
   TranscriptResult ReadTurn(const TranscriptSession& session, Turn* turn, std::string* err) override;
   bool ReadHistory(const TranscriptSession& session, std::vector<Turn>* turns, std::string* err) override;
 
  private:
   bool LocateByGlob(TranscriptSession* session);
+  // The prompts a file records (history_'s turns), oldest first.
+  bool RecordedPrompts(const std::string& path, std::vector<std::string>* prompts) const;
   ParseFn parse_;
   IdentifyFn identify_;
   HistoryFn history_;

@@ -2,6 +2,8 @@
 
 #include <simdjson.h>
 
+#include <algorithm>
+
 #include "sqlite_reader.h"
 
 namespace tuidriver {
@@ -126,51 +128,74 @@ class OpencodeTranscript : public TranscriptFormat {
   TranscriptResult ReadTurn(const TranscriptSession& session, Turn* turn, std::string* err) override;
 
  private:
+  bool LocateByPrompt(SqliteReader* db, TranscriptSession* session);
   bool found_ = false;
   std::string mark_ = "0";  // the last message row before the turn
-  // Not found yet: the last message row of any session when the ask began
-  // ("" before any ask).
+  // Id not known yet: the last message row of any session when the ask
+  // began ("" before any ask).
   std::string turn_start_ = "";
 };
 
-// The session by its id (chosen by the CLI, or given by --resume), else the
-// top-level session of this directory started after the spawn that has
-// messages of this turn (the first such, else the first started): a session
-// spawned while another in this cwd had not started its own yet
-// (SessionPool's replacement) must not take that one.
+// The session by its id (given by --resume, or learned and confirmed),
+// else the one top-level session of this directory, started after the
+// spawn, whose user message since the ask began holds this ask's prompt.
+// A tentative one is looked for again until its turn is read whole, so
+// that a second session recording the same prompt shows.
 bool OpencodeTranscript::Locate(TranscriptSession* session) {
-  if (found_) return true;
+  if (found_ && !session->id_tentative) return true;
+  session->ambiguous.clear();
   // A new session is told by what its first ask writes: before that, a new
   // session in this cwd may be another daemon's (a history request first).
-  if (session->session_id.empty() && turn_start_.empty()) return false;
+  if (!session->id_known() && turn_start_.empty()) return false;
   SqliteReader db;
   std::string err;
-  std::vector<std::string> ids;
   if (!db.Open(session->path, &err)) return false;
-  auto collect = [&ids](const std::vector<std::string>& row) { ids.push_back(row[0]); };
-  if (!session->session_id.empty()) {
-    db.Query("SELECT id FROM session WHERE id = ?", {session->session_id}, collect, &err);
-  } else {
-    db.Query("SELECT s.id FROM session s WHERE s.directory = ? AND s.parent_id IS NULL "
-             "AND s.time_created >= CAST(? AS INTEGER) ORDER BY NOT EXISTS (SELECT 1 FROM message m "
-             "WHERE m.session_id = s.id AND m.rowid > CAST(? AS INTEGER)), s.time_created",
-             {session->cwd, std::to_string(session->spawned_ms), turn_start_}, collect, &err);
-    mark_ = turn_start_;
+  if (!session->id_known()) return found_ = LocateByPrompt(&db, session);
+  std::vector<std::string> ids;
+  db.Query("SELECT id FROM session WHERE id = ?", {session->session_id},
+           [&ids](const std::vector<std::string>& row) { ids.push_back(row[0]); }, &err);
+  return found_ = !ids.empty();
+}
+
+bool OpencodeTranscript::LocateByPrompt(SqliteReader* db, TranscriptSession* session) {
+  std::vector<std::string> ids;
+  simdjson::dom::parser parser;
+  std::string err;
+  db->Query("SELECT s.id, m.data, p.data FROM session s JOIN message m ON m.session_id = s.id "
+            "JOIN part p ON p.message_id = m.id WHERE s.directory = ? AND s.parent_id IS NULL "
+            "AND s.time_created >= CAST(? AS INTEGER) AND m.rowid > CAST(? AS INTEGER) ORDER BY m.rowid, p.id",
+            {session->cwd, std::to_string(session->spawned_ms), turn_start_},
+            [&](const std::vector<std::string>& row) {
+              element message, part;
+              if (parser.parse(row[1]).get(message) || JsonStr(message, "role") != "user") return;
+              if (parser.parse(row[2]).get(part) || JsonStr(part, "type") != "text") return;
+              if (!SamePrompt(JsonStr(part, "text"), session->turn_prompt)) return;
+              if (std::find(ids.begin(), ids.end(), row[0]) == ids.end()) ids.push_back(row[0]);
+            },
+            &err);
+  if (ids.size() > 1) {
+    for (std::string& id : ids) id = session->path + " session " + id;
+    session->ambiguous = AmbiguousTranscripts(*session, ids);
   }
-  if (ids.empty()) return false;
+  if (ids.size() != 1) return false;
   session->session_id = ids[0];
-  found_ = true;
+  session->id_tentative = true;
+  mark_ = turn_start_;
   return true;
 }
 
+// The turn is what is written after the session's last message now; for a
+// session whose id is not known yet, after any session's last message.
 void OpencodeTranscript::StartTurn(const TranscriptSession& session) {
   mark_ = "0";
+  if (!session.id_known()) turn_start_ = "0";  // no database yet: no rows yet
   SqliteReader db;
   std::string err;
   if (!db.Open(session.path, &err)) return;
-  if (!found_) {
+  if (!session.id_known()) {
     db.Query("SELECT COALESCE(MAX(rowid), 0) FROM message", {},
              [this](const std::vector<std::string>& row) { turn_start_ = row[0]; }, &err);
+    mark_ = turn_start_;
     return;
   }
   db.Query("SELECT COALESCE(MAX(rowid), 0) FROM message WHERE session_id = ?", {session.session_id},

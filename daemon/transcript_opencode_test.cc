@@ -84,6 +84,7 @@ class OpencodeTranscriptTest : public ::testing::Test {
 TEST_F(OpencodeTranscriptTest, ANewSessionIsFoundByItsDirectoryAndTheLastTurnRead) {
   std::unique_ptr<TranscriptFormat> f = NewOpencodeTranscript();
   session_.spawned_ms = 1795643844900;
+  session_.turn_prompt = "\"make a plan\"";  // as the recording typed it, quotes and all
   // Before an ask, a new session in this directory may be another's.
   EXPECT_FALSE(f->Locate(&session_));
   WriteLastTurnAfterTheAskBegan(f.get());
@@ -113,6 +114,7 @@ TEST_F(OpencodeTranscriptTest, ANewSessionIsFoundByItsDirectoryAndTheLastTurnRea
 TEST_F(OpencodeTranscriptTest, ASessionSpawnedBesideAnotherReadsTheSessionItsTurnWrote) {
   std::unique_ptr<TranscriptFormat> f = NewOpencodeTranscript();
   session_.spawned_ms = 1795643844900;
+  session_.turn_prompt = "\"make a plan\"";
   // The other session: started after this spawn and before this one.
   Exec("CREATE TEMP TABLE taken AS SELECT * FROM session");
   Exec("UPDATE taken SET id = 'ses_taken', slug = 'taken', time_created = 1795643844910");
@@ -244,6 +246,54 @@ TEST_F(OpencodeTranscriptTest, ReadingNeverLocksTheWriterOut) {
   Exec("COMMIT");
   Exec("BEGIN EXCLUSIVE");
   Exec("COMMIT");
+}
+
+// Sessions started together in one directory: each is the one whose user
+// message since the ask began holds its own prompt, whichever started
+// first; the same prompt in two is reported, never guessed.
+TEST_F(OpencodeTranscriptTest, SessionsInOneDirectoryEachReadTheirOwn) {
+  session_.spawned_ms = 1795643844900;
+  std::unique_ptr<TranscriptFormat> a = NewOpencodeTranscript(), b = NewOpencodeTranscript();
+  TranscriptSession sa = session_, sb = session_;
+  sa.turn_prompt = "say 'A'";
+  sb.turn_prompt = "say 'B'";
+  a->StartTurn(sa);
+  b->StartTurn(sb);
+  auto add = [this](const std::string& session, const std::string& prompt, const std::string& answer) {
+    Exec("CREATE TEMP TABLE s AS SELECT * FROM session WHERE id = '" + kSession + "'");
+    Exec("UPDATE s SET id = '" + session + "', time_created = 1795643844910");
+    Exec("INSERT INTO session SELECT * FROM s");
+    Exec("DROP TABLE s");
+    Exec("INSERT INTO message VALUES('u_" + session + "','" + session + R"(',1,1,'{"role":"user"}'))");
+    Exec("INSERT INTO part VALUES('pu_" + session + "','u_" + session + "','" + session +
+         R"(',1,1,'{"type":"text","text":")" + prompt + R"("}'))");
+    Exec("INSERT INTO message VALUES('a_" + session + "','" + session +
+         R"(',1,1,'{"role":"assistant","time":{"completed":2},"finish":"stop"}'))");
+    Exec("INSERT INTO part VALUES('pa_" + session + "','a_" + session + "','" + session +
+         R"(',1,1,'{"type":"text","text":")" + answer + R"("}'))");
+  };
+  add("ses_b", "say ''B''", "B says");  // '' is a quote in SQL
+  add("ses_a", "say ''A''", "A says");
+  Turn turn;
+  std::string err;
+  ASSERT_TRUE(a->Locate(&sa));
+  EXPECT_EQ("ses_a", sa.session_id);
+  ASSERT_EQ(TranscriptResult::kDone, a->ReadTurn(sa, &turn, &err)) << err;
+  EXPECT_EQ("A says", turn.markdown);
+  ASSERT_TRUE(b->Locate(&sb));
+  EXPECT_EQ("ses_b", sb.session_id);
+  ASSERT_EQ(TranscriptResult::kDone, b->ReadTurn(sb, &turn, &err)) << err;
+  EXPECT_EQ("B says", turn.markdown);
+
+  std::unique_ptr<TranscriptFormat> c = NewOpencodeTranscript();
+  TranscriptSession sc = session_;
+  sc.turn_prompt = "say 'C'";
+  c->StartTurn(sc);
+  add("ses_c1", "say ''C''", "one");
+  add("ses_c2", "say ''C''", "two");
+  EXPECT_FALSE(c->Locate(&sc));
+  EXPECT_NE(std::string::npos, sc.ambiguous.find("cannot be told")) << sc.ambiguous;
+  EXPECT_NE(std::string::npos, sc.ambiguous.find("ses_c2")) << sc.ambiguous;
 }
 
 }  // namespace

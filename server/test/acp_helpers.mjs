@@ -90,6 +90,8 @@ export async function fakeApi(t) {
     port,
     /** Queues what the model says in the next turns (objects or plain text). */
     script: (...replies) => call('POST', '/_control/replies', { replies: replies.map((r) => (typeof r === 'string' ? { text: r } : r)) }),
+    /** What the model says when nothing is queued; {echo_say: true} answers "said X" to say 'X'. */
+    setDefault: (reply) => call('POST', '/_control/default', reply),
     requests: () => call('GET', '/_control/requests'),
     state: () => call('GET', '/_control/state'),
   };

@@ -68,6 +68,11 @@ class FakeApi:
                 raise TimeoutError("the CLI never sent turn %d to the fake API" % count)
             time.sleep(0.05)
 
+    def default(self, reply):
+        """What the model says when no reply is queued (a dict, or plain text);
+        {"echo_say": True} answers "said X" to a prompt holding say 'X'."""
+        return self._call("POST", "/_control/default", reply if isinstance(reply, dict) else {"text": reply})
+
     def reset(self):
         return self._call("POST", "/_control/reset", {})
 

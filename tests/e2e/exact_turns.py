@@ -4,15 +4,18 @@ exact, five turns, a tool call in turn.tools with the right text after it,
 a permission question answered inside the turn, two in one turn, resume
 across two daemons, an unreadable transcript. A subclass sets CLI and the
 hooks below; mix in unittest.TestCase. The row-by-row paragraph is
-RowStreaming (agent_harness), mixed into the CLI's AgentTurns class."""
+RowStreaming (agent_harness), mixed into the CLI's AgentTurns class.
+ConcurrentStarts: sessions started together in one folder and one home each
+get their own answers (issue 47)."""
 import json
 import os
 import re
 import shutil
+import tempfile
 
 import homes
-from agent_harness import AgentSession, FakeApi
-from tuiclient import Daemon
+from agent_harness import AgentSession, FakeApi, assert_text_agrees, require_cli
+from tuiclient import Daemon, busy_cpus
 
 MARKDOWN = """## Plan
 Use **bold** and `code`.
@@ -213,3 +216,81 @@ class ExactTurns:
         self.assertEqual(r["text"], "second")  # the screen still answers
         self.assertIsNone(r["markdown"])
         self.assertIn(named, r["transcript_error"])
+
+
+class ConcurrentStarts:
+    """Sessions started at the same instant in one folder and one home (a
+    pool, one agent per task on a repository), each asking its own prompt
+    at the same time for three rounds: every reply's markdown, text and
+    turn.session_id are its own session's (issue 47). A subclass sets CLI
+    and SESSION_ID; mix in unittest.TestCase. tests/e2e/test_concurrent_starts.py
+    holds one per CLI; the CPU hog test runs alone (ctest RUN_SERIAL)."""
+    CLI = None
+    SESSION_ID = r"^\S+$"
+
+    @classmethod
+    def setUpClass(cls):
+        cls.api = FakeApi()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.api.stop()
+
+    def setUp(self):
+        self.api.reset()
+
+    def test_two_sessions_started_together_in_one_folder(self):
+        self.concurrent_sessions(2)
+
+    def test_four_sessions_started_together_in_one_folder(self):
+        self.concurrent_sessions(4)
+
+    def test_four_sessions_started_together_beside_a_cpu_hog(self):
+        with busy_cpus():
+            self.concurrent_sessions(4)
+
+    def concurrent_sessions(self, count, rounds=3):
+        require_cli(self.CLI)
+        tmp = tempfile.mkdtemp(prefix="tuidriver-e2e-%s-shared-" % self.CLI)
+        home, cwd = os.path.join(tmp, "home"), os.path.join(tmp, "project")
+        os.makedirs(cwd)
+        env = homes.make_env(self.CLI, home, cwd, self.api.port)
+        self.api.default({"echo_say": True})
+        daemons = [Daemon(self.CLI, "--cwd", cwd, env=env, wait_ready=False) for _ in range(count)]
+        try:
+            for d in daemons:
+                d.ready = d.wait_for(lambda m: m.get("type") == "ready", 150)
+            ids = [None] * count
+            for r in range(rounds):
+                prompts = ["say 'tdx-%d-%d'" % (i, r) for i in range(count)]
+                for d, prompt in zip(daemons, prompts):
+                    d.send({"id": "c%d" % r, "type": "ask", "prompt": prompt, "timeout_ms": 120000})
+                for i, d in enumerate(daemons):
+                    reply = d.wait_for(lambda m, r=r: m.get("id") == "c%d" % r, 130)
+                    self.assert_own_reply(reply, "said tdx-%d-%d" % (i, r), ids[i])
+                    ids[i] = reply["turn"]["session_id"]
+            self.assertEqual(len(set(ids)), count, ids)  # no two sessions share an id
+            for d, sid in zip(daemons, ids):
+                self.assertEqual(d.request("status")["session_id"], sid)
+                history = d.request("history", wait=30)
+                if history.get("ok"):  # the formats that read a whole session
+                    self.assertEqual([t["markdown"] for t in history["turns"]][-rounds:],
+                                     ["said tdx-%d-%d" % (ids.index(sid), r) for r in range(rounds)], history)
+        finally:
+            for d in daemons:
+                if d.proc.poll() is None:
+                    d.close(timeout=30)
+                d.__exit__()
+            shutil.rmtree(tmp, ignore_errors=True)
+
+    def assert_own_reply(self, reply, answer, session_id):
+        """The reply is its own session's: its answer, in markdown and text,
+        and the session id its earlier turns had."""
+        self.assertTrue(reply.get("ok"), reply)
+        self.assertNotIn("transcript_error", reply)
+        self.assertEqual(reply["markdown"], answer, reply)
+        self.assertIn(answer, reply["text"])
+        assert_text_agrees(reply)
+        self.assertRegex(reply["turn"]["session_id"], self.SESSION_ID)
+        if session_id is not None:
+            self.assertEqual(reply["turn"]["session_id"], session_id, reply)

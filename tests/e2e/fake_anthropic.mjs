@@ -91,7 +91,7 @@ export const provider = {
     entry.turn = isTurn(body) && !isToolResult(body);
     entry.prompt = lastUserText(body);
     let reply;
-    if (entry.turn) reply = state.beginTurn();
+    if (entry.turn) reply = state.beginTurn(entry.prompt);
     else if (isToolResult(body)) reply = state.afterTool();
     else reply = { text: 'Untitled' };
     if (body?.stream) {

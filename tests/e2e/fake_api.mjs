@@ -18,7 +18,9 @@
 // Reply: {"text": "...",            what the model answers (streamed word by word)
 //         "first_delay_ms": 0,      pause before the first token (busy is visible)
 //         "word_delay_ms": 0,       pause between words
-//         "tool_call": {"name": "Bash", "input": {...}}}   ask to run a tool instead
+//         "tool_call": {"name": "Bash", "input": {...}},   ask to run a tool instead
+//         "echo_say": true}         answer "said X" to a prompt whose last say 'X' names X
+//                                   (sessions asking at once each get their own answer)
 // The answer to a tool's result is the next queued reply ("Done." when none is).
 // No dependencies beyond Node's standard library.
 import http from 'node:http';
@@ -44,6 +46,14 @@ export function sleep(ms) {
   return ms > 0 ? new Promise((r) => setTimeout(r, ms)) : Promise.resolve();
 }
 
+// The answer of an echo_say reply: "said X" for the last say 'X' in the
+// turn's prompt, whatever wraps it.
+function sayReply(reply, prompt) {
+  const said = [...String(prompt).matchAll(/say '([^']*)'/g)].pop();
+  const { echo_say: _, ...rest } = reply;
+  return { ...rest, text: said ? `said ${said[1]}` : 'said nothing: no say \'X\' in the prompt' };
+}
+
 // State shared by the providers: the reply queue and the request log.
 export class FakeApiState {
   constructor() { this.reset(); }
@@ -58,10 +68,11 @@ export class FakeApiState {
   }
   // Called by a provider when a request is a real conversation turn (not a
   // title, quota or routing side call). Returns the Reply to stream.
-  beginTurn() {
+  beginTurn(prompt = '') {
     this.turnsStarted += 1;
     this.lastTurnStartedAt = wallMs();
-    return this.queue.length > 0 ? this.queue.shift() : this.defaultReply;
+    const reply = this.queue.length > 0 ? this.queue.shift() : this.defaultReply;
+    return reply.echo_say ? sayReply(reply, prompt) : reply;
   }
   // The model's answer to a tool's result (not a turn of its own): the next
   // queued reply, else "Done.".

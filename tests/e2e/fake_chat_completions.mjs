@@ -136,7 +136,7 @@ export const provider = {
     let reply;
     let onEnd = () => {};
     if (kind === 'turn') {
-      reply = state.beginTurn();
+      reply = state.beginTurn(entry.prompt);
       onEnd = () => state.endTurn();
     } else if (kind === 'tool_result') {
       reply = state.afterTool();

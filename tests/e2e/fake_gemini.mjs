@@ -143,7 +143,7 @@ export const provider = {
     if (method === 'streamGenerateContent') {
       entry.turn = offersTools(body) && !isFunctionResponse(body);
       let reply;
-      if (entry.turn) reply = state.beginTurn();
+      if (entry.turn) reply = state.beginTurn(entry.prompt);
       else if (isFunctionResponse(body)) reply = state.afterTool();
       else reply = { text: sideCallText(body) };
       return stream(res, model, reply, entry.turn ? state : { endTurn() {} });

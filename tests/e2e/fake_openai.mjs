@@ -76,6 +76,6 @@ export const provider = {
     entry.turn = offersTools(body);
     entry.prompt = lastUserText(body);
     if (!entry.turn) return stream(res, body, { text: 'Untitled task' }, { endTurn() {} });
-    return stream(res, body, state.beginTurn(), state);
+    return stream(res, body, state.beginTurn(entry.prompt), state);
   },
 };
