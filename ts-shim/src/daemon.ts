@@ -31,7 +31,7 @@ export interface DaemonListener {
 export interface DaemonStartOptions {
   binaryPath?: string;
   env?: NodeJS.ProcessEnv;
-  /** Give up (kind `timeout`) when no `ready` line came in time, and end the daemon. */
+  /** Give up (kind `not_ready`) when no `ready` line came in time, and end the daemon. */
   readyTimeoutMs?: number;
 }
 
@@ -67,7 +67,7 @@ export class Daemon {
 
   /**
    * Starts the binary with `args` and resolves with the daemon and its `ready` line. Fails
-   * with the daemon's startup error (kind `engine`, `timeout`, `exited` or `spawn`).
+   * with the daemon's startup error (kind `engine`, `not_ready`, `exited` or `spawn`).
    */
   static start(args: string[], opts: DaemonStartOptions): Promise<{ daemon: Daemon; ready: Json }> {
     let bin: string;
@@ -238,7 +238,8 @@ class Startup {
     });
     if (readyTimeoutMs !== undefined) {
       this.timer = setTimeout(() => {
-        this.fail(new TuiDriverError('timeout', `the program was not ready within ${readyTimeoutMs} ms`, { stderr: this.stderr }));
+        // not_ready, not timeout: there is no session that could stay usable.
+        this.fail(new TuiDriverError('not_ready', `the program was not ready within ${readyTimeoutMs} ms`, { stderr: this.stderr }));
         child.kill('SIGTERM');
       }, readyTimeoutMs);
     }
@@ -277,7 +278,7 @@ class Startup {
     }
     const dk = startupError.kind;
     const kind: TuiDriverErrorKind =
-      dk === 'engine' ? 'engine' : dk !== 'not_ready' ? 'spawn' : this.exitedBeforeReady ? 'exited' : 'timeout';
+      dk === 'engine' ? 'engine' : dk !== 'not_ready' ? 'spawn' : this.exitedBeforeReady ? 'exited' : 'not_ready';
     this.fail(new TuiDriverError(kind, String(startupError.error), { stderr, reply: startupError }));
   }
 

@@ -10,7 +10,9 @@
  * - `unfinished_input`: a person left input unfinished in the terminal (a line typed without
  *   Enter, a block begun): the ask failed at once; it runs once the input is finished or cleared;
  * - `history`: `history` found no past turns to read (no transcript, or none written yet);
- * - `not_ready`: the program never showed its prompt, so the request could not run;
+ * - `not_ready`: the program never showed its prompt, so the request could not run (also
+ *   `Session.spawn`'s error when the prompt did not show within `readyTimeoutMs` or the
+ *   engine's own limit: there is no session, the program is ended);
  * - `record`: the asciicast recording could not be started or written;
  * - `usage`: the daemon refused its command line;
  * - `busy`, `error`, `unknown_type`, `bad_request`: passed through from the daemon.

@@ -20,7 +20,7 @@ export interface SpawnOptions {
   extraArgs?: string[];
   /** Use this binary instead of looking for one (see `findBinary`). */
   binaryPath?: string;
-  /** Give up (kind `timeout`) when the program has not shown its prompt in time. Default: the engine's own limit. */
+  /** Give up (kind `not_ready`; the program is ended) when it has not shown its prompt in time. Default: the engine's own limit. */
   readyTimeoutMs?: number;
   /** Load the engine from this file instead of `engines/NAME.json`. */
   engineFile?: string;

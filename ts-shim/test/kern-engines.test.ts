@@ -132,7 +132,7 @@ test('kern-engines: an unknown engine, no binary, a start that times out', { tim
   assert.match(unknown.message, /no-such-engine/);
   await rejectsWith(PtyCliSession.spawn('python', { env: { TUIDRIVER_BIN: '/no/such/tuidriver' } }), 'spawn', 'spawn');
   await rejectsWith(PtyCliSession.spawn('bash', { cols: 1 }), 'spawn', 'spawn');  // the daemon's own usage error
-  await rejectsWith(PtyCliSession.spawn('python', { daemonTimeoutMs: 1 }), 'timeout', 'timeout');
+  await rejectsWith(PtyCliSession.spawn('python', { daemonTimeoutMs: 1 }), 'timeout', 'not_ready');
   // The error class is the seed's, under both its names.
   assert.equal(ClaudeSessionError, PtySessionError);
   const e = new PtySessionError('protocol', 'made by hand');
@@ -189,7 +189,7 @@ for (const marker of ['⏺', '●']) {
     }
     assert.equal(await askClaudeOnce('once', { env, cwd: dir }), 'You said: once');
     // The start times out (the engine waits 300 ms for the screen to settle): a ClaudeSessionTimeout.
-    const late = await rejectsWith(ClaudeCliSession.spawn({ env, cwd: dir, daemonTimeoutMs: 100 }), 'timeout', 'timeout');
+    const late = await rejectsWith(ClaudeCliSession.spawn({ env, cwd: dir, daemonTimeoutMs: 100 }), 'timeout', 'not_ready');
     assert.ok(late instanceof ClaudeSessionTimeout);
   });
 }

@@ -51,17 +51,22 @@ test('a missing binary: spawn fails listing every place looked', async (t) => {
   await rejectsWith(Session.spawn('python', { binaryPath: path.join(emptyDir, 'tuidriver') }), 'spawn');
 });
 
-test('startup errors: unknown engine, bad option, program that cannot start, ready timeout', { timeout: 30_000 }, async () => {
+test('startup errors: unknown engine, bad option, program that cannot start, ready timeout', { timeout: 30_000 }, async (t) => {
   const e = await rejectsWith(Session.spawn('no-such-engine'), 'engine');
   assert.match(e.message, /unknown engine 'no-such-engine'/);
   assert.match(e.stderr, /unknown engine/);
   await rejectsWith(Session.spawn('python', { cols: 1 }), 'spawn');
   await rejectsWith(Session.spawnCommand(['/nonexistent/program']), 'spawn');
   await rejectsWith(Session.spawn('python', { cwd: '/nonexistent/dir' }), 'spawn');
-  // A program that never shows the engine's prompt.
+  // A program that never shows the engine's prompt: not_ready (there is no session to stay
+  // usable, as `timeout` would promise), whether the shim's limit or the engine's ran out.
   const t0 = Date.now();
-  await rejectsWith(Session.spawn('bash', { extraArgs: ['-c', 'sleep 60'], readyTimeoutMs: 300 }), 'timeout');
+  await rejectsWith(Session.spawn('bash', { extraArgs: ['-c', 'sleep 60'], readyTimeoutMs: 300 }), 'not_ready');
   assert.ok(Date.now() - t0 < 20_000);
+  const dir = tempDir(t);
+  fs.writeFileSync(path.join(dir, 'mute.json'), JSON.stringify({ command: ['sleep', '60'], prompt: '^\\$ $', timeouts: { ready_ms: 300 } }));
+  const mute = await rejectsWith(Session.spawn('mute', { engineFile: path.join(dir, 'mute.json') }), 'not_ready');
+  assert.match(mute.message, /not ready|prompt/);
   // A program that exits before its prompt: the error says how, and shows its last words.
   const x = await rejectsWith(Session.spawn('bash', { extraArgs: ['-c', 'echo no tty for me; exit 5'] }), 'exited');
   assert.match(x.message, /exited before it showed its prompt: the program exited with code 5/);
