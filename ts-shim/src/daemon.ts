@@ -59,6 +59,7 @@ export class Daemon {
   private gone_ = false;
   private goneWhy = '';
   private goneWaiters: Array<() => void> = [];
+  private idleWaiters: Array<() => void> = [];
 
   private constructor(private readonly child: ChildProcessWithoutNullStreams, stderrTail: string) {
     this.pid = child.pid ?? -1;
@@ -116,6 +117,13 @@ export class Daemon {
     return { id, promise };
   }
 
+  /** Calls `f` once no request waits for its reply (at once if none does), unless the daemon is gone first. */
+  whenIdle(f: () => void): void {
+    if (this.gone_) return;
+    if (this.pending.size === 0) f();
+    else this.idleWaiters.push(f);
+  }
+
   /** True while request `id` waits for its reply. */
   isPending(id: number): boolean {
     return this.pending.has(id);
@@ -153,13 +161,14 @@ export class Daemon {
     p.onReplySync?.();
     if (msg.ok === true) {
       p.resolve(msg);
-      return;
+    } else {
+      p.reject(this.error(toKind(msg.kind), String(msg.error ?? 'request failed'), {
+        reply: msg,
+        ...(typeof msg.text === 'string' ? { text: msg.text } : {}),
+        ...(typeof msg.question === 'string' ? { question: msg.question } : {}),
+      }));
     }
-    p.reject(this.error(toKind(msg.kind), String(msg.error ?? 'request failed'), {
-      reply: msg,
-      ...(typeof msg.text === 'string' ? { text: msg.text } : {}),
-      ...(typeof msg.question === 'string' ? { question: msg.question } : {}),
-    }));
+    if (this.pending.size === 0) for (const w of this.idleWaiters.splice(0)) w();
   }
 
   appendStderr(s: string): void {
@@ -173,6 +182,7 @@ export class Daemon {
     const err = this.goneError();
     const pending = [...this.pending.values()];
     this.pending.clear();
+    this.idleWaiters = [];
     for (const p of pending) p.reject(err);
     this.tell((l) => l.gone(signal));
     for (const w of this.goneWaiters.splice(0)) w();

@@ -11,7 +11,10 @@ export interface TerminalDimensions {
 }
 
 export interface PseudoterminalOptions {
-  /** Close the session when the terminal panel is closed (default true). */
+  /**
+   * Close the session when the terminal panel is closed, and once the program has exited and
+   * no call waits for its answer (`session.closeOnExit()`) (default true).
+   */
   closeSession?: boolean;
 }
 
@@ -39,7 +42,8 @@ export class EventSource<T> implements Disposable {
 /**
  * Mirrors a session in a VS Code terminal (`vscode.Pseudoterminal`). On `open` it paints
  * the current screen, then streams the program's output; keystrokes go to the program
- * and panel resizes resize the PTY. `onDidClose` fires with the exit code once the program ends.
+ * and panel resizes resize the PTY. `onDidClose` fires with the exit code once the program ends;
+ * then, unless `closeSession` is false, the daemon ends too (nothing of the program stays running).
  */
 export class SessionPseudoterminal {
   private readonly writeSource = new EventSource<string>();
@@ -61,6 +65,7 @@ export class SessionPseudoterminal {
   constructor(session: Session, opts: PseudoterminalOptions = {}) {
     this.session = session;
     this.closeSession = opts.closeSession ?? true;
+    if (this.closeSession) session.closeOnExit();
   }
 
   open(initialDimensions: TerminalDimensions | undefined): void {
@@ -100,7 +105,8 @@ export class SessionPseudoterminal {
 /**
  * An object with the shape of VS Code's `Pseudoterminal`: pass it as `pty` to
  * `vscode.window.createTerminal` to show the live program in a terminal panel while
- * you keep calling `ask`. Closing the panel closes the session unless `closeSession` is false.
+ * you keep calling `ask`. Closing the panel, or the program's exit, closes the session
+ * unless `closeSession` is false.
  */
 export function toPseudoterminal(session: Session, opts: PseudoterminalOptions = {}): SessionPseudoterminal {
   return new SessionPseudoterminal(session, opts);

@@ -34,6 +34,7 @@ export class Session extends EventEmitter<SessionEvents> {
   /** `output` comes as base64 bytes; a character split between events waits here for its end. */
   private readonly outputDecoder = new TextDecoder();
   private closing: Promise<ExitInfo> | null = null;
+  private closeOnExit_ = false;
 
   private constructor(daemon: Daemon, ready: Json) {
     super();
@@ -363,6 +364,18 @@ export class Session extends EventEmitter<SessionEvents> {
     return this.closing;
   }
 
+  /**
+   * Closes the session by itself once the program has exited and no call waits for its
+   * answer, so that nothing of it stays running (the daemon ends; later calls reject with
+   * `exited`). Without it the daemon stays after the exit until `close()`, so that `screen`,
+   * `scrollback` and `status` can still read the final screen. `toPseudoterminal` calls it
+   * unless `closeSession` is false. Safe to call at any time, also after the exit.
+   */
+  closeOnExit(): void {
+    this.closeOnExit_ = true;
+    this.closeIfExited();
+  }
+
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
   }
@@ -498,6 +511,16 @@ export class Session extends EventEmitter<SessionEvents> {
     if (this.exitInfo_) return;
     this.exitInfo_ = info;
     this.emit('exit', info);
+    this.closeIfExited();
+  }
+
+  /**
+   * closeOnExit's work: after the exit event, the daemon still answers the calls that were
+   * waiting (with `exited`, or `expect`'s match on the final screen); the close waits for them.
+   */
+  private closeIfExited(): void {
+    if (!this.closeOnExit_ || !this.exited || this.closing) return;
+    this.daemon.whenIdle(() => { this.close().catch(() => undefined); });
   }
 
   private error(kind: TuiDriverErrorKind, message: string, details: Omit<TuiDriverErrorDetails, 'stderr'> = {}): TuiDriverError {
