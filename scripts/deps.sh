@@ -5,6 +5,8 @@
 #   scripts/deps.sh --bench  also what bench/run.sh uses (valgrind, perf)
 #   scripts/deps.sh --platforms  also the linux-arm64 cross toolchain and what the
 #                    darwin builds take from Debian (scripts/test.sh uses it)
+#   scripts/deps.sh --server  also chromium and libkrb5-dev: the tests in a browser
+#                    (server/test/page.test.mjs, tests/vscode)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -36,8 +38,10 @@ PACKAGES=(build-essential cmake pkg-config libutf8proc-dev libre2-dev libsimdjso
 for arg in "$@"; do
   case "$arg" in
     --bench) PACKAGES+=(valgrind linux-perf) ;;
-    # chromium: the web page of tuidriver-serve (server/test/page.test.mjs).
-    --server) PACKAGES+=(chromium) ;;
+    # chromium: the web page of tuidriver-serve (server/test/page.test.mjs) and
+    # VS Code's workbench (tests/vscode); libkrb5-dev: code-server's native
+    # modules (kerberos) compile against it when tests/vscode/run.sh installs it.
+    --server) PACKAGES+=(chromium libkrb5-dev) ;;
     --platforms)
       # linux-arm64 cross build (scripts/build-platforms.sh): Debian's aarch64
       # toolchain, the arm64 static libraries (dpkg multiarch) and qemu-user;

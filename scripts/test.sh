@@ -36,6 +36,9 @@ tests/py tests/static/test_chroot.py
 echo "== tuidriver-server: the MCP server, REST/SSE/WebSocket, the page in headless chromium (node --test, about a minute)"
 (cd server && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error && npm test)
 
+echo "== the example extension in a real VS Code: its .vsix in code-server from npm, in headless chromium (tests/vscode, a few minutes)"
+bash tests/vscode/run.sh
+
 echo "== unit and integration tests under AddressSanitizer + UBSan"
 cmake -S . -B build-asan -DTUIDRIVER_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null
 cmake --build build-asan -j"$jobs"

