@@ -47,7 +47,8 @@ async function livePython() {
   terminal = undefined;
   await old?.close();
   const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-  session = await Session.spawn('python', { cwd, cols: 100, rows: 30 });
+  // As VS Code's own terminals do, Python is told which terminal shows it.
+  session = await Session.spawn('python', { cwd, cols: 100, rows: 30, extraEnv: { TERM_PROGRAM: 'vscode' } });
   // The panel closes the session once Python exits (`exit()` typed in it) or the panel is closed.
   terminal = vscode.window.createTerminal({ name: NAME, pty: toPseudoterminal(session) });
   terminal.show(true);
@@ -61,6 +62,13 @@ function report(e) {
     output.appendLine(`python waits for input: ${e.question ?? ''}`);
     terminal?.show(false);
     vscode.window.showWarningMessage('Python is waiting for input: answer it in the terminal panel, then ask again.');
+    return;
+  }
+  if (e instanceof TuiDriverError && e.kind === 'unfinished_input') {
+    // A line typed in the panel without Enter: the ask would run into it.
+    output.appendLine(`error (unfinished_input): ${e.message}`);
+    terminal?.show(false);
+    vscode.window.showWarningMessage('The terminal panel holds a line you have not finished: press Enter or Ctrl+C there, then ask again.');
     return;
   }
   const kind = e instanceof TuiDriverError ? ` (${e.kind})` : '';
