@@ -269,6 +269,8 @@ class Terminal : private VtParser::Handler {
   struct SavedCursor {
     int row = 0;
     int col = 0;
+    // Past the last column (a wrap pending): where a reflow puts the cursor.
+    // DECRC does not restore the pending wrap itself (RestoreCursor).
     bool wrap_next = false;
     bool origin_mode = false;
     bool graphics[2] = {false, false};
