@@ -236,6 +236,12 @@ struct EngineConfig {
   // each time) where its output begins; it sends it for every submission,
   // also when it leaves the echo as it is. 0: the echo stays.
   int echo_osc = 0;
+  // The helper sends OSC `end_osc`, with the payload of the submission's
+  // echo_osc mark, where the submission's output ends, before the prompt:
+  // the reply ends there, so output printed after it (late output above a
+  // fresh prompt) is never the reply's, however late the daemon reads it.
+  // Until it comes, the prompt is not the reply's end. 0: the prompt ends it.
+  int end_osc = 0;
   InputOptionsConfig needs_input_options;
   std::vector<SlashCommand> slash_commands;
   TranscriptConfig transcript;

@@ -92,6 +92,7 @@ TEST(EngineConfig, ErrorsNameTheFileAndField) {
       {R"({"command": ["a"], "prompt": "x", "reply": {"chrome": ["ok", "(("]}})", "'reply.chrome[1]'"},
       {R"({"command": ["a"], "prompt": "x", "busy_osc": 7501})", "'busy_osc_pattern'"},
       {R"({"command": ["a"], "prompt": "x", "busy_until_osc": true})", "'busy_until_osc'"},
+      {R"({"command": ["a"], "prompt": "x", "end_osc": 7704})", "'end_osc'"},
       {R"({"command": ["a"], "prompt": "x", "busy_title": "(("})", "'busy_title'"},
       {R"({"command": ["a"], "prompt": "x", "started": ["ok", "(("]})", "'started[1]'"},
       {R"({"command": ["a"], "prompt": "x", "timeouts": {"ask_ms": "5"}})", "'timeouts.ask_ms'"},

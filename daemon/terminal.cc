@@ -668,6 +668,7 @@ void Terminal::Osc(const std::string& payload) {
     osc_[number] = SanitizeUtf8(value);
     osc_frame_[number] = synchronized_updates_;
     osc_row_[number] = lines_scrolled_ + static_cast<uint64_t>(cursor_.row);
+    osc_col_[number] = wrap_next_ ? cols_ : cursor_.col;
   }
 }
 
@@ -693,6 +694,11 @@ std::string Terminal::osc(int number) const {
 uint64_t Terminal::osc_row(int number) const {
   auto it = osc_row_.find(number);
   return it == osc_row_.end() ? 0 : it->second;
+}
+
+int Terminal::osc_col(int number) const {
+  auto it = osc_col_.find(number);
+  return it == osc_col_.end() ? 0 : it->second;
 }
 
 uint64_t Terminal::osc_frame(int number) const {
@@ -1147,6 +1153,17 @@ bool Terminal::LineAt(uint64_t abs, std::string* text, bool* wrapped, bool tabs)
   size_t end = TrimmedEnd(line.cells, Extent(line));
   if (line.wrapped) end = std::max(end, static_cast<size_t>(std::min(line.used, cols_)));
   *text = LineText(line, end, tabs);
+  return true;
+}
+
+bool Terminal::LineBefore(uint64_t abs, int col, std::string* text) const {
+  if (abs < first_retained_row()) return false;
+  if (abs >= lines_scrolled_ + static_cast<uint64_t>(rows_)) return false;
+  Line history;
+  if (abs < lines_scrolled_) history = FromHistory(history_[static_cast<size_t>(abs - first_retained_row())], cols_);
+  const Line& line = abs < lines_scrolled_ ? history : ScreenLine(static_cast<int>(abs - lines_scrolled_));
+  size_t end = TrimmedEnd(line.cells, std::min(static_cast<size_t>(std::max(col, 0)), Extent(line)));
+  *text = LineText(line, end, true);
   return true;
 }
 

@@ -106,6 +106,8 @@ class Terminal : private VtParser::Handler {
   uint64_t osc_frame(int number) const;
   // The absolute row of the cursor when OSC `number` last came.
   uint64_t osc_row(int number) const;
+  // Its column then: cols() when a wrap was pending (past the last column).
+  int osc_col(int number) const;
 
   // Text of screen row `row`, without trailing blanks.
   std::string RowText(int row) const;
@@ -127,6 +129,10 @@ class Terminal : private VtParser::Handler {
   // `tabs`, cells a TAB moved over come back as that TAB (replies,
   // scrollback); else as the spaces the screen shows.
   bool LineAt(uint64_t abs, std::string* text, bool* wrapped, bool tabs = false) const;
+  // Text of absolute row `abs` left of column `col`, trailing blanks
+  // dropped, TABs given back (as LineAt with `tabs`); false if the row is
+  // not held.
+  bool LineBefore(uint64_t abs, int col, std::string* text) const;
 
   // While pinned, history at or after absolute row `abs` is never dropped,
   // whatever the limit (a long reply must survive until it is read).
@@ -322,6 +328,7 @@ class Terminal : private VtParser::Handler {
   std::map<int, std::string> osc_;
   std::map<int, uint64_t> osc_frame_;
   std::map<int, uint64_t> osc_row_;
+  std::map<int, int> osc_col_;
   std::string replies_;
 
   std::deque<HistoryLine> history_;

@@ -854,6 +854,25 @@ TEST(Terminal, ErasingWithAWrapPendingStillErasesTheRowsBelow) {
   EXPECT_EQ("", t.RowText(2));
 }
 
+// The column where an OSC came, and the text left of a column of any row
+// held (an engine's end mark: output without a final newline).
+TEST(Terminal, OscColumnAndTheTextBeforeIt) {
+  Terminal t(10, 3, 100);
+  Feed(&t, "ab\tc\x1b]7704;1\x07>>> \r\n");
+  EXPECT_EQ(9, t.osc_col(7704));  // "ab", a TAB to column 8, "c"
+  std::string text;
+  ASSERT_TRUE(t.LineBefore(t.osc_row(7704), t.osc_col(7704), &text));
+  EXPECT_EQ("ab\tc", text);
+  Feed(&t, "0123456789\x1b]7704;2\x07>>> ");
+  EXPECT_EQ(10, t.osc_col(7704));  // a wrap pending: past the last column
+  Feed(&t, "\r\n1\r\n2\r\n3\r\n");  // its row goes into the history
+  ASSERT_TRUE(t.LineBefore(t.osc_row(7704), t.osc_col(7704), &text));
+  EXPECT_EQ("0123456789", text);
+  ASSERT_TRUE(t.LineBefore(t.osc_row(7704), 3, &text));
+  EXPECT_EQ("012", text);
+  EXPECT_FALSE(t.LineBefore(t.lines_scrolled() + 3, 3, &text));  // below the screen
+}
+
 // xterm maps '_' of the DEC special graphics set to a blank (charsets.c), not
 // to a no-break space: a line of them reads as spaces.
 TEST(Terminal, LineDrawingUnderscoreIsABlank) {

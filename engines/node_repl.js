@@ -32,8 +32,9 @@ const { AsyncLocalStorage, createHook } = require('async_hooks');
 
 // The wait for pending output; $TUIDRIVER_REPL_WAIT_MS shortens it (tests).
 const DRAIN_MS = Number(process.env.TUIDRIVER_REPL_WAIT_MS) || 5000;
-// How long late output waits after a prompt: the daemon must have seen the
-// reply's end first, or the late rows would be taken for the reply's last.
+// How long late output waits after a prompt: an ask that follows at once
+// shows it above its code, with no redraw of the prompt in between. (The
+// reply's end is the end mark, below, not this wait.)
 const LATE_MS = 200;
 const token = process.argv[2] || 'td';
 const writeStdout = process.stdout.write.bind(process.stdout);
@@ -268,8 +269,10 @@ function evaluateHere(source, file, done) {
 // line from column 0, which would erase output with no final newline
 // (process.stdout.write('x')), so such output gets its newline first.
 let atLineStart = true;
-// The running submission's number (0: none, the prompt shows).
+// The running submission's number (0: none, the prompt shows), and the
+// number of its echo mark.
 let running = 0;
+let runningEcho = 0;
 let submissions = 0;
 // The submission whose code runs now (callbacks of its promises, timers,
 // I/O included); undefined for the REPL's own.
@@ -284,9 +287,21 @@ function runningOwns() {
   return running !== 0 && asks.getStore() === running;
 }
 
+// Where the submission's output ends (the engine's end_osc, with the number
+// of its echo mark, 7703): written before its prompt, and after the REPL's
+// report of an error that ended it. The daemon ends the reply there, so late
+// output shown after it is never the reply's, however late it reads it.
+let endMarkDue = 0;  // the echo mark's number whose end mark is due
+function writeEndMark() {
+  if (endMarkDue === 0) return;
+  write(`\x1b]7704;${endMarkDue}\x07`);
+  endMarkDue = 0;
+}
+
 // Late: clear the prompt's row, print, and draw the prompt (with what was
 // typed so far) again below.
 function showLate() {
+  writeEndMark();  // (written with the prompt already: this is for safety)
   const text = held;
   held = '';
   write('\r\x1b[K' + text + (text.endsWith('\n') ? '' : '\n'));
@@ -371,6 +386,7 @@ if (server._domain) {
     const owner = asks.getStore();
     if (owner !== undefined && owner !== running) return lateError(e);
     if (running === 0) return;
+    endMarkDue = runningEcho;  // after the REPL's report, before its prompt
     ended();  // before the REPL's report and prompt
     if (!atLineStart) write('\n');
     if (!(e instanceof SubmissionExit)) return;
@@ -535,6 +551,7 @@ function submit(argument, echoed) {
   const { source, piped, error } = submission(argument);
   if (error) {
     write(`${echoed ? '' : `${typed}\n`}\x1b]7703;${++echoes}\x07${error}\n`);
+    endMarkDue = echoes;
     server.displayPrompt();
     return;
   }
@@ -543,6 +560,7 @@ function submit(argument, echoed) {
   if (piped && server.history && server.history[0] === typed) server.history[0] = `.td ${literalOf(source)}`;
   showAsTyped(source, server.getPrompt(), typed, echoed);
   running = ++submissions;
+  runningEcho = echoes;
   stdinBefore = new Map([...STDIN_READS, 'end'].map((event) => [event, process.stdin.listeners(event)]));
   pending.clear();
   started = 0;
@@ -557,6 +575,7 @@ function submit(argument, echoed) {
     const e = err && err.err instanceof Error ? err.err : err;
     if (err) write(`Uncaught ${e instanceof Error ? `${e.name}: ${e.message}` : server.writer(e)}\n`);
     else if (value !== undefined) write(`${server.writer(withoutHookFields(value))}\n`);
+    endMarkDue = runningEcho;
     server.displayPrompt();
     ended();
   });
@@ -624,6 +643,7 @@ if (promptFd >= 0) {
 }
 const displayPrompt = server.displayPrompt;
 server.displayPrompt = function displayPromptThenRun(...args) {
+  if (!muted) writeEndMark();  // (muted: a late error's prompt, while a submission runs)
   displayPrompt.apply(this, args);
   if (records.length > 0) process.nextTick(runArrived);
 };
