@@ -13,7 +13,8 @@
 // needs nothing the REPL's evaluator adds),
 // then waits as a script would for what the code left pending (promises,
 // immediates, timers, I/O; up to DRAIN_MS), and only then shows the value of
-// its last expression and the prompt. So output of `Promise.resolve(1).then(
+// its last expression (of a promise, the value it is fulfilled with, as a
+// notebook shows it) and the prompt. So output of `Promise.resolve(1).then(
 // console.log)` or of a timer belongs to the ask that caused it.
 //
 // Output that still comes later (a timer due after DRAIN_MS, an interval, a
@@ -504,10 +505,13 @@ function forTheCode(chunk) {
   }
 }
 
-function drain(done) {
+// `awaiting()`: a final promise is not fulfilled yet (waited for as the
+// code's pending work is, even when none of that is left: what settles it
+// may be nothing the hook counts).
+function drain(done, awaiting) {
   // Code that started nothing asynchronous (most asks) has nothing left
   // that could run later: done now, not an event-loop turn later.
-  if (started === 0 && !codeReadsStdin()) {
+  if (started === 0 && !awaiting() && !codeReadsStdin()) {
     asks.exit(done);
     return;
   }
@@ -520,12 +524,22 @@ function drain(done) {
       return;
     }
     giveTerminalBack();
-    if (pendingCount() === 0 || Date.now() >= until) done();
+    if ((pendingCount() === 0 && !awaiting()) || Date.now() >= until) done();
     else setTimeout(check, 2);
   };
   // After the microtasks the code queued; outside the submission's context,
   // so that these timers are not counted as its own.
   asks.exit(() => setImmediate(check));
+}
+
+// What the REPL shows after a submission's output: its error, or the value
+// of its last expression.
+function showResult(err, value) {
+  if (!atLineStart) write('\n');
+  // A syntax error comes wrapped as "Recoverable" (the REPL would wait for more lines).
+  const e = err && err.err instanceof Error ? err.err : err;
+  if (err) write(`Uncaught ${e instanceof Error ? `${e.name}: ${e.message}` : server.writer(e)}\n`);
+  else if (value !== undefined) write(`${server.writer(withoutHookFields(value))}\n`);
 }
 
 // The source of `.td N` (the pipe's prompt N) or `.td "<source>"`; a
@@ -566,19 +580,25 @@ function submit(argument, echoed) {
   started = 0;
   atLineStart = true;
   const mine = running;
-  const evaluated = (err, value) => drain(() => {
-    // An error its code threw later (a timer's, a rejected promise's) ended
-    // it already, with the REPL's report and prompt, as it ends a script.
-    if (running !== mine) return;
-    if (!atLineStart) write('\n');
-    // A syntax error comes wrapped as "Recoverable" (the REPL would wait for more lines).
-    const e = err && err.err instanceof Error ? err.err : err;
-    if (err) write(`Uncaught ${e instanceof Error ? `${e.name}: ${e.message}` : server.writer(e)}\n`);
-    else if (value !== undefined) write(`${server.writer(withoutHookFields(value))}\n`);
-    endMarkDue = runningEcho;
-    server.displayPrompt();
-    ended();
-  });
+  const evaluated = (err, value) => {
+    // A final promise is awaited and its value shown, nothing for
+    // undefined, as a notebook shows it (Deno's Jupyter kernel); node's REPL
+    // shows `Promise { <pending> }`, a script nothing. Its rejection stays
+    // unhandled: it ends the submission as an uncaught error does. Still
+    // pending after the wait, it shows as the REPL shows it.
+    const final = !err && types.isPromise(value);
+    let fulfilled = null;
+    if (final) value.then((v) => { fulfilled = { value: v }; });
+    drain(() => {
+      // An error its code threw later (a timer's, a rejected promise's) ended
+      // it already, with the REPL's report and prompt, as it ends a script.
+      if (running !== mine) return;
+      showResult(err, fulfilled ? fulfilled.value : value);
+      endMarkDue = runningEcho;
+      server.displayPrompt();
+      ended();
+    }, () => final && fulfilled === null);
+  };
   // (A named function: the REPL cuts an error's stack at the last
   // anonymous frame, which is to be the code's own. A file name of its
   // own, as node's REPL gives each line: V8's compile cache keeps every

@@ -153,6 +153,14 @@ NODE += [
     ("queueMicrotask(() => console.log('microtask'));\nundefined;", None),
     ("process.nextTick(() => console.log('tick'));\nundefined;", None),
     ("new Promise((resolve) => resolve('then')).then(console.log);\nundefined;", None),
+    # The same ending in the promise (issue 42): awaited, its value shown as a
+    # notebook shows it, nothing for undefined (not `Promise { undefined }`).
+    ("new Promise((resolve) => resolve('then')).then(console.log)", None),
+    ("const promise2 = new Promise((resolve) => setTimeout(resolve, 200, 'bar'));\n"
+     "promise2.then((value) => { console.log(value); return value.length; })", "3"),
+    ("Promise.reject(new Error('nope')).catch((e) => console.log('caught', e.message))", None),
+    ("async function f2() {\n  console.log('in f2');\n}\nf2()", None),
+    ("async function sum(a, b) {\n  await null;\n  return a + b;\n}\nsum(40, 2)", "42"),
 ]
 
 SCRIPT = {
