@@ -122,8 +122,8 @@ def _setup(token):
         if thread is threading.main_thread():
             return running[0]
         number = getattr(thread, "_td_submission", 0)
-        if number == running[0] and time.monotonic() >= threads_until[0]:
-            return 0
+        if number == running[0] and number and time.monotonic() >= threads_until[0]:
+            return -1  # no submission's: late, as are threads it starts
         return number
 
     thread_start = threading.Thread.start
