@@ -117,6 +117,7 @@ void Ask::FollowResize(const Terminal& term) {
   start_row_ = term.RowAfterResize(start_row_);
   sent_row_ = term.RowAfterResize(sent_row_);
   output_start_ = term.RowAfterResize(output_start_);
+  output_end_ = term.RowAfterResize(output_end_);
   // The typed row may be re-wrapped: what it shows now is what it showed.
   bool wrapped;
   if (!sent_row_text_.empty() && !term.LineAt(sent_row_, &sent_row_text_, &wrapped)) sent_row_text_.clear();
@@ -133,6 +134,7 @@ void Ask::QueueLine(const Terminal& term) {
   output_start_ = sent_row_ + static_cast<uint64_t>(EchoRows(sent_prompt_cols_, line, term.cols()));
   echo_redrawn_ = false;
   if (config_.echo_osc > 0) echo_report_ = term.osc(config_.echo_osc);
+  output_ended_ = false;
   if (piped_ > 0 && config_.submit.pipe_only) return;  // the helper runs it from the pipe
   // Pasted, a line is taken literally: a TAB inserts a TAB instead of
   // completing, and auto-indenting REPLs do not indent it twice.
@@ -208,7 +210,10 @@ void Ask::Update(const Terminal& term, ChildInput* child, TimePoint now) {
     last_change_ = now;
   }
   if (phase_ == Phase::kSending) Flush(term, child, now);
-  if (phase_ == Phase::kWaiting) FollowEchoMarker(term);
+  if (phase_ == Phase::kWaiting) {
+    FollowEchoMarker(term);
+    FollowEndMarker(term);
+  }
   std::string question;
   if (phase_ == Phase::kWaiting && questions_.Update(term, *child, seen_generation_, last_change_, now, &question)) {
     result_.text = UnfinishedReply(term);
@@ -292,6 +297,10 @@ bool Ask::PromptAfterSend(const Terminal& term, bool* continuation) {
       (CursorRow(term) <= sent_row_ || (piped_ > 0 && config_.submit.pipe_only))) {
     return false;
   }
+  // The helper marks the end of every submission's output (end_osc): a
+  // prompt before its mark is not the submission's end (one drawn again
+  // below late output before the submission began).
+  if (!cont && config_.end_osc > 0 && !output_ended_) return false;
   if (matcher_.Busy(term)) return false;
   *continuation = cont;
   return true;
@@ -332,6 +341,17 @@ void Ask::FollowEchoMarker(const Terminal& term) {
   output_start_ = term.osc_row(config_.echo_osc);
 }
 
+// The end mark of the submission whose echo mark was followed (the same
+// payload). Where it is, not where the prompt is now, ends the output:
+// the terminal noted its place as it came, so late output the helper
+// printed after it (above a fresh prompt) stays out, however late this runs.
+void Ask::FollowEndMarker(const Terminal& term) {
+  if (config_.end_osc <= 0 || output_ended_ || !echo_redrawn_ || term.osc(config_.end_osc) != echo_report_) return;
+  output_ended_ = true;
+  output_end_ = term.osc_row(config_.end_osc);
+  if (!term.LineBefore(output_end_, term.osc_col(config_.end_osc), &output_tail_)) output_tail_.clear();
+}
+
 bool Ask::EchoWiped(const Terminal& term) const {
   if (echo_redrawn_) return false;  // the helper redrew it, as the user's code
   // The line's start as the screen shows it: up to a TAB (drawn as spaces).
@@ -344,12 +364,12 @@ bool Ask::EchoWiped(const Terminal& term) const {
 }
 
 void Ask::CloseLineSegment(const Terminal& term) {
-  uint64_t prompt_row = CursorRow(term);
+  uint64_t end = output_ended_ ? output_end_ : CursorRow(term);
   uint64_t first = output_start_;
-  if (prompt_row <= sent_row_ || EchoWiped(term)) first = term.lines_scrolled();  // screen was cleared
-  std::vector<Row> rows = RowsBetween(term, first, prompt_row);
+  if (end <= sent_row_ || EchoWiped(term)) first = term.lines_scrolled();  // screen was cleared
+  std::vector<Row> rows = RowsBetween(term, first, end);
   // Output without a final newline ends on the prompt's own row.
-  std::string before = prompt_row > sent_row_ ? matcher_.TextBeforePrompt(term) : "";
+  std::string before = output_ended_ ? output_tail_ : end > sent_row_ ? matcher_.TextBeforePrompt(term) : "";
   if (!before.empty()) rows.push_back({before, false});
   AppendSegment(rows, &finished_output_, &has_output_);
 }
@@ -414,7 +434,7 @@ std::string Ask::CurrentReply(const Terminal& term, bool final) const {
   std::string text = finished_output_;
   if (final || phase_ != Phase::kWaiting) return text;
   // Completed rows of the line being answered; the cursor's row may still grow.
-  uint64_t end = CursorRow(term);
+  uint64_t end = output_ended_ ? output_end_ : CursorRow(term);
   if (end <= output_start_) return text;
   std::vector<Row> rows = RowsBetween(term, output_start_, end);
   while (!rows.empty() && rows.back().wrapped) rows.pop_back();

@@ -206,6 +206,13 @@ class Ask {
   std::string echo_report_;
   bool echo_redrawn_ = false;
   void FollowEchoMarker(const Terminal& term);
+  // Whether the helper has marked where the line's output ends (end_osc),
+  // the row of its mark and the text left of it there (output without a
+  // final newline).
+  bool output_ended_ = false;
+  uint64_t output_end_ = 0;
+  std::string output_tail_;
+  void FollowEndMarker(const Terminal& term);
   std::string stale_reply_;  // reply engines: what the screen gave at Start
   std::vector<std::string> seen_rows_;  // marked replies: the rows seen so far
   bool rows_missing_ = false;           // some rows were never on screen

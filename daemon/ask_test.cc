@@ -426,6 +426,61 @@ TEST(RedrawnEcho, ARedrawCutAfterItsPromptIsNotTheNextPrompt) {
   EXPECT_EQ("out", ask.result().text);
 }
 
+// The helper also marks where the output ends (end_osc), then shows late
+// output above a fresh prompt. On a loaded machine the daemon reads all of
+// it at once: the reply still ends at the mark (issue 42).
+TEST(EndMark, LateOutputAfterTheMarkIsNotTheReply) {
+  EngineConfig c = RedrawingRepl();
+  c.end_osc = 7705;
+  ScreenMatcher m(c);
+  struct Case {
+    const char* output;
+    const char* late;
+    const char* reply;
+  };
+  for (const Case& k : {Case{"out\r\n", "\r\x1b[KLATE 1\r\ntick\r\n", "out"},
+                        Case{"one\r\npartial", "\r\nLATE 1\r\n", "one\npartial"},
+                        Case{"0123456789012345678901234567890123456789", "\r\nLATE 1\r\n",
+                             "0123456789012345678901234567890123456789"}}) {
+    Terminal term(40, 10, 100);
+    FakeChild input;
+    TimePoint t0 = Clock::now();
+    Feed(&term, "td>>> ");
+    Ask ask(AskFor("run(1)"), c, m, t0);
+    ask.Start(term, &input, t0);
+    Feed(&term, std::string("run(1)\r\n\x1b[1A\r\x1b[Jtd>>> code\r\n\x1b]7703;1\x07") + k.output +
+                    "\x1b]7705;1\x07td>>> " + k.late + "td>>> ");
+    ask.Update(term, &input, t0 + Ms(10));
+    ASSERT_TRUE(ask.finished()) << k.output;
+    EXPECT_EQ(k.reply, ask.result().text);
+  }
+}
+
+TEST(EndMark, APromptBeforeTheMarkIsNotTheEnd) {
+  // Late output shown just as the ask's line was typed: the prompt drawn
+  // again below it is not the next prompt, nor is the one after the code's
+  // echo before the end mark.
+  EngineConfig c = RedrawingRepl();
+  c.end_osc = 7705;
+  ScreenMatcher m(c);
+  Terminal term(40, 10, 100);
+  FakeChild input;
+  TimePoint t0 = Clock::now();
+  Feed(&term, "td>>> ");
+  Ask ask(AskFor("run(1)"), c, m, t0);
+  ask.Start(term, &input, t0);
+  Feed(&term, "\r\x1b[KLATE 1\r\ntd>>> ");
+  ask.Update(term, &input, t0 + Ms(10));
+  EXPECT_FALSE(ask.finished());
+  Feed(&term, "run(1)\r\n\x1b[1A\r\x1b[Jtd>>> code\r\n\x1b]7703;1\x07" "42\r\ntd>>> ");
+  ask.Update(term, &input, t0 + Ms(20));
+  EXPECT_FALSE(ask.finished());
+  Feed(&term, "\r\x1b[K\x1b]7705;1\x07td>>> ");
+  ask.Update(term, &input, t0 + Ms(30));
+  ASSERT_TRUE(ask.finished());
+  EXPECT_EQ("42", ask.result().text);
+}
+
 // A REPL at its prompt whose helper reads prompts from the prompt pipe.
 class PipedRepl : public ::testing::Test {
  protected:

@@ -334,6 +334,7 @@ bool ReadTopField(Reader* r, const std::string& key, const element& v, const std
   else if (key == "echo_osc") r->Int(v, path, 0, 100000, &c->echo_osc);
   else if (key == "exit_osc") r->Int(v, path, 0, 100000, &c->exit_osc);
   else if (key == "prompt_osc") r->Int(v, path, 0, 100000, &c->prompt_osc);
+  else if (key == "end_osc") r->Int(v, path, 0, 100000, &c->end_osc);
   else if (key == "needs_input_from_process") r->Bool(v, path, &c->needs_input_from_process);
   else if (key == "needs_input_options") ReadInputOptions(r, v, path, &c->needs_input_options);
   else if (key == "slash_commands") ReadSlashCommands(r, v, path, &c->slash_commands);
@@ -379,6 +380,9 @@ bool ParseEngineConfig(const std::string& path, const std::string& json, EngineC
   }
   if (!reader.failed() && config->busy_until_osc && config->busy_osc == 0) {
     reader.Fail("busy_until_osc", "needs busy_osc");
+  }
+  if (!reader.failed() && config->end_osc != 0 && config->echo_osc == 0) {
+    reader.Fail("end_osc", "needs echo_osc (its payload is the echo mark's)");
   }
   if (!reader.failed() && config->submit.enter_only && config->submit.wrap.find("{pipe}") == std::string::npos) {
     reader.Fail("submit.enter_only", "needs a submit.wrap with {pipe}");

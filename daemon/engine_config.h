@@ -244,6 +244,12 @@ struct EngineConfig {
   // know), and output that prints the same text is not taken for it. 0: none.
   int prompt_osc = 0;
   std::string prompt_mark = "{token}";
+  // The helper sends OSC `end_osc`, with the payload of the submission's
+  // echo_osc mark, where the submission's output ends, before the prompt:
+  // the reply ends there, so output printed after it (late output above a
+  // fresh prompt) is never the reply's, however late the daemon reads it.
+  // Until it comes, the prompt is not the reply's end. 0: the prompt ends it.
+  int end_osc = 0;
   InputOptionsConfig needs_input_options;
   std::vector<SlashCommand> slash_commands;
   TranscriptConfig transcript;

@@ -96,6 +96,7 @@ TEST(EngineConfig, ErrorsNameTheFileAndField) {
       {R"({"command": ["a"], "prompt": {"pattern": "x", "scope": "screen"}, "prompt_osc": 7704})", "'prompt_osc'"},
       {R"({"command": ["a"], "prompt": "x", "continuation_prompt": {"pattern": "y", "scope": "screen"},
            "prompt_osc": 7704})", "'prompt_osc'"},
+      {R"({"command": ["a"], "prompt": "x", "end_osc": 7705})", "'end_osc'"},
       {R"({"command": ["a"], "prompt": "x", "busy_title": "(("})", "'busy_title'"},
       {R"({"command": ["a"], "prompt": "x", "started": ["ok", "(("]})", "'started[1]'"},
       {R"({"command": ["a"], "prompt": "x", "timeouts": {"ask_ms": "5"}})", "'timeouts.ask_ms'"},

@@ -779,11 +779,13 @@ void Terminal::SaveCursor() {
   s.pen = pen_;
 }
 
-// A cursor saved before the screen shrank comes back onto the screen.
+// A cursor saved before the screen shrank comes back onto the screen. A
+// wrap pending when it was saved is not (tmux 3.3 and xterm.js, VS Code's
+// terminal: the next character overwrites the last column; X11 xterm 379
+// and DEC's VT220 and later restore it).
 void Terminal::RestoreCursor() {
   const SavedCursor& s = saved_[alt_screen_];
   MoveTo(s.row, s.col);
-  wrap_next_ = s.wrap_next && cursor_.col == cols_ - 1;
   origin_mode_ = s.origin_mode;
   graphics_[0] = s.graphics[0];
   graphics_[1] = s.graphics[1];
@@ -803,8 +805,8 @@ void Terminal::SwitchScreen(bool alt) {
   // A pending wrap stays pending across the switch, as in tmux and xterm.
 }
 
+// Erases keep a pending wrap, as EL does (below).
 void Terminal::EraseInDisplay(int how) {
-  wrap_next_ = false;
   if (how == 0) {
     EraseInLine(0);
     BlankRows(cursor_.row + 1, rows_, pen_.bg);
@@ -820,12 +822,19 @@ void Terminal::EraseInDisplay(int how) {
   else if (how == 2) ForgetOscPlaces(0, 0, rows_, 0);
 }
 
+// With a wrap pending the cursor is past the last column, as tmux and
+// xterm.js keep it: EL 0 erases nothing, EL 1 the whole row, and the wrap
+// stays pending (the next character starts the next row). X11 xterm and
+// the Linux console cancel the wrap and erase the last column: GNU grep's
+// colours end a match with ESC[K, and a match ending in the last column
+// would lose its last character.
 void Terminal::EraseInLine(int how) {
-  wrap_next_ = false;
-  Line& line = ScreenLine(cursor_.row);
-  int from = how == 0 ? cursor_.col : 0;
-  int to = how == 1 ? cursor_.col + 1 : cols_;
   if (how > 2) return;
+  Line& line = ScreenLine(cursor_.row);
+  int col = wrap_next_ ? cols_ : cursor_.col;
+  int from = how == 0 ? col : 0;
+  int to = how == 1 ? std::min(col + 1, cols_) : cols_;
+  if (from >= to) return;
   BlankCells(&line, from, to, pen_.bg);  // a wide character's other half stays, as in tmux
   if (to == cols_) line.wrapped = false;
   ForgetOscPlaces(cursor_.row, from, cursor_.row, to);
@@ -1162,6 +1171,17 @@ bool Terminal::LineAt(uint64_t abs, std::string* text, bool* wrapped, bool tabs)
   size_t end = TrimmedEnd(line.cells, Extent(line));
   if (line.wrapped) end = std::max(end, static_cast<size_t>(std::min(line.used, cols_)));
   *text = LineText(line, end, tabs);
+  return true;
+}
+
+bool Terminal::LineBefore(uint64_t abs, int col, std::string* text) const {
+  if (abs < first_retained_row()) return false;
+  if (abs >= lines_scrolled_ + static_cast<uint64_t>(rows_)) return false;
+  Line history;
+  if (abs < lines_scrolled_) history = FromHistory(history_[static_cast<size_t>(abs - first_retained_row())], cols_);
+  const Line& line = abs < lines_scrolled_ ? history : ScreenLine(static_cast<int>(abs - lines_scrolled_));
+  size_t end = TrimmedEnd(line.cells, std::min(static_cast<size_t>(std::max(col, 0)), Extent(line)));
+  *text = LineText(line, end, true);
   return true;
 }
 

@@ -118,6 +118,10 @@ class Terminal : private VtParser::Handler {
     bool held = false;
   };
   OscPlace osc_place(int number) const;
+  // Its column then. With a wrap pending the mark is at the start of the
+  // next row, where the next character goes (an end mark after a full row
+  // ends the reply with that row whole).
+  int osc_col(int number) const { return osc_place(number).col; }
 
   // Text of screen row `row`, without trailing blanks.
   std::string RowText(int row) const;
@@ -139,6 +143,10 @@ class Terminal : private VtParser::Handler {
   // `tabs`, cells a TAB moved over come back as that TAB (replies,
   // scrollback); else as the spaces the screen shows.
   bool LineAt(uint64_t abs, std::string* text, bool* wrapped, bool tabs = false) const;
+  // Text of absolute row `abs` left of column `col`, trailing blanks
+  // dropped, TABs given back (as LineAt with `tabs`); false if the row is
+  // not held.
+  bool LineBefore(uint64_t abs, int col, std::string* text) const;
 
   // While pinned, history at or after absolute row `abs` is never dropped,
   // whatever the limit (a long reply must survive until it is read).
@@ -284,6 +292,8 @@ class Terminal : private VtParser::Handler {
   struct SavedCursor {
     int row = 0;
     int col = 0;
+    // Past the last column (a wrap pending): where a reflow puts the cursor.
+    // DECRC does not restore the pending wrap itself (RestoreCursor).
     bool wrap_next = false;
     bool origin_mode = false;
     bool graphics[2] = {false, false};

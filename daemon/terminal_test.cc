@@ -809,6 +809,74 @@ TEST(Terminal, ChtKeepsAPendingWrap) {
   EXPECT_EQ(1, t.cursor().col);
 }
 
+// Issue 42: a wrap pending where the cursor is saved is not restored (tmux
+// 3.3 and xterm.js agree; X11 xterm 379 restores it): the character after
+// the restore overwrites the last column, the one after it wraps.
+TEST(Terminal, RestoringTheCursorLeavesNoWrapPending) {
+  for (const std::string& save_restore : {std::string("\x1b" "7|\x1b" "8"), std::string("\x1b[s|\x1b[u"),
+                                          std::string("\x1b[?1048h|\x1b[?1048l"),
+                                          std::string("\x1b[?1049h|\x1b[?1049l")}) {
+    size_t bar = save_restore.find('|');
+    Terminal t(10, 4, 100);
+    Feed(&t, "abcdefghij" + save_restore.substr(0, bar) + "\x1b[3;1HXY" + save_restore.substr(bar + 1) + "ZW");
+    EXPECT_EQ("abcdefghiZ", t.RowText(0)) << save_restore;
+    EXPECT_EQ("W", t.RowText(1)) << save_restore;
+    EXPECT_EQ(1, t.cursor().row) << save_restore;
+    EXPECT_EQ(1, t.cursor().col) << save_restore;
+  }
+}
+
+// Issue 42: with a wrap pending the cursor is past the last column, as tmux
+// and xterm.js keep it: EL and ED erase from there (EL 0 nothing, EL 1 the
+// whole row), and the wrap stays pending.
+TEST(Terminal, ErasingWithAWrapPendingKeepsIt) {
+  struct Case {
+    const char* erase;
+    const char* row0;
+  };
+  for (const Case& c : {Case{"\x1b[K", "abcdefghij"}, Case{"\x1b[0K", "abcdefghij"}, Case{"\x1b[1K", ""},
+                        Case{"\x1b[2K", ""}, Case{"\x1b[J", "abcdefghij"}, Case{"\x1b[1J", ""},
+                        Case{"\x1b[2J", ""}}) {
+    Terminal t(10, 4, 100);
+    Feed(&t, std::string("abcdefghij") + c.erase + "Z");
+    EXPECT_EQ(c.row0, t.RowText(0)) << c.erase;
+    EXPECT_EQ("Z", t.RowText(1)) << c.erase;
+    EXPECT_EQ(1, t.cursor().col) << c.erase;
+  }
+}
+
+// ED 0 with a wrap pending erases nothing of the cursor's row, and every
+// row below it.
+TEST(Terminal, ErasingWithAWrapPendingStillErasesTheRowsBelow) {
+  Terminal t(10, 4, 100);
+  Feed(&t, "\x1b[3;1Hbelow\x1b[1;1Habcdefghij\x1b[J");
+  EXPECT_EQ("abcdefghij", t.RowText(0));
+  EXPECT_EQ("", t.RowText(2));
+}
+
+// The column where an OSC came, and the text left of a column of any row
+// held (an engine's end mark: output without a final newline).
+TEST(Terminal, OscColumnAndTheTextBeforeIt) {
+  Terminal t(10, 3, 100);
+  Feed(&t, "ab\tc\x1b]7705;1\x07>>> \r\n");
+  EXPECT_EQ(9, t.osc_col(7705));  // "ab", a TAB to column 8, "c"
+  std::string text;
+  ASSERT_TRUE(t.LineBefore(t.osc_row(7705), t.osc_col(7705), &text));
+  EXPECT_EQ("ab\tc", text);
+  uint64_t full = t.lines_scrolled() + static_cast<uint64_t>(t.cursor().row);
+  Feed(&t, "0123456789\x1b]7705;2\x07>>> ");
+  // A wrap pending: the mark is where the next character goes, the next
+  // row's start, so the full row is wholly before it.
+  EXPECT_EQ(full + 1, t.osc_row(7705));
+  EXPECT_EQ(0, t.osc_col(7705));
+  Feed(&t, "\r\n1\r\n2\r\n3\r\n");  // its row goes into the history
+  ASSERT_TRUE(t.LineBefore(full, t.cols(), &text));
+  EXPECT_EQ("0123456789", text);
+  ASSERT_TRUE(t.LineBefore(full, 3, &text));
+  EXPECT_EQ("012", text);
+  EXPECT_FALSE(t.LineBefore(t.lines_scrolled() + 3, 3, &text));  // below the screen
+}
+
 // xterm maps '_' of the DEC special graphics set to a blank (charsets.c), not
 // to a no-break space: a line of them reads as spaces.
 TEST(Terminal, LineDrawingUnderscoreIsABlank) {

@@ -16,7 +16,8 @@
 // needs nothing the REPL's evaluator adds),
 // then waits as a script would for what the code left pending (promises,
 // immediates, timers, I/O; up to DRAIN_MS), and only then shows the value of
-// its last expression and the prompt. So output of `Promise.resolve(1).then(
+// its last expression (of a promise, the value it is fulfilled with, as a
+// notebook shows it) and the prompt. So output of `Promise.resolve(1).then(
 // console.log)` or of a timer belongs to the ask that caused it.
 //
 // Output that still comes later (a timer due after DRAIN_MS, an interval, a
@@ -35,8 +36,9 @@ const { AsyncLocalStorage, createHook } = require('async_hooks');
 
 // The wait for pending output; $TUIDRIVER_REPL_WAIT_MS shortens it (tests).
 const DRAIN_MS = Number(process.env.TUIDRIVER_REPL_WAIT_MS) || 5000;
-// How long late output waits after a prompt: the daemon must have seen the
-// reply's end first, or the late rows would be taken for the reply's last.
+// How long late output waits after a prompt: an ask that follows at once
+// shows it above its code, with no redraw of the prompt in between. (The
+// reply's end is the end mark, below, not this wait.)
 const LATE_MS = 200;
 const token = process.argv[2] || 'td';
 const writeStdout = process.stdout.write.bind(process.stdout);
@@ -282,8 +284,10 @@ function evaluateHere(source, file, done) {
 // line from column 0, which would erase output with no final newline
 // (process.stdout.write('x')), so such output gets its newline first.
 let atLineStart = true;
-// The running submission's number (0: none, the prompt shows).
+// The running submission's number (0: none, the prompt shows), and the
+// number of its echo mark.
 let running = 0;
+let runningEcho = 0;
 let submissions = 0;
 // The submission whose code runs now (callbacks of its promises, timers,
 // I/O included); undefined for the REPL's own.
@@ -298,9 +302,21 @@ function runningOwns() {
   return running !== 0 && asks.getStore() === running;
 }
 
+// Where the submission's output ends (the engine's end_osc, with the number
+// of its echo mark, 7703): written before its prompt, and after the REPL's
+// report of an error that ended it. The daemon ends the reply there, so late
+// output shown after it is never the reply's, however late it reads it.
+let endMarkDue = 0;  // the echo mark's number whose end mark is due
+function writeEndMark() {
+  if (endMarkDue === 0) return;
+  write(`\x1b]7705;${endMarkDue}\x07`);
+  endMarkDue = 0;
+}
+
 // Late: clear the prompt's row, print, and draw the prompt (with what was
 // typed so far) again below.
 function showLate() {
+  writeEndMark();  // (written with the prompt already: this is for safety)
   const text = held;
   held = '';
   write('\r\x1b[K' + text + (text.endsWith('\n') ? '' : '\n'));
@@ -385,6 +401,7 @@ if (server._domain) {
     const owner = asks.getStore();
     if (owner !== undefined && owner !== running) return lateError(e);
     if (running === 0) return;
+    endMarkDue = runningEcho;  // after the REPL's report, before its prompt
     ended();  // before the REPL's report and prompt
     if (!atLineStart) write('\n');
     if (!(e instanceof SubmissionExit)) return;
@@ -502,10 +519,13 @@ function forTheCode(chunk) {
   }
 }
 
-function drain(done) {
+// `awaiting()`: a final promise is not fulfilled yet (waited for as the
+// code's pending work is, even when none of that is left: what settles it
+// may be nothing the hook counts).
+function drain(done, awaiting) {
   // Code that started nothing asynchronous (most asks) has nothing left
   // that could run later: done now, not an event-loop turn later.
-  if (started === 0 && !codeReadsStdin()) {
+  if (started === 0 && !awaiting() && !codeReadsStdin()) {
     asks.exit(done);
     return;
   }
@@ -518,12 +538,22 @@ function drain(done) {
       return;
     }
     giveTerminalBack();
-    if (pendingCount() === 0 || Date.now() >= until) done();
+    if ((pendingCount() === 0 && !awaiting()) || Date.now() >= until) done();
     else setTimeout(check, 2);
   };
   // After the microtasks the code queued; outside the submission's context,
   // so that these timers are not counted as its own.
   asks.exit(() => setImmediate(check));
+}
+
+// What the REPL shows after a submission's output: its error, or the value
+// of its last expression.
+function showResult(err, value) {
+  if (!atLineStart) write('\n');
+  // A syntax error comes wrapped as "Recoverable" (the REPL would wait for more lines).
+  const e = err && err.err instanceof Error ? err.err : err;
+  if (err) write(`Uncaught ${e instanceof Error ? `${e.name}: ${e.message}` : server.writer(e)}\n`);
+  else if (value !== undefined) write(`${server.writer(withoutHookFields(value))}\n`);
 }
 
 // The source of `.td N` (the pipe's prompt N) or `.td "<source>"`; a
@@ -549,6 +579,7 @@ function submit(argument, echoed) {
   const { source, piped, error } = submission(argument);
   if (error) {
     write(`${echoed ? '' : `${typed}\n`}\x1b]7703;${++echoes}\x07${error}\n`);
+    endMarkDue = echoes;
     server.displayPrompt();
     return;
   }
@@ -557,23 +588,31 @@ function submit(argument, echoed) {
   if (piped && server.history && server.history[0] === typed) server.history[0] = `.td ${literalOf(source)}`;
   showAsTyped(source, server.getPrompt(), typed, echoed);
   running = ++submissions;
+  runningEcho = echoes;
   stdinBefore = new Map([...STDIN_READS, 'end'].map((event) => [event, process.stdin.listeners(event)]));
   pending.clear();
   started = 0;
   atLineStart = true;
   const mine = running;
-  const evaluated = (err, value) => drain(() => {
-    // An error its code threw later (a timer's, a rejected promise's) ended
-    // it already, with the REPL's report and prompt, as it ends a script.
-    if (running !== mine) return;
-    if (!atLineStart) write('\n');
-    // A syntax error comes wrapped as "Recoverable" (the REPL would wait for more lines).
-    const e = err && err.err instanceof Error ? err.err : err;
-    if (err) write(`Uncaught ${e instanceof Error ? `${e.name}: ${e.message}` : server.writer(e)}\n`);
-    else if (value !== undefined) write(`${server.writer(withoutHookFields(value))}\n`);
-    server.displayPrompt();
-    ended();
-  });
+  const evaluated = (err, value) => {
+    // A final promise is awaited and its value shown, nothing for
+    // undefined, as a notebook shows it (Deno's Jupyter kernel); node's REPL
+    // shows `Promise { <pending> }`, a script nothing. Its rejection stays
+    // unhandled: it ends the submission as an uncaught error does. Still
+    // pending after the wait, it shows as the REPL shows it.
+    const final = !err && types.isPromise(value);
+    let fulfilled = null;
+    if (final) value.then((v) => { fulfilled = { value: v }; });
+    drain(() => {
+      // An error its code threw later (a timer's, a rejected promise's) ended
+      // it already, with the REPL's report and prompt, as it ends a script.
+      if (running !== mine) return;
+      showResult(err, fulfilled ? fulfilled.value : value);
+      endMarkDue = runningEcho;
+      server.displayPrompt();
+      ended();
+    }, () => final && fulfilled === null);
+  };
   // (A named function: the REPL cuts an error's stack at the last
   // anonymous frame, which is to be the code's own. A file name of its
   // own, as node's REPL gives each line: V8's compile cache keeps every
@@ -638,6 +677,7 @@ if (promptFd >= 0) {
 }
 const displayPrompt = server.displayPrompt;
 server.displayPrompt = function displayPromptThenRun(...args) {
+  if (!muted) writeEndMark();  // (muted: a late error's prompt, while a submission runs)
   displayPrompt.apply(this, args);
   if (records.length > 0) process.nextTick(runArrived);
 };

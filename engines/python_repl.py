@@ -92,8 +92,9 @@ def _setup(token):
 
     # The wait for threads; $TUIDRIVER_REPL_WAIT_MS shortens it (tests).
     drain_s = float(os.environ.get("TUIDRIVER_REPL_WAIT_MS") or 5000) / 1000
-    # How long late output waits after a submission: the daemon must have
-    # seen the reply's end (the prompt) first, or take the late rows for it.
+    # How long late output waits after a submission: an ask that follows at
+    # once shows it above its code, with no redraw of the prompt in between.
+    # (The reply's end is the end mark, Late.ended, not this wait.)
     late_s = 0.2
 
     history_lines = 1000  # kept in readline's history
@@ -115,15 +116,21 @@ def _setup(token):
     last_char = ["\n"]  # the last character the code printed
     running = [0]  # the running submission's number (0: the prompt shows)
     submissions = [0]
+    threads_until = [0.0]  # when the running submission's wait for its threads ends
 
     def owner():
         """The submission whose code writes: the main thread runs the
         running one (or is the REPL's own); a thread belongs to the
-        submission that started it (Thread.start, below)."""
+        submission that started it (Thread.start, below), until the wait for
+        its threads is over (its output is late from then on, whenever the
+        main thread gets to end the submission)."""
         thread = threading.current_thread()
         if thread is threading.main_thread():
             return running[0]
-        return getattr(thread, "_td_submission", 0)
+        number = getattr(thread, "_td_submission", 0)
+        if number == running[0] and number and time.monotonic() >= threads_until[0]:
+            return -1  # no submission's: late, as are threads it starts
+        return number
 
     thread_start = threading.Thread.start
 
@@ -184,6 +191,17 @@ def _setup(token):
 
         def ended(self):
             with self.lock:
+                text = stdout.take_gathered()  # the value shown, if any
+                if running[0]:
+                    # Where the submission's output ends (the engine's
+                    # end_osc, with the number of its echo mark): the daemon
+                    # ends the reply there, so late output shown after it is
+                    # never the reply's, however late the daemon reads it.
+                    # In the value's write: one wake-up of the daemon less.
+                    text += "\x1b]7705;%d\x07" % echoes[0]
+                if text:
+                    self.raw.write(text)
+                    self.raw.flush()
                 running[0] = 0
                 self.quiet_until = time.monotonic() + late_s
                 if self.held:
@@ -226,15 +244,18 @@ def _setup(token):
             if text:
                 self._stream.write(text)
 
+        def take_gathered(self):
+            """What show_value gathered, not written yet; gathering ends."""
+            text = "".join(self._gathered or [])
+            self._gathered = None
+            return text
+
         def show_value(self, value):
-            """sys.displayhook(value), its writes here going out in one (the
-            repr and its newline: each write wakes the daemon)."""
+            """sys.displayhook(value), its writes here gathered to go out in
+            one with the end mark (the repr and its newline: each write wakes
+            the daemon; Late.ended writes them)."""
             self._gathered = []
-            try:
-                sys.displayhook(value)
-            finally:
-                self.write_gathered()
-                self._gathered = None
+            sys.displayhook(value)
 
         def __getattr__(self, name):
             return getattr(self._stream, name)
@@ -383,7 +404,7 @@ def _setup(token):
 
     def join_new_threads(before):
         """A script's end waits for its non-daemon threads: so does an ask."""
-        until = time.monotonic() + drain_s
+        until = threads_until[0] = time.monotonic() + drain_s
         for t in threading.enumerate():
             if t in before or t.daemon or t is threading.current_thread():
                 continue
@@ -413,6 +434,7 @@ def _setup(token):
         with late.lock:
             submissions[0] += 1
             running[0] = submissions[0]
+            threads_until[0] = float("inf")
 
     def run(source):
         """__td(N) (prompt N from the pipe) or __td("code")."""
@@ -472,12 +494,12 @@ def _setup(token):
                     begin()
                     execute(got[1], "", got[0])
             except KeyboardInterrupt:  # outside the code (which reports its own): as the REPL
-                late.ended()
                 print("\nKeyboardInterrupt", file=sys.stderr)
-            except Exception as exc:  # a pipe that lost its place: start afresh
                 late.ended()
+            except Exception as exc:  # a pipe that lost its place: start afresh
                 piped.clear()
                 print("tuidriver: the prompt pipe: %r" % exc, file=sys.stderr)
+                late.ended()
             return str.__str__(self)
 
     mark = "\001\x1b]7704;%s\x07\002" % token

@@ -15,7 +15,8 @@ import tempfile
 
 import homes
 from agent_harness import AgentSession, FakeApi, assert_text_agrees, require_cli
-from tuiclient import Daemon, busy_cpus
+from cpu_hog import CpuHog
+from tuiclient import Daemon
 
 MARKDOWN = """## Plan
 Use **bold** and `code`.
@@ -246,7 +247,7 @@ class ConcurrentStarts:
         self.concurrent_sessions(4)
 
     def test_four_sessions_started_together_beside_a_cpu_hog(self):
-        with busy_cpus():
+        with CpuHog():
             self.concurrent_sessions(4)
 
     def concurrent_sessions(self, count, rounds=3):

@@ -55,12 +55,23 @@ class NodeEngine(unittest.TestCase):
             self.assertTrue(text.startswith("Uncaught Error: "), text)
             self.assertEqual(self.ask_ok("1+1"), "2")
 
-    def test_a_promise_shows_without_the_helpers_hook_fields(self):
-        # The helper's async hook adds node's bookkeeping symbols to promises
-        # (async_id_symbol, kResourceStore); the value shows as node's docs show it.
-        self.assertEqual(self.ask_ok("Promise.resolve(3)"), "Promise { 3 }")
-        self.assertEqual(self.ask_ok("Promise.reject(5).catch((e) => console.log('caught', e))"),
-                         "caught 5\nPromise { undefined }")
+    def test_a_final_promise_is_awaited_and_its_value_shown(self):
+        # As a notebook shows it (Deno's Jupyter kernel): the value it is
+        # fulfilled with, nothing for undefined (issue 42: `Promise { undefined }`).
+        self.assertEqual(self.ask_ok("Promise.resolve(3)"), "3")
+        self.assertEqual(self.ask_ok("Promise.reject(5).catch((e) => console.log('caught', e))"), "caught 5")
+        self.assertEqual(self.ask_ok("fetchLater = (v) => new Promise((r) => setTimeout(r, 300, v));\n"
+                                     "fetchLater('data').then((v) => console.log('got', v))"), "got data")
+        self.assertEqual(self.ask_ok("async function twice(x) { return 2 * x; }\ntwice(21)"), "42")
+        self.assertEqual(self.ask_ok("(async () => { console.log('ran'); })()"), "ran")
+        self.assertEqual(self.ask_ok("fetchLater({ a: [1] })"), "{ a: [ 1 ] }")
+
+    def test_a_final_promise_still_pending_after_the_wait_shows_as_node_shows_it(self):
+        # Without the helper's hook fields (async_id_symbol, kResourceStore):
+        # as node's docs show a promise.
+        with Daemon("node", env={"TUIDRIVER_REPL_WAIT_MS": "300"}) as d:
+            self.assertEqual(d.ask("new Promise(() => {})")["text"], "Promise { <pending> }")
+            self.assertEqual(d.ask("1+1")["text"], "2")
 
     # The code goes through the engine's prompt pipe; nothing is typed.
     def test_a_long_program_prints_what_the_same_script_prints(self):

@@ -14,8 +14,13 @@ must equal the script's output without it, and it must reach the `output`
 events all the same (delivered, not dropped). All along, a ticker started
 by the first ask (an interval, a daemon thread) prints late output too.
 
+It runs beside a CPU hog (a busy loop per core, tests/lib/cpu_hog.py): on a
+loaded machine the daemon reads the screen late, after the prompt and what
+came after it, and whose output a line is must not depend on that.
+
 The count (split between node and python) is the first argument or
-$TUIDRIVER_PROPERTY_COUNT; 200 by default (about 2 minutes); ctest runs the full 1,000 (about 8 minutes, CMakeLists.txt), 200 under the sanitizers. The seed is
+$TUIDRIVER_PROPERTY_COUNT; 200 by default (about 3 minutes beside the hog); ctest runs
+the full 1,000 (about 10 minutes, CMakeLists.txt), 200 under the sanitizers. The seed is
 $TUIDRIVER_PROPERTY_SEED (printed on failure)."""
 import os
 import random
@@ -26,6 +31,7 @@ import time
 import unittest
 from concurrent.futures import ThreadPoolExecutor
 
+from cpu_hog import CpuHog
 from tuiclient import Daemon
 
 COUNT = int(os.environ.get("TUIDRIVER_PROPERTY_COUNT", "200"))
@@ -35,8 +41,10 @@ SEED = int(os.environ.get("TUIDRIVER_PROPERTY_SEED", str(random.randrange(1 << 3
 
 
 def late_delay(rng):
-    """A delay past the helper's wait: the output comes after the ask ended."""
-    return WAIT_MS + rng.randint(200, 900)
+    """A delay past the helper's wait: the output comes after the ask ended.
+    Half a second past it at least: a loaded machine may stall the code that
+    starts the timer that long before the wait begins."""
+    return WAIT_MS + rng.randint(500, 1200)
 
 
 def node_program(rng, number):
@@ -61,24 +69,41 @@ def node_program(rng, number):
     return "\n".join(parts)
 
 
+# Threads print while the ask waits for them, in an order that no load can
+# change (the script's must not either): each waits for the main thread's
+# last print, then for the thread before it. A late one starts its delay
+# when the main thread is done, so that it ends past the wait however long
+# the main thread was stalled before.
+PYTHON_PRELUDE = """import threading, time
+def after(first, delay, args, then):
+    first.wait()
+    time.sleep(delay)
+    print(*args)
+    then.set()
+main_done = threading.Event()"""
+
+
 def python_program(rng, number):
     FINAL = "None"  # no value shown: the reply is the script's output
-    parts = ["import threading"]
+    parts = [PYTHON_PRELUDE]
+    previous = "main_done"
     for n in range(rng.randint(1, 5)):
         kind = rng.choice(["now", "write", "thread"] + ["late"] * (rng.random() < 0.2))
         tag = "%s%d" % (kind, n)
-        if kind == "late":
-            parts.append("threading.Timer(%.3f, print, ['%s', %d]).start()" % (
-                late_delay(rng) / 1000, LATE, number * 10 + n))
+        if kind in ("thread", "late"):
+            first, delay, args = previous, rng.choice([0, 0.05, 0.1]), [tag]
+            if kind == "late":
+                first, delay, args = "main_done", late_delay(rng) / 1000, [LATE, number * 10 + n]
+            parts.append("done%d = threading.Event()\nthreading.Thread(target=after, args=(%s, %.3f, %r, done%d)).start()"
+                         % (n, first, delay, args, n))
+            if kind == "thread":
+                previous = "done%d" % n
             continue
         parts.append({
             "now": "print('%s')" % tag,
             "write": "import sys; sys.stdout.write('%s\\n')" % tag,
-            # 100 ms apart, and from the main thread's prints: a loaded
-            # machine stalls a script for tens of ms.
-            "thread": "threading.Timer(%.2f, print, ['%s']).start()" % (0.1 * (n + 1), tag),
         }[kind])
-    parts.append(FINAL)
+    parts += ["main_done.set()", FINAL]
     return "\n".join(parts)
 
 
@@ -120,7 +145,7 @@ class Interleavings(unittest.TestCase):
         with ThreadPoolExecutor(2) as pool:
             expected = list(pool.map(lambda c: run_as_script(engine, c), programs))
         late = [LATE + " tick"]
-        with Daemon(engine, env={"TUIDRIVER_REPL_WAIT_MS": str(WAIT_MS)}) as d:
+        with CpuHog(), Daemon(engine, env={"TUIDRIVER_REPL_WAIT_MS": str(WAIT_MS)}) as d:
             d.request("subscribe", events=["output"])
             self.assertTrue(d.ask(TICKERS[engine])["ok"])  # (its text: ticks in its wait)
             for code, script_output in zip(programs, expected):

@@ -8,6 +8,7 @@ output with no final newline, background output, questions, continuation
 prompts, interrupts, output that looks like a prompt."""
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -152,6 +153,14 @@ NODE += [
     ("queueMicrotask(() => console.log('microtask'));\nundefined;", None),
     ("process.nextTick(() => console.log('tick'));\nundefined;", None),
     ("new Promise((resolve) => resolve('then')).then(console.log);\nundefined;", None),
+    # The same ending in the promise (issue 42): awaited, its value shown as a
+    # notebook shows it, nothing for undefined (not `Promise { undefined }`).
+    ("new Promise((resolve) => resolve('then')).then(console.log)", None),
+    ("const promise2 = new Promise((resolve) => setTimeout(resolve, 200, 'bar'));\n"
+     "promise2.then((value) => { console.log(value); return value.length; })", "3"),
+    ("Promise.reject(new Error('nope')).catch((e) => console.log('caught', e.message))", None),
+    ("async function f2() {\n  console.log('in f2');\n}\nf2()", None),
+    ("async function sum(a, b) {\n  await null;\n  return a + b;\n}\nsum(40, 2)", "42"),
 ]
 
 SCRIPT = {
@@ -274,6 +283,33 @@ class NeverStuck(unittest.TestCase):
             self.assertEqual(d.ask("1+1")["text"], "2")
             output = "".join(m.get("data", "") for m in d.events if m.get("type") == "output")
             self.assertIn("Uncaught Error: late", output)
+
+    def test_a_reply_ends_where_its_output_did_however_late_the_daemon_reads(self):
+        # Issue 42: on a loaded machine the daemon read the screen only after
+        # the prompt and the late output shown above a fresh prompt since,
+        # and took that output for the reply's last rows. Stopping the daemon
+        # while the code runs makes it read that late every time.
+        cases = [
+            ("python", "import threading, time\nprint('start')\n"
+             "threading.Thread(target=lambda: (time.sleep(1.6), print('LATE')), daemon=True).start()\n"
+             "time.sleep(1)\nprint('mine', end='')", "start\nmine"),
+            ("node", "console.log('start');\nsetTimeout(() => console.log('LATE'), 1700);\n"
+             "setTimeout(() => process.stdout.write('mine'), 1000);\nundefined", "start\nmine"),
+        ]
+        for engine, code, reply in cases:
+            with self.subTest(engine=engine), Daemon(engine, env={"TUIDRIVER_REPL_WAIT_MS": "1300"}) as d:
+                d.request("subscribe", events=["output"])
+                d.send({"id": "late", "type": "ask", "prompt": code, "timeout_ms": 20000})
+                d.wait_for(lambda m: m.get("type") == "output" and "start" in m.get("data", ""), 20)
+                os.kill(d.proc.pid, signal.SIGSTOP)
+                try:
+                    time.sleep(3)  # the code ends; the late line shows above a fresh prompt
+                finally:
+                    os.kill(d.proc.pid, signal.SIGCONT)
+                r = d.wait_for(lambda m: m.get("id") == "late" and m.get("type") == "reply", 20)
+                self.assertEqual((r["ok"], r["text"]), (True, reply))
+                self.assertIn("LATE", "\n".join(d.request("scrollback")["lines"]))
+                self.assertEqual(d.ask("1+1")["text"], "2")
 
     def test_node_top_level_await(self):
         with Daemon("node") as d:

@@ -106,6 +106,22 @@ CASES = {
     "alt_47_back_keeps_pending_wrap": "main" + CSI + "?47h" + "b" * COLS + CSI + "?47lW",
     "alt_1047_keeps_pending_wrap": "a" * COLS + CSI + "?1047hZ",
     "tab_keeps_pending_wrap": "a" * COLS + "\tT",
+    # Issue 42: a pending wrap is not restored with the cursor, and survives
+    # EL and ED (xterm.js, VS Code's terminal, agrees with tmux on each;
+    # X11 xterm 379 differs on each). Two characters after: the first lands,
+    # the second shows whether the wrap is pending again.
+    "decsc_with_pending_wrap": "a" * COLS + ESC + "7" + CSI + "5;1HXY" + ESC + "8ZW",
+    "csi_s_with_pending_wrap": "a" * COLS + CSI + "s" + CSI + "5;1HXY" + CSI + "uZW",
+    "decsc_1049_with_pending_wrap": "a" * COLS + CSI + "?1049hXY" + CSI + "?1049lZW",
+    "el0_with_pending_wrap": "a" * COLS + CSI + "0KZW",
+    "el_default_with_pending_wrap": "a" * COLS + CSI + "KZW",
+    "el1_with_pending_wrap": "a" * COLS + CSI + "1KZW",
+    "el2_with_pending_wrap": "a" * COLS + CSI + "2KZW",
+    "el_wide_with_pending_wrap": "a" * (COLS - 2) + "\u4e2d" + CSI + "KZW",
+    "ed0_with_pending_wrap": numbered(3) + "a" * COLS + CSI + "JZW",
+    "ed0_below_pending_wrap": numbered(5) + CSI + "2;1H" + "b" * COLS + CSI + "JZW",
+    "ed1_with_pending_wrap": numbered(3) + "a" * COLS + CSI + "1JZW",
+    "ed2_with_pending_wrap": numbered(3) + "a" * COLS + CSI + "2JZW",
 }
 
 

@@ -5,7 +5,6 @@ The binary comes from $TUIDRIVER_BIN (ctest sets it), else build/tuidriver.
 tests/lib is on PYTHONPATH: ctest sets it, and `tests/py FILE` runs one file
 by hand. The programs the tests drive are in tests/programs (PROGRAMS).
 """
-import contextlib
 import json
 import os
 import select
@@ -190,22 +189,6 @@ def cpu_seconds(pid):
     with open("/proc/%d/stat" % pid) as f:
         fields = f.read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-@contextlib.contextmanager
-def busy_cpus(count=None, limit_s=900):
-    """Keeps `count` CPUs (all by default) busy with spinning processes for
-    the `with` block, so a test judged by timing runs as on a loaded laptop
-    or CI machine. Each spinner ends by itself after `limit_s` seconds."""
-    spinners = [subprocess.Popen(["timeout", str(limit_s), "sh", "-c", "while :; do :; done"],
-                                 start_new_session=True)
-                for _ in range(count or os.cpu_count() or 2)]
-    try:
-        yield
-    finally:
-        for p in spinners:
-            os.killpg(p.pid, 9)  # timeout and its shell
-            p.wait()
 
 
 def run_once(args, stdin_text, timeout=30, env=None):
