@@ -252,11 +252,8 @@ class TallResume:
             shutil.rmtree(s.tmp, ignore_errors=True)
 
 
-class AgentLifecycle:
-    """The fake API for a class of tests that start their own sessions, and
-    item 9 of the agent-engines issue. A subclass sets CLI, and
-    CLI_PROCESSES: how many processes a running session has at least."""
-    CLI_PROCESSES = 1
+class WithFakeApi:
+    """One fake API for a class of tests that start their own sessions (cls.api)."""
 
     @classmethod
     def setUpClass(cls):
@@ -265,6 +262,13 @@ class AgentLifecycle:
     @classmethod
     def tearDownClass(cls):
         cls.api.stop()
+
+
+class AgentLifecycle(WithFakeApi):
+    """Item 9 of the agent-engines issue, on a fake API of its own. A
+    subclass sets CLI, and CLI_PROCESSES: how many processes a running
+    session has at least."""
+    CLI_PROCESSES = 1
 
     def test_a_session_right_after_another_in_its_home_reads_its_own_turn(self):
         # A CLI that names its transcript at the first prompt (Codex, pi) left

@@ -14,7 +14,7 @@ import shutil
 import tempfile
 
 import homes
-from agent_harness import AgentSession, FakeApi, assert_text_agrees, require_cli
+from agent_harness import AgentSession, WithFakeApi, assert_text_agrees, require_cli
 from cpu_hog import CpuHog
 from tuiclient import Daemon
 
@@ -36,7 +36,7 @@ def f(x):
 See [docs](https://example.com)."""
 
 
-class ExactTurns:
+class ExactTurns(WithFakeApi):
     CLI = None
     SESSION_ID = r"^\S+$"  # how the CLI's session ids look
     SHELL_TOOL = "Bash"    # the model's name for the shell tool
@@ -82,14 +82,6 @@ class ExactTurns:
         """Makes the session's transcript unreadable; returns a string the
         transcript_error must name."""
         raise NotImplementedError
-
-    @classmethod
-    def setUpClass(cls):
-        cls.api = FakeApi()
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.api.stop()
 
     def setUp(self):
         self.api.reset()
@@ -219,7 +211,7 @@ class ExactTurns:
         self.assertIn(named, r["transcript_error"])
 
 
-class ConcurrentStarts:
+class ConcurrentStarts(WithFakeApi):
     """Sessions started at the same instant in one folder and one home (a
     pool, one agent per task on a repository), each asking its own prompt
     at the same time for three rounds: every reply's markdown, text and
@@ -228,14 +220,6 @@ class ConcurrentStarts:
     holds one per CLI; the CPU hog test runs alone (ctest RUN_SERIAL)."""
     CLI = None
     SESSION_ID = r"^\S+$"
-
-    @classmethod
-    def setUpClass(cls):
-        cls.api = FakeApi()
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.api.stop()
 
     def setUp(self):
         self.api.reset()
