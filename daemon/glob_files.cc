@@ -6,6 +6,8 @@
 
 #include <algorithm>
 
+#include "platform.h"  // lstat on Windows
+
 namespace tuidriver {
 
 std::vector<std::string> GlobFiles(const std::string& pattern) {

@@ -9,10 +9,10 @@
 
 #include "engine_config.h"
 #include "error_kind.h"
-#include "home.h"
 #include "json_writer.h"
 #include "messages.h"
 #include "options.h"
+#include "platform.h"
 #include "request.h"
 #include "session.h"
 
@@ -88,7 +88,7 @@ bool LoadEngine(const tuidriver::Options& o, tuidriver::EngineConfig* config, st
 std::string ChildHome(const tuidriver::EngineConfig& engine) {
   auto it = engine.env.find("HOME");
   if (it != engine.env.end()) return it->second;
-  return tuidriver::UserHome(getenv("HOME"), "/etc/passwd", getuid());
+  return tuidriver::DefaultHome();
 }
 
 // The session id (new, or --resume's), its arguments on the command line,
@@ -112,6 +112,8 @@ void AddTranscript(const tuidriver::Options& o, tuidriver::SessionOptions* s) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  int helper_code = tuidriver::StartPlatform(argc, argv);
+  if (helper_code >= 0) return helper_code;
   tuidriver::Options o;
   std::string err;
   if (!tuidriver::ParseOptions(argc, argv, &o, &err)) return Fail(2, tuidriver::ErrorKind::kUsage, err);

@@ -1,22 +1,16 @@
 #include "output.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
 #include <unistd.h>
 
 #include <chrono>
 
 #include "messages.h"
+#include "platform.h"
 
 namespace tuidriver {
 
-Output::Output(int fd) : fd_(fd), blocking_(isatty(fd)) {
-  if (!blocking_) {
-    int flags = fcntl(fd, F_GETFL);
-    if (flags >= 0) fcntl(fd, F_SETFL, flags | O_NONBLOCK);
-  }
-}
+Output::Output(int fd) : fd_(fd), blocking_(isatty(fd) || !SetNonblocking(fd)) {}
 
 void Output::Send(const std::string& json) {
   if (broken_) return;
@@ -74,8 +68,7 @@ void Output::Drain(int timeout_ms) {
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
         end - std::chrono::steady_clock::now()).count();
     if (left <= 0) break;
-    struct pollfd p = {fd_, POLLOUT, 0};
-    poll(&p, 1, static_cast<int>(left));
+    WaitWritable(fd_, static_cast<int>(left));
   }
 }
 

@@ -1,19 +1,57 @@
 // Everything the daemon needs from the operating system beyond POSIX.
 //
-// One interface, one file per platform (platform_linux.cc, platform_darwin.cc),
-// chosen by CMake: the rest of the daemon stays free of #ifdefs.
+// One interface, one file per platform (platform_linux.cc, platform_darwin.cc,
+// platform_windows.cc), chosen by CMake: the rest of the daemon stays free of
+// #ifdefs. Windows (docs/windows.md) has no poll, no signal masks and no
+// fork: the POSIX-only calls below are used by the POSIX loop and PTY only
+// (session.cc, pty_process.cc), whose Windows twins are session_windows.cc and
+// conpty_process.cc; the few POSIX names the shared code uses are given here.
 #ifndef TUIDRIVER_PLATFORM_H_
 #define TUIDRIVER_PLATFORM_H_
 
-#include <poll.h>
 #include <signal.h>
 #include <sys/types.h>
+#ifndef _WIN32
+#include <poll.h>
+#else
+#include <fcntl.h>
+#include <stdlib.h>
+#endif
 
 #include <string>
 #include <vector>
 
+#ifdef _WIN32
+// The POSIX signal numbers mingw lacks, with Linux's values: they are
+// protocol names (`signal` requests, exit reports); ConptyProcess maps them
+// to a job object's termination or a Ctrl-C.
+#define SIGHUP 1
+#define SIGQUIT 3
+#define SIGKILL 9
+#define SIGUSR1 10
+#define SIGUSR2 12
+#define SIGPIPE 13
+#define SIGALRM 14
+#define SIGCHLD 17
+#define SIGCONT 18
+#define SIGSTOP 19
+#define SIGTSTP 20
+#define SIGTTIN 21
+#define SIGTTOU 22
+#define SIGWINCH 28
+#undef NSIG
+#define NSIG 65
+// Files are opened binary (no \n to \r\n) and not inherited by children.
+#define O_CLOEXEC (_O_NOINHERIT | _O_BINARY)
+#define realpath(path, resolved) _fullpath((resolved), (path), PATH_MAX)
+#define lstat stat  // no symbolic links to tell apart
+typedef int uid_t;
+inline uid_t getuid() { return 0; }
+#endif
+
 namespace tuidriver {
 
+#ifndef _WIN32
 // Waits like poll(2) for up to timeout_ms (< 0: forever) with the signal
 // mask set to *mask for the wait only (ppoll semantics). Linux: ppoll.
 // macOS has no ppoll: the mask is swapped around poll and the wait capped
@@ -26,6 +64,23 @@ int PollWithSignalMask(struct pollfd* fds, nfds_t nfds, int timeout_ms,
 // Async-signal-safe: it runs between fork and exec. Linux: close_range
 // calls where the kernel has them; otherwise a loop up to the fd limit.
 void CloseFdsExcept(int keep, int also_keep = -1);
+#endif
+
+// Makes fd non-blocking; false where it cannot be (a Windows pipe: writes
+// to it block, see docs/windows.md).
+bool SetNonblocking(int fd);
+
+// Waits up to timeout_ms for fd to take more bytes (POLLOUT).
+void WaitWritable(int fd, int timeout_ms);
+
+// The home directory the child gets when the engine sets none: $HOME, else
+// /etc/passwd's entry for our uid (home.h). Windows: %USERPROFILE%.
+std::string DefaultHome();
+
+// Called first in main. Windows: stdin and stdout in binary mode, and the
+// exec helper (conpty_process.h) when this process was started as one;
+// returns its exit code then. -1: go on (every other platform).
+int StartPlatform(int argc, char** argv);
 
 // Ends this process with SIGTERM when its parent dies. Linux: prctl
 // PR_SET_PDEATHSIG. macOS: a thread waiting on kqueue EVFILT_PROC

@@ -1,6 +1,7 @@
 // macOS side of platform.h. Built (cross, with zig c++), not yet run on a Mac.
 #include "platform.h"
 
+#include <fcntl.h>
 #include <libproc.h>
 #include <limits.h>
 #include <mach-o/dyld.h>
@@ -8,6 +9,8 @@
 #include <stdlib.h>
 #include <sys/event.h>
 #include <unistd.h>
+
+#include "home.h"
 
 namespace tuidriver {
 namespace {
@@ -46,6 +49,20 @@ void CloseFdsExcept(int keep, int also_keep) {
     if (fd != keep && fd != also_keep) close(fd);
   }
 }
+
+bool SetNonblocking(int fd) {
+  int flags = fcntl(fd, F_GETFL);
+  return flags >= 0 && fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0;
+}
+
+void WaitWritable(int fd, int timeout_ms) {
+  struct pollfd p = {fd, POLLOUT, 0};
+  poll(&p, 1, timeout_ms);
+}
+
+std::string DefaultHome() { return UserHome(getenv("HOME"), "/etc/passwd", getuid()); }
+
+int StartPlatform(int, char**) { return -1; }
 
 bool DieWithParent() {
   pid_t parent = getppid();

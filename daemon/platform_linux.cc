@@ -23,6 +23,8 @@
 #include <cctype>
 #include <cstring>
 
+#include "home.h"
+
 namespace tuidriver {
 
 int PollWithSignalMask(struct pollfd* fds, nfds_t nfds, int timeout_ms,
@@ -51,6 +53,20 @@ void CloseFdsExcept(int keep, int also_keep) {
     if (fd != keep && fd != also_keep) close(fd);
   }
 }
+
+bool SetNonblocking(int fd) {
+  int flags = fcntl(fd, F_GETFL);
+  return flags >= 0 && fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0;
+}
+
+void WaitWritable(int fd, int timeout_ms) {
+  struct pollfd p = {fd, POLLOUT, 0};
+  poll(&p, 1, timeout_ms);
+}
+
+std::string DefaultHome() { return UserHome(getenv("HOME"), "/etc/passwd", getuid()); }
+
+int StartPlatform(int, char**) { return -1; }
 
 bool DieWithParent() {
   if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0) return false;

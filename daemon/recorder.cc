@@ -9,6 +9,7 @@
 #include <ctime>
 
 #include "json_writer.h"
+#include "platform.h"  // O_CLOEXEC on Windows
 
 namespace tuidriver {
 

@@ -99,38 +99,6 @@ int Session::Run() {
   return core_.exit_code();
 }
 
-bool Session::Spawn() {
-  SpawnOptions spawn;
-  spawn.argv = options_.engine.command;
-  spawn.env_set = options_.engine.env;
-  // The emulator behaves like xterm and keeps 24-bit colours (SGR 38;2 and
-  // 48;2, in `screen` with styles and in recordings); say so unless the
-  // engine or the caller (--env) says otherwise.
-  spawn.env_set.emplace("TERM", "xterm-256color");
-  spawn.env_set.emplace("COLORTERM", "truecolor");
-  spawn.env_strip = options_.engine.env_strip;
-  spawn.cwd = options_.cwd;
-  spawn.cols = options_.engine.cols;
-  spawn.rows = options_.engine.rows;
-  spawn.prompt_pipe = options_.engine.submit.wrap.find("{pipe}") != std::string::npos;
-  spawn.prompts_run = options_.engine.submit.pipe_only;
-  std::string err;
-  if (pty_.Spawn(spawn, &err)) return true;
-  out_.Send(SessionErrorMessage(ErrorKind::kSpawn, err));
-  out_.Drain(1000);
-  fprintf(stderr, "tuidriver: %s\n", err.c_str());
-  return false;
-}
-
-int Session::PollTimeoutMs(TimePoint now) const {
-  TimePoint wake = std::min(core_.NextWakeup(now), now + Ms(60000));
-  // Held prompts go once the program has read the input before them, which
-  // wakes nothing here: look again each millisecond.
-  if (pty_.prompts_held()) wake = std::min(wake, now + Ms(1));
-  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(wake - now).count();
-  return static_cast<int>(std::max<long long>(0, ms + 1));
-}
-
 void Session::HandleSignals() {
   if (g_child_changed) {
     g_child_changed = 0;
@@ -180,51 +148,16 @@ void Session::ReadRequests() {
     if (n < 0 && errno == EINTR) continue;
     if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return;
     if (n <= 0) {
-      stdin_open_ = false;
-      if (!in_buf_.empty() && !discarding_long_line_) HandleLine(in_buf_);
-      in_buf_.clear();
-      core_.OnStdinEof(Clock::now());
+      EndOfRequests();
       return;
     }
-    size_t start = 0;
-    for (size_t i = 0; i < static_cast<size_t>(n); ++i) {
-      if (buf[i] != '\n') continue;
-      if (AppendRequestBytes(buf + start, i - start)) HandleLine(in_buf_);
-      discarding_long_line_ = false;
-      in_buf_.clear();
-      // One long line must not keep its memory for the rest of the session.
-      if (in_buf_.capacity() > (1u << 20)) std::string().swap(in_buf_);
-      start = i + 1;
-    }
-    AppendRequestBytes(buf + start, static_cast<size_t>(n) - start);
+    TakeRequestBytes(buf, static_cast<size_t>(n));
     if (stdin_tty_) return;  // a second read would block until the next line
     // A pipe's read returns all it holds: a short one left it empty, and a
     // second read would only say EAGAIN.
     if (static_cast<size_t>(n) < sizeof buf) return;
   }
 }
-
-bool Session::AppendRequestBytes(const char* data, size_t len) {
-  if (discarding_long_line_) return false;
-  if (in_buf_.size() + len <= kMaxRequestBytes) {
-    // A long line gets its room once, not by doubling: no copies, and no
-    // trail of freed buffers behind it.
-    if (in_buf_.size() + len > (1u << 20) && in_buf_.capacity() < kMaxRequestBytes) {
-      in_buf_.reserve(kMaxRequestBytes);
-    }
-    in_buf_.append(data, len);
-    return true;
-  }
-  // Refuse now, and discard the rest of the line as it arrives: the line
-  // is never held whole, and no more than the limit is ever buffered.
-  out_.Send(ReplyErrorMessage(RequestId(), ErrorKind::kProtocol, "request line longer than " +
-                              std::to_string(kMaxRequestBytes) + " bytes; discarded"));
-  std::string().swap(in_buf_);
-  discarding_long_line_ = true;
-  return false;
-}
-
-void Session::HandleLine(const std::string& line) { core_.OnLine(line, Clock::now()); }
 
 bool Session::PtyChild::Signal(int sig, std::string* err) {
   if (pty_->SignalForeground(sig)) return true;

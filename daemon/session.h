@@ -1,5 +1,7 @@
 // The daemon's loop: one child on a PTY and the NDJSON protocol on
-// stdin/stdout, driven by a single-threaded ppoll loop. It only polls,
+// stdin/stdout, driven by a single-threaded ppoll loop (session.cc; on
+// Windows a WaitForMultipleObjects loop around a ConPTY, session_windows.cc;
+// what both share is in session_common.cc). It only polls,
 // reads (program output, request lines), writes (stdout, queued PTY input)
 // and handles signals; what to do with all that is SessionCore's, which it
 // gives the time and asks for the next wake-up (session_core.h lists the
@@ -13,6 +15,9 @@
 #include "output.h"
 #include "pty_process.h"
 #include "session_core.h"
+#ifdef _WIN32
+#include "conpty_process.h"
+#endif
 
 namespace tuidriver {
 
@@ -26,10 +31,15 @@ class Session {
   int Run();
 
  private:
+#ifdef _WIN32
+  using ChildProcess = ConptyProcess;
+#else
+  using ChildProcess = PtyProcess;
+#endif
   // The core reaches the program and stdout through these.
   class PtyChild : public SessionChild {
    public:
-    explicit PtyChild(PtyProcess* pty) : pty_(pty) {}
+    explicit PtyChild(ChildProcess* pty) : pty_(pty) {}
     void Write(const std::string& bytes) override { pty_->Write(bytes); }
     uint64_t PipePrompt(const std::string& prompt) override { return pty_->PipePrompt(prompt); }
     void DropPrompt(uint64_t number) override { pty_->DropPrompt(number); }
@@ -45,7 +55,7 @@ class Session {
     ExitStatus exit_status() const override { return pty_->exit_status(); }
     void KillLeftovers() override;
    private:
-    PtyProcess* pty_;
+    ChildProcess* pty_;
   };
   class OutputSink : public MessageSink {
    public:
@@ -65,6 +75,9 @@ class Session {
   void CheckChildExit();
   // Request framing: lines from stdin, of any kind (pipe, file, socket, TTY).
   void ReadRequests();
+  // Bytes read from stdin, cut into request lines; then its end.
+  void TakeRequestBytes(const char* data, size_t len);
+  void EndOfRequests();
   // Adds bytes of the current request line to in_buf_; false (and the line
   // refused) once it would pass kMaxRequestBytes.
   bool AppendRequestBytes(const char* data, size_t len);
@@ -74,7 +87,7 @@ class Session {
   int in_fd_;
   Output out_;
   OutputSink sink_{&out_};
-  PtyProcess pty_;
+  ChildProcess pty_;
   PtyChild child_{&pty_};
   SessionCore core_;
 

@@ -49,8 +49,10 @@ std::string JsonStr(const simdjson::dom::element& e, const char* key) {
 }
 
 std::pair<int64_t, int64_t> FileVersion(const struct stat& st) {
-#ifdef __APPLE__
+#if defined(__APPLE__)
   const struct timespec& mtime = st.st_mtimespec;  // macOS names it so
+#elif defined(_WIN32)
+  const struct timespec mtime = {st.st_mtime, 0};  // whole seconds only
 #else
   const struct timespec& mtime = st.st_mtim;
 #endif

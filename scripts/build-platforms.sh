@@ -14,6 +14,12 @@
 #                source package (apt-get source), deps/simdjson and deps/sqlite.
 #                Checked: a Mach-O executable for the right CPU. Built, not yet
 #                run on macOS.
+#   win32-x64:   Debian's g++-mingw-w64-x86-64-posix, -static, with the same
+#                RE2 source, deps/simdjson and deps/sqlite; the Windows files
+#                (platform_windows.cc, conpty_process.cc, session_windows.cc)
+#                instead of the POSIX ones. Checked: a PE32+ x64 executable
+#                under 4 MiB that imports only system DLLs (objdump -p);
+#                scripts/test-windows.sh runs it under Wine (docs/windows.md).
 # Usage: scripts/build-platforms.sh [PLATFORM...]
 #   No PLATFORM: every one this machine can build, skipping (with the reason)
 #   those it cannot. A PLATFORM named that cannot be built is an error (CI).
@@ -105,7 +111,7 @@ sys.exit(0 if ok else 1)
 PY
 }
 
-# The third-party sources for a darwin build, once: RE2 (its generated
+# The third-party sources for a darwin or win32 build, once: RE2 (its generated
 # Unicode tables made as Debian's build makes them). SQLite's
 # amalgamation is deps/sqlite, as for every build (scripts/deps.sh).
 darwin_sources() {
@@ -139,7 +145,7 @@ build_darwin() {  # platform zig-target
     jobs+=("$cxx -I$src/re2 -c $f -o $out/obj/re2_$(basename "$f" .cc).o")
   done
   for f in daemon/*.cc; do
-    case $f in *_test.cc|*_fuzz.cc|*/platform_linux.cc) continue ;; esac
+    case $f in *_test.cc|*_fuzz.cc|*/platform_linux.cc|*_windows.cc|*/conpty_process.cc) continue ;; esac
     jobs+=("$cxx -DTUIDRIVER_VERSION='\"$version\"' -Idaemon -Ideps/simdjson -I$src/re2 -Ideps/sqlite -c $f -o $out/obj/$(basename "$f" .cc).o")
   done
   jobs+=("$cxx -Ideps/simdjson -c deps/simdjson/simdjson.cpp -o $out/obj/simdjson.o")
@@ -158,8 +164,74 @@ build_darwin() {  # platform zig-target
   to_package $1
 }
 
+# The DLLs every Windows 10 has: what tuidriver.exe may import.
+win32_system_dlls='^(KERNEL32|msvcrt|SHELL32|USER32|ADVAPI32|WS2_32|api-ms-win-.*)\.dll$'
+
+build_win32_x64() {
+  local cxx=x86_64-w64-mingw32-g++-posix cc=x86_64-w64-mingw32-gcc-posix
+  if ! command -v $cxx >/dev/null || [ ! -e deps/simdjson/simdjson.cpp ] || [ ! -d /usr/share/unicode ]; then
+    skip win32-x64 "g++-mingw-w64-x86-64-posix (scripts/deps.sh --platforms); deps/simdjson (scripts/deps.sh); unicode-data"
+    return 0
+  fi
+  darwin_sources
+  local out=build-win32-x64 src=build-darwin-src
+  mkdir -p $out/obj
+  # Windows 10 1809 (NTDDI_WIN10_RS5): the first with ConPTY.
+  local flags="-std=c++17 -O2 -ffunction-sections -fdata-sections -DSIMDJSON_EXCEPTIONS=0 -D_WIN32_WINNT=0x0A00 -DNTDDI_VERSION=0x0A000006"
+  local version; version=$(sed -n 's/^project(tuidriver VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)
+  local jobs=()
+  for f in $src/re2/re2/*.cc $src/re2/util/*.cc; do
+    case $f in *test*|*benchmark*|*fuzz*|*/pcre.cc) continue ;; esac
+    jobs+=("$cxx $flags -I$src/re2 -c $f -o $out/obj/re2_$(basename "$f" .cc).o")
+  done
+  for f in daemon/*.cc; do
+    # The POSIX loop, PTY and platform files have Windows twins; home.cc reads /etc/passwd.
+    case $f in *_test.cc|*_fuzz.cc|*/platform_linux.cc|*/platform_darwin.cc|*/session.cc|*/pty_process.cc|*/home.cc) continue ;; esac
+    jobs+=("$cxx $flags -Wall -DTUIDRIVER_VERSION='\"$version\"' -Idaemon -Idaemon/win32 -Ideps/simdjson -I$src/re2 -Ideps/sqlite -c $f -o $out/obj/$(basename "$f" .cc).o")
+  done
+  jobs+=("$cxx $flags -Ideps/simdjson -c deps/simdjson/simdjson.cpp -o $out/obj/simdjson.o")
+  local sqlite_defs="-DSQLITE_OMIT_LOAD_EXTENSION -DSQLITE_THREADSAFE=0 -DSQLITE_DEFAULT_MEMSTATUS=0 -DSQLITE_OMIT_DEPRECATED"
+  sqlite_defs+=" -DSQLITE_OMIT_SHARED_CACHE -DSQLITE_DQS=0 -DSQLITE_OMIT_PROGRESS_CALLBACK -DSQLITE_OMIT_DECLTYPE"
+  sqlite_defs+=" -DSQLITE_LIKE_DOESNT_MATCH_BLOBS -DSQLITE_MAX_EXPR_DEPTH=0 -DSQLITE_USE_ALLOCA"
+  jobs+=("$cc -Os -w -ffunction-sections -fdata-sections $sqlite_defs -c deps/sqlite/sqlite3.c -o $out/obj/sqlite3.o")
+  # Only what changed since the last build (the objects outlive it): make-like,
+  # by time; a daemon header newer than a daemon object rebuilds it.
+  local todo=()
+  for j in "${jobs[@]}"; do
+    local o=${j##* -o } c; c=$(echo "$j" | sed 's/ -o .*//; s/.* //')
+    if [ -e "$o" ] && [ "$o" -nt "$c" ]; then
+      case $c in daemon/*) newer_header "$o" || continue ;; *) continue ;; esac
+    fi
+    todo+=("$j")
+  done
+  [ ${#todo[@]} -eq 0 ] || printf '%s\n' "${todo[@]}" | xargs -d '\n' -P2 -I{} sh -c '{}'
+  $cxx -static -s -Wl,--gc-sections $out/obj/*.o -o $out/tuidriver.exe
+  check_win32 $out/tuidriver.exe
+  mkdir -p npm/tuidriver-win32-x64/bin
+  install -m 755 $out/tuidriver.exe npm/tuidriver-win32-x64/bin/tuidriver.exe
+  echo "npm/tuidriver-win32-x64/bin/tuidriver.exe: from $out/tuidriver.exe"
+}
+
+# Whether a daemon header is newer than object $1 (a header change rebuilds all).
+newer_header() {
+  [ -n "$(find daemon -name '*.h' -newer "$1" -print -quit)" ]
+}
+
+# A PE32+ x86-64 executable under 4 MiB whose imports are all system DLLs.
+check_win32() {
+  local bin=$1 size; size=$(stat -c %s "$bin")
+  echo "$bin: $size bytes"
+  [ "$size" -lt "$darwin_max_bytes" ] || { echo "$bin is 4 MiB or more" >&2; exit 1; }
+  local dump; dump=$(x86_64-w64-mingw32-objdump -p "$bin")
+  grep -q '^Magic.*20b' <<<"$dump" || { echo "$bin: not a PE32+ executable" >&2; exit 1; }
+  local dlls; dlls=$(echo "$dump" | sed -n 's/^\s*DLL Name: //p')
+  echo "$bin imports: $(echo $dlls)"
+  local bad; bad=$(echo "$dlls" | grep -Ev "$win32_system_dlls" || true)
+  [ -z "$bad" ] || { echo "$bin imports non-system DLLs: $bad" >&2; exit 1; }
+}
+
 platforms=("$@")
-[ ${#platforms[@]} -gt 0 ] || platforms=(linux-x64 linux-arm64 darwin-arm64 darwin-x64)
+[ ${#platforms[@]} -gt 0 ] || platforms=(linux-x64 linux-arm64 darwin-arm64 darwin-x64 win32-x64)
 for p in "${platforms[@]}"; do
   echo "== $p"
   case $p in
@@ -167,6 +239,7 @@ for p in "${platforms[@]}"; do
     linux-arm64) build_linux_arm64 ;;
     darwin-arm64) build_darwin darwin-arm64 aarch64-macos ;;
     darwin-x64) build_darwin darwin-x64 x86_64-macos ;;
+    win32-x64) build_win32_x64 ;;
     *) echo "unknown platform $p" >&2; exit 2 ;;
   esac
 done

@@ -3,8 +3,9 @@
 # as root. Safe to run again: it only installs what is missing.
 #   scripts/deps.sh          the build, the demo and every test
 #   scripts/deps.sh --bench  also what bench/run.sh uses (valgrind, perf)
-#   scripts/deps.sh --platforms  also the linux-arm64 cross toolchain and what the
-#                    darwin builds take from Debian (scripts/test.sh uses it)
+#   scripts/deps.sh --platforms  also the linux-arm64 cross toolchain, what the
+#                    darwin builds take from Debian, and mingw-w64 and Wine for
+#                    win32-x64 (scripts/test.sh uses it)
 #   scripts/deps.sh --server  also chromium and libkrb5-dev: the tests in a browser
 #                    (server/test/page.test.mjs, tests/vscode)
 set -euo pipefail
@@ -47,8 +48,10 @@ for arg in "$@"; do
       # toolchain, the arm64 static libraries (dpkg multiarch) and qemu-user;
       # darwin builds: RE2's Unicode tables are generated from unicode-data,
       # RE2's sources come from `apt-get source`
-      # (deb-src below).
-      PACKAGES+=(g++-aarch64-linux-gnu qemu-user libre2-dev:arm64 unicode-data)
+      # (deb-src below); win32-x64: Debian's mingw-w64 (posix threads) and
+      # Wine 8's 64-bit loader, which runs the tests of tuidriver.exe headless
+      # (scripts/test-windows.sh makes its prefix; docs/windows.md).
+      PACKAGES+=(g++-aarch64-linux-gnu qemu-user libre2-dev:arm64 unicode-data g++-mingw-w64-x86-64-posix wine64)
       platforms=1
       if ! dpkg --print-foreign-architectures | grep -qx arm64; then
         dpkg --add-architecture arm64

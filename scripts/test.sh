@@ -25,6 +25,11 @@ bash scripts/test-linux-arm64.sh
 echo "== darwin-arm64 and darwin-x64 cross builds with Zig 0.11: Mach-O executables for the right CPU, under 4 MB; not run (docs/platforms.md)"
 bash scripts/build-platforms.sh darwin-arm64 darwin-x64
 
+echo "== win32-x64 cross build with mingw-w64: a static tuidriver.exe under 4 MiB importing only system DLLs (docs/windows.md)"
+bash scripts/build-platforms.sh win32-x64
+echo "== tuidriver.exe (the file npm/tuidriver-win32-x64 ships) over its protocol under Wine 8 (docs/windows.md)"
+bash scripts/test-windows.sh
+
 echo "== the TypeScript shim: npm package, ESM/CommonJS consumers, example .vsix (node --test)"
 npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
 npm run build    # tsc to dist/, build/tuidriver to bin/<platform>-<arch>/ (the prepack step)

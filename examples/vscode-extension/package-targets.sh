@@ -6,7 +6,7 @@
 # Usage: package-targets.sh DIR [TARGET...]
 #   DIR holds the tarballs: tuidriver-<version>.tgz (npm pack at the top) and
 #   tuidriver-<target>-<version>.tgz (npm pack in npm/tuidriver-<target>/).
-#   TARGET: linux-x64 linux-arm64 darwin-arm64 darwin-x64 (default: each one
+#   TARGET: linux-x64 linux-arm64 darwin-arm64 darwin-x64 win32-x64 (default: each one
 #   whose tarball is in DIR). $VSCE overrides the top level's node_modules/.bin/vsce.
 set -euo pipefail
 [ $# -ge 1 ] || { sed -n '2,10p' "$0" >&2; exit 2; }
@@ -17,7 +17,7 @@ main=$(ls "$dir"/tuidriver-[0-9]*.tgz 2>/dev/null | tail -n 1)
 [ -n "$main" ] || { echo "no tuidriver-<version>.tgz in $dir" >&2; exit 1; }
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  for t in linux-x64 linux-arm64 darwin-arm64 darwin-x64; do
+  for t in linux-x64 linux-arm64 darwin-arm64 darwin-x64 win32-x64; do
     if ls "$dir"/tuidriver-$t-[0-9]*.tgz >/dev/null 2>&1; then targets+=("$t"); fi
   done
 fi

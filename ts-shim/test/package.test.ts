@@ -19,7 +19,9 @@ function npm(args: string[], cwd: string): string {
 }
 
 const HOST = `${process.platform}-${process.arch}`;
-const TARGETS = ['linux-x64', 'linux-arm64', 'darwin-arm64', 'darwin-x64'];
+const TARGETS = ['linux-x64', 'linux-arm64', 'darwin-arm64', 'darwin-x64', 'win32-x64'];
+/** The binary's name in a target's package: tuidriver.exe on Windows. */
+const exe = (target: string): string => (target.startsWith('win32-') ? 'tuidriver.exe' : 'tuidriver');
 
 /** `npm pack` of the main package into `dir` (test.sh ran `npm run build`, the prepack step, already). */
 function packMain(dir: string): { tarball: string; files: Map<string, number> } {
@@ -32,11 +34,11 @@ function packPlatforms(dir: string): Map<string, string> {
   const tarballs = new Map<string, string>();
   for (const target of TARGETS) {
     const pkgDir = path.join(ROOT, 'npm', `tuidriver-${target}`);
-    if (!fs.existsSync(path.join(pkgDir, 'bin', 'tuidriver'))) continue;
+    if (!fs.existsSync(path.join(pkgDir, 'bin', exe(target)))) continue;
     const packed = JSON.parse(npm(['pack', '--offline', '--json', '--pack-destination', dir], pkgDir)) as Array<{ filename: string; files: PackedFile[] }>;
     const files = packed[0]!.files;
-    assert.deepEqual(files.map((f) => f.path).sort(), ['bin/tuidriver', 'package.json'], `tuidriver-${target} packs its binary only`);
-    assert.equal(files.find((f) => f.path === 'bin/tuidriver')!.mode & 0o111, 0o111, `tuidriver-${target}: the binary is packed executable`);
+    assert.deepEqual(files.map((f) => f.path).sort(), [`bin/${exe(target)}`, 'package.json'], `tuidriver-${target} packs its binary only`);
+    assert.equal(files.find((f) => f.path === `bin/${exe(target)}`)!.mode & 0o111, 0o111, `tuidriver-${target}: the binary is packed executable`);
     tarballs.set(target, path.join(dir, packed[0]!.filename));
   }
   assert.ok(tarballs.has(HOST), `npm/tuidriver-${HOST}/bin/tuidriver is missing: run npm run build`);
@@ -167,9 +169,9 @@ test('npm pack, installed in a fresh project, used from ESM and CommonJS; the ex
     for (const f of ['extension/extension.js', 'extension/package.json', `${pkg}dist/index.js`, `${pkg}engines/python.json`, `${pkg}engines/bash.json`]) {
       assert.ok(f in listing, `${target}: ${f} is not in the .vsix`);
     }
-    assert.equal(listing[`extension/node_modules/tuidriver-${target}/bin/tuidriver`]! & 0o111, 0o111, `${target}: its binary is in the .vsix, executable`);
+    assert.equal(listing[`extension/node_modules/tuidriver-${target}/bin/${exe(target)}`]! & 0o111, 0o111, `${target}: its binary is in the .vsix, executable`);
     const binaries = Object.keys(listing).filter((f) => /(^|\/)tuidriver(\.exe)?$/.test(f));
-    assert.deepEqual(binaries, [`extension/node_modules/tuidriver-${target}/bin/tuidriver`], `${target}: its own binary only`);
+    assert.deepEqual(binaries, [`extension/node_modules/tuidriver-${target}/bin/${exe(target)}`], `${target}: its own binary only`);
     assert.ok(!Object.keys(listing).some((f) => f.startsWith(`${pkg}bin/`)), `${target}: the main package's bin/ is left out`);
     const vsixManifest = execFileSync('python3', ['-c', 'import sys,zipfile; print(zipfile.ZipFile(sys.argv[1]).read("extension.vsixmanifest").decode())',
       path.join(ext, `tuidriver-example-${target}.vsix`)], { encoding: 'utf8' });
@@ -251,7 +253,7 @@ test('the platform packages: os/cpu, their binary only, in step with the main pa
     assert.equal(p.name, `tuidriver-${target}`);
     assert.equal(p.version, main.version, `tuidriver-${target} is at the main package's version`);
     assert.deepEqual([p.os, p.cpu], [[os], [cpu]], target);
-    assert.deepEqual(p.files, ['bin/tuidriver'], target);
+    assert.deepEqual(p.files, [`bin/${exe(target)}`], target);
     assert.equal(p.dependencies, undefined, target);
   }
 });
