@@ -8,8 +8,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 wine=/usr/lib/wine/wine64
 if [ ! -x $wine ]; then
-  echo "win32-x64 under Wine: skipped (needs wine64: scripts/deps.sh --platforms)" >&2
-  exit 0
+  echo "win32-x64 under Wine: $wine is missing (scripts/deps.sh --platforms installs wine64)" >&2
+  exit 1
 fi
 bin=$PWD/npm/tuidriver-win32-x64/bin/tuidriver.exe
 [ -f "$bin" ] || { echo "$bin is missing: run scripts/build-platforms.sh win32-x64 first" >&2; exit 1; }

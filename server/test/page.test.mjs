@@ -57,7 +57,7 @@ test('the page in Chromium on a phone: bash typed into, python asked in the chat
   await page.click('#start button');
   await page.waitForSelector('body[data-live]');
   const bashId = await page.getAttribute('body', 'data-live');
-  await until(async () => (await termLines(page)).some((l) => /\$ ?$/.test(l)), 'the bash prompt');
+  await until(async () => (await termLines(page)).some((l) => /[$#] ?$/.test(l)), 'the bash prompt');
   await page.click('#terminal .xterm-screen');
   await page.keyboard.type('echo hi');
   await page.keyboard.press('Enter');
