@@ -2,7 +2,6 @@
 // here and its own transcript_<name>.cc.
 #include <sys/stat.h>
 
-
 #include "glob_files.h"
 #include "transcript_claude.h"
 #include "transcript_cline.h"
