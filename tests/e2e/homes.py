@@ -230,7 +230,23 @@ def opencode_like_env(name, home, cwd, port, bare):
     os.makedirs(d, exist_ok=True)
     with open(os.path.join(d, name + ".json"), "w") as f:
         json.dump(config, f)
+    seed_plugin_install(d, "@kilocode/plugin" if name == "kilo" else "@opencode-ai/plugin")
     return env
+
+
+def seed_plugin_install(config_dir, package):
+    """The config folder as the CLI leaves it once it has installed its
+    plugin package there. On a fresh home it runs `npm install` at every
+    start (from the registry, under a lock in ~/.local/state/<name>/locks);
+    four sessions started together in one home then waited on one
+    another's install, one for over 120 s. The CLI skips the install when
+    node_modules exists and package-lock.json lists every dependency of
+    package.json, so the tests reach no registry."""
+    os.makedirs(os.path.join(config_dir, "node_modules"), exist_ok=True)
+    deps = {"dependencies": {package: "*"}}
+    for name, content in (("package.json", deps), ("package-lock.json", {"packages": {"": deps}})):
+        with open(os.path.join(config_dir, name), "w") as f:
+            json.dump(content, f)
 
 
 def pi_env(home, cwd, port, bare):
