@@ -11,7 +11,9 @@ import sys
 import tempfile
 
 E2E = os.path.dirname(os.path.abspath(__file__))
-MODULES = os.path.join(E2E, "node_modules")
+# scripts/drift.sh points this at another install of the CLIs (their newest
+# releases, say); the pinned ones in tests/e2e/node_modules otherwise.
+MODULES = os.environ.get("TUIDRIVER_E2E_MODULES") or os.path.join(E2E, "node_modules")
 FAKE_KEY = "sk-ant-fake-0123456789abcdefghijklmnopqrstuvwxyz"
 
 # The CLIs' own executables inside node_modules, found without relying on

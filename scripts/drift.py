@@ -1,0 +1,228 @@
+#!/usr/bin/env python3
+"""Version drift: each agent CLI's e2e suite against its newest release on
+npm, then against the version pinned in tests/e2e/package.json (and, with
+--older, the release before the pin), and a matrix of the results.
+
+The pins are not touched: other releases are installed into scratch folders
+under $TUIDRIVER_DRIFT_DIR (default /tmp/tuidriver-drift) and the suite finds
+them through TUIDRIVER_E2E_MODULES (tests/e2e/homes.py). Kept out of
+scripts/test.sh, since its result depends on the day.
+
+usage: scripts/drift.sh [--older] [--write-table] [CLI ...]
+  CLI: claude codex gemini opencode kilo pi copilot cline qwen (default: all)
+  --write-table  records the versions that passed in docs/engines.md
+Exit status: 0 when every version tried passed, 1 otherwise, 2 on bad usage.
+"""
+import datetime
+import json
+import os
+import re
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+E2E = os.path.join(ROOT, "tests", "e2e")
+sys.path.insert(0, E2E)
+os.environ.pop("TUIDRIVER_E2E_MODULES", None)  # homes.MODULES: the pinned install
+import homes  # noqa: E402  (where each CLI's executable is in a node_modules)
+DOC = os.path.join(ROOT, "docs", "engines.md")
+TABLE_START, TABLE_END = "<!-- drift table: scripts/drift.sh --write-table -->", "<!-- end of drift table -->"
+
+# CLI name (as tests/e2e/homes.py knows it) -> npm package.
+PACKAGES = {
+    "claude": "@anthropic-ai/claude-code",
+    "codex": "@openai/codex",
+    "gemini": "@google/gemini-cli",
+    "opencode": "opencode-ai",
+    "kilo": "@kilocode/cli",
+    "pi": "@mariozechner/pi-coding-agent",
+    "copilot": "@github/copilot",
+    "cline": "cline",
+    "qwen": "@qwen-code/qwen-code",
+}
+
+
+def version_key(version):
+    """1.10.2 after 1.9.0; a pre-release (1.2.0-beta.1) before its release."""
+    core, _, pre = version.partition("-")
+    return ([int(p) if p.isdigit() else 0 for p in core.split(".")], pre == "", pre)
+
+
+def npm_view(package, field):
+    out = subprocess.run(["npm", "view", package, field, "--json"], capture_output=True, text=True)
+    if out.returncode != 0:
+        raise SystemExit("npm view %s %s failed: %s" % (package, field, out.stderr.strip()[-500:]))
+    return json.loads(out.stdout)
+
+
+def releases(package):
+    """The package's releases, oldest first, without pre-releases."""
+    return sorted((v for v in npm_view(package, "versions") if "-" not in v), key=version_key)
+
+
+def pinned_version(package):
+    with open(os.path.join(E2E, "package.json")) as f:
+        return json.load(f)["dependencies"][package]
+
+
+def modules_for(cli, version, scratch):
+    """A node_modules holding `version` of the CLI: the pinned install when it
+    is that version, else a scratch folder installed once and then reused."""
+    package = PACKAGES[cli]
+    pinned = os.path.join(E2E, "node_modules")
+    if installed_version(pinned, package) == version:
+        return pinned
+    folder = os.path.join(scratch, "%s@%s" % (package.replace("/", "+"), version))
+    modules = os.path.join(folder, "node_modules")
+    if installed_version(modules, package) != version:
+        os.makedirs(folder, exist_ok=True)
+        with open(os.path.join(folder, "package.json"), "w") as f:
+            json.dump({"private": True, "dependencies": {package: version}}, f)
+        # --ignore-scripts: the tests run the CLIs' own executables, as CI does.
+        out = subprocess.run(["npm", "install", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"],
+                             cwd=folder, capture_output=True, text=True)
+        if out.returncode != 0:
+            raise RuntimeError("npm install %s@%s failed: %s" % (package, version, out.stderr.strip()[-500:]))
+    # The executable the tests run is often in a platform package that npm
+    # skips without a word when that release has none for this platform.
+    executable = os.path.join(modules, os.path.relpath(homes.EXECUTABLES[cli], homes.MODULES))
+    if not os.path.exists(executable):
+        raise RuntimeError("%s@%s installs no %s (is its platform package on the registry?)" % (
+            package, version, os.path.relpath(executable, modules)))
+    return modules
+
+
+def installed_version(modules, package):
+    try:
+        with open(os.path.join(modules, package, "package.json")) as f:
+            return json.load(f)["version"]
+    except (OSError, ValueError, KeyError):
+        return None
+
+
+def run_suite(cli, modules, log_path):
+    """The CLI's e2e suite on the CLI in `modules`: (passed, ran, failing tests)."""
+    env = dict(os.environ)
+    env.setdefault("TUIDRIVER_BIN", os.path.join(ROOT, "build", "tuidriver"))
+    env.setdefault("TUIDRIVER_ENGINES", os.path.join(ROOT, "engines"))
+    env["PYTHONPATH"] = os.path.join(ROOT, "tests", "lib")
+    env["TUIDRIVER_E2E_MODULES"] = modules
+    if not os.path.exists(env["TUIDRIVER_BIN"]):
+        raise SystemExit("%s is not built: bash scripts/build.sh build" % env["TUIDRIVER_BIN"])
+    with open(log_path, "w") as log:
+        code = subprocess.run([sys.executable, "-m", "unittest", "test_" + cli], cwd=E2E, env=env,
+                              stdout=log, stderr=subprocess.STDOUT).returncode
+    with open(log_path) as log:
+        ran, failing = parse_unittest(log.read())
+    return code == 0, ran, failing
+
+
+def parse_unittest(text):
+    """unittest's output: how many tests ran, and the failing ones as Class.test."""
+    failing = re.findall(r"^(?:FAIL|ERROR): (\S+) \(([^)]*)\)", text, re.M)
+    ran = re.search(r"^Ran (\d+) tests?", text, re.M)
+    return int(ran.group(1)) if ran else 0, ["%s.%s" % (cls.split(".")[-2 if cls.endswith(name) else -1], name)
+                                             for name, cls in failing]
+
+
+def check(cli, older, scratch):
+    """Rows of the matrix for one CLI: one per version tried."""
+    package = PACKAGES[cli]
+    pinned = pinned_version(package)
+    all_releases = releases(package)
+    # The newest is what `npm install -g` gives a user today: the latest tag.
+    versions = [("newest", npm_view(package, "dist-tags.latest")), ("pinned", pinned)]
+    if older:
+        before = [v for v in all_releases if version_key(v) < version_key(pinned)]
+        if before:
+            versions.append(("older", before[-1]))
+    rows, seen = [], {}
+    for role, version in versions:
+        if version in seen:  # the newest is the pin
+            rows.append(dict(seen[version], role=role))
+            continue
+        row = {"cli": cli, "role": role, "version": version, "passed": False, "ran": 0, "failing": []}
+        log_path = os.path.join(scratch, "logs", "%s@%s.log" % (cli, version))
+        row["log"] = log_path
+        try:
+            modules = modules_for(cli, version, scratch)
+            print("== %s %s (%s): its suite" % (cli, version, role), flush=True)
+            row["passed"], row["ran"], row["failing"] = run_suite(cli, modules, log_path)
+        except RuntimeError as e:
+            row["failing"] = [str(e)]
+        if not row["passed"] and not row["failing"]:
+            row["failing"] = ["the suite failed before its tests ran: see the log"]
+        seen[version] = row
+        rows.append(row)
+    return rows
+
+
+def print_matrix(rows):
+    print("\n%-9s %-7s %-10s %-6s %s" % ("CLI", "which", "version", "result", "failing tests (log)"))
+    for r in rows:
+        result = "pass" if r["passed"] else "FAIL"
+        detail = "" if r["passed"] else "%s (%s)" % (", ".join(r["failing"]), r["log"])
+        print("%-9s %-7s %-10s %-6s %s" % (r["cli"], r["role"], r["version"], "%s/%d" % (result, r["ran"]), detail))
+
+
+def read_table(doc):
+    """The drift table's rows in docs/engines.md: CLI -> [oldest, newest, date]."""
+    if TABLE_START not in doc:
+        return {}
+    table = doc[doc.index(TABLE_START):doc.index(TABLE_END)]
+    rows = {}
+    for line in table.splitlines():
+        cells = [c.strip(" `") for c in line.strip().strip("|").split("|")]
+        if len(cells) == 5 and cells[0] in PACKAGES:
+            rows[cells[0]] = cells[2:5]
+    return rows
+
+
+def write_table(rows, path=DOC):
+    """Widens each CLI's verified range by the versions that passed today."""
+    with open(path) as f:
+        doc = f.read()
+    if TABLE_START not in doc or TABLE_END not in doc:
+        raise SystemExit("docs/engines.md has no drift table (%s ... %s)" % (TABLE_START, TABLE_END))
+    table = read_table(doc)
+    today = datetime.date.today().isoformat()
+    for cli in PACKAGES:
+        passed = [r["version"] for r in rows if r["cli"] == cli and r["passed"]]
+        if not passed:
+            continue
+        old = table.get(cli)
+        candidates = passed + ([old[0], old[1]] if old else [])
+        table[cli] = [min(candidates, key=version_key), max(candidates, key=version_key), today]
+    lines = [TABLE_START, "| CLI | npm package | oldest verified | newest verified | checked |", "|---|---|---|---|---|"]
+    for cli, package in PACKAGES.items():
+        if cli in table:
+            oldest, newest, day = table[cli]
+            lines.append("| %s | `%s` | %s | %s | %s |" % (cli, package, oldest, newest, day))
+    doc = doc[:doc.index(TABLE_START)] + "\n".join(lines) + "\n" + doc[doc.index(TABLE_END):]
+    with open(path, "w") as f:
+        f.write(doc)
+    print("%s: the drift table is written" % os.path.relpath(path, ROOT))
+
+
+def main(argv):
+    flags = [a for a in argv if a.startswith("-")]
+    clis = [a for a in argv if not a.startswith("-")] or list(PACKAGES)
+    unknown = [a for a in flags if a not in ("--older", "--write-table")] + [c for c in clis if c not in PACKAGES]
+    if unknown:
+        print("drift.sh: unknown %s\n%s" % (", ".join(unknown), __doc__.split("\n\n")[2]), file=sys.stderr)
+        return 2
+    scratch = os.environ.get("TUIDRIVER_DRIFT_DIR", "/tmp/tuidriver-drift")
+    os.makedirs(os.path.join(scratch, "logs"), exist_ok=True)
+    rows = []
+    for cli in clis:
+        rows += check(cli, "--older" in flags, scratch)
+    print_matrix(rows)
+    with open(os.path.join(scratch, "results.json"), "w") as f:
+        json.dump(rows, f, indent=1)
+    if "--write-table" in flags:
+        write_table(rows)
+    return 0 if all(r["passed"] for r in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
