@@ -469,6 +469,8 @@ void AskQueue::ReleaseHeldReply(TimePoint now, bool final) {
     extra.Add("markdown", turn.markdown).AddRaw("turn", TurnJson(turn, transcript_->session_id()).Finish());
   } else {
     // Never a silent wrong answer: the screen's text, and why there is no more.
+    // Which release wrote what the reader did not understand.
+    if (!cli_version_.empty()) err += " (" + engine_.name + " " + cli_version_ + ")";
     extra.AddNull("markdown").Add("transcript_error", err);
   }
   ReplyAsk(*held_, extra);

@@ -95,6 +95,8 @@ class AskQueue {
   }
   // Ask start and end markers go to this recording (may be null).
   void set_recorder(Recorder* recorder) { recorder_ = recorder; }
+  // The CLI's release, named in transcript errors (a format it changed).
+  void set_cli_version(const std::string& version) { cli_version_ = version; }
   // A cancel's interrupt, once due (Update calls it too).
   void SendDueInterrupt(const Terminal& term, ChildInput* child, TimePoint now);
 
@@ -181,6 +183,7 @@ class AskQueue {
   TranscriptReader* transcript_;
   MessageSink* out_;
   Recorder* recorder_ = nullptr;
+  std::string cli_version_;
 
   std::deque<std::unique_ptr<Ask>> queue_;
   std::unique_ptr<Ask> active_;

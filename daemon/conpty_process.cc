@@ -116,6 +116,7 @@ bool ConptyProcess::Spawn(const SpawnOptions& options, std::string* err) {
     *err = options.argv[0] + ": command not found";
     return false;
   }
+  executable_ = program;
   std::wstring cwd = Widen(options.cwd);
   if (!options.cwd.empty()) {
     DWORD attributes = GetFileAttributesW(cwd.c_str());

@@ -40,6 +40,8 @@ class ConptyProcess {
   HANDLE read_event() const { return read_ov_.hEvent; }
   HANDLE write_event() const { return write_ov_.hEvent; }
   pid_t pid() const { return static_cast<pid_t>(pid_); }
+  // The program file argv[0] was found as on PATH (with PATHEXT).
+  const std::string& executable() const { return executable_; }
   pid_t ForegroundPid() const { return static_cast<pid_t>(pid_); }
   // The directory the child started in: another process's cwd lives in
   // its PEB, which is not read here.
@@ -88,6 +90,7 @@ class ConptyProcess {
   bool StartProcess(const std::wstring& command_line, const std::wstring& env, const std::wstring& cwd,
                     COORD size, std::string* err);
 
+  std::string executable_;
   HPCON console_ = nullptr;
   HANDLE input_ = INVALID_HANDLE_VALUE;   // our end of the console's input
   HANDLE output_ = INVALID_HANDLE_VALUE;  // our end of the console's output

@@ -13,6 +13,7 @@
 #include <set>
 #include <sstream>
 
+#include "cli_version.h"
 #include "json_fields.h"
 #include "keys.h"
 #include "text.h"
@@ -294,6 +295,20 @@ void ReadTimeouts(Reader* r, const element& e, const std::string& path, Timeouts
   });
 }
 
+void ReadCli(Reader* r, const element& e, const std::string& path, CliRelease* c) {
+  r->Object(e, path, [&](const std::string& key, const element& v, const std::string& sub) {
+    if (key == "npm") r->Strings(v, sub, &c->npm);
+    else if (key == "verified") r->Strings(v, sub, &c->verified);
+    else return false;
+    return true;
+  });
+  if (!r->failed() && c->verified.size() != 0 && c->verified.size() != 2) {
+    r->Fail(path + ".verified", "must be [oldest, newest]");
+  } else if (!r->failed() && c->verified.size() == 2 && CompareVersions(c->verified[0], c->verified[1]) > 0) {
+    r->Fail(path + ".verified", "the oldest comes first: " + c->verified[0] + " is newer than " + c->verified[1]);
+  }
+}
+
 void ReadEnv(Reader* r, const element& e, const std::string& path, std::map<std::string, std::string>* env) {
   r->Object(e, path, [&](const std::string& key, const element& v, const std::string& sub) {
     if (key.empty() || key.find('=') != std::string::npos) {
@@ -339,6 +354,7 @@ bool ReadTopField(Reader* r, const std::string& key, const element& v, const std
   else if (key == "needs_input_options") ReadInputOptions(r, v, path, &c->needs_input_options);
   else if (key == "slash_commands") ReadSlashCommands(r, v, path, &c->slash_commands);
   else if (key == "transcript") ReadTranscript(r, v, path, &c->transcript);
+  else if (key == "cli") ReadCli(r, v, path, &c->cli);
   else if (key == "timeouts") ReadTimeouts(r, v, path, &c->timeouts);
   else return false;
   return true;

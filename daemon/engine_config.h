@@ -158,6 +158,12 @@ struct TranscriptConfig {
   int wait_ms = 3000;
 };
 
+// The agent CLI an engine drives, as npm ships it (cli_version.h).
+struct CliRelease {
+  std::vector<std::string> npm;       // the package names; platform packages add "-linux-x64" and the like
+  std::vector<std::string> verified;  // empty, or the oldest and newest release verified (scripts/drift.sh)
+};
+
 struct Timeouts {
   int ready_ms = 15000;      // spawn until the input prompt shows
   // A needs_input pattern counts only once the screen has been quiet this
@@ -253,6 +259,7 @@ struct EngineConfig {
   InputOptionsConfig needs_input_options;
   std::vector<SlashCommand> slash_commands;
   TranscriptConfig transcript;
+  CliRelease cli;
   Timeouts timeouts;
 };
 

@@ -74,6 +74,11 @@ TEST(EngineConfig, ErrorsNameTheFileAndField) {
       {R"({"command": ["a"], "prompt": "("})", "'prompt'"},
       {R"({"command": ["a"], "prompt": "x", "submit": {"mode": "fast"}})", "'submit.mode'"},
       {R"({"command": ["a"], "prompt": "x", "submit": {"bogus": 1}})", "'submit.bogus'"},
+      // The verified range is [oldest, newest], in that order.
+      {R"({"command": ["a"], "prompt": "x", "cli": {"verified": ["1.0.0"]}})", "'cli.verified'"},
+      {R"({"command": ["a"], "prompt": "x", "cli": {"verified": ["2.0.0", "1.9.0"]}})", "'cli.verified'"},
+      {R"({"command": ["a"], "prompt": "x", "cli": {"npm": "cline"}})", "'cli.npm'"},
+      {R"({"command": ["a"], "prompt": "x", "cli": {"version": "1"}})", "'cli.version'"},
       // The prompt goes in one way: as a literal, or through the pipe.
       {R"j({"command": ["a"], "prompt": "x", "submit": {"wrap": "run()"}})j", "'submit.wrap'"},
       {R"j({"command": ["a"], "prompt": "x", "submit": {"wrap": "run({json}, {pipe})"}})j", "'submit.wrap'"},

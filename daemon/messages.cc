@@ -104,13 +104,15 @@ std::string SessionErrorMessage(ErrorKind kind, const std::string& error, const 
   return o.Finish();
 }
 
-std::string ReadyEvent(const std::string& engine, int64_t pid, int cols, int rows, const std::string& session_id) {
+std::string ReadyEvent(const std::string& engine, int64_t pid, int cols, int rows, const std::string& session_id,
+                       const std::string& cli_version) {
   JsonObject o;
   o.Add("type", "ready");
   if (engine.empty()) o.AddNull("engine");
   else o.Add("engine", engine);
   o.Add("pid", pid).Add("cols", cols).Add("rows", rows);
   if (!session_id.empty()) o.Add("session_id", session_id);
+  if (!cli_version.empty()) o.Add("cli_version", cli_version);
   return o.Finish();
 }
 

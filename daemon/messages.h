@@ -46,9 +46,10 @@ std::string OutputBase64Event(std::string_view bytes);
 std::string ExitEvent(const JsonObject& exit_fields);
 // {"type":"dialog","name":…,"keys":[…]}: a dialog rule answered.
 std::string DialogEvent(const std::string& name, const std::vector<std::string>& keys);
-// {"type":"ready","engine":…|null,"pid","cols","rows"[,"session_id"]}: the
+// {"type":"ready","engine":…|null,"pid","cols","rows"[,"session_id"][,"cli_version"]}: the
 // program is at its prompt (raw sessions: started); `engine` empty is null.
-std::string ReadyEvent(const std::string& engine, int64_t pid, int cols, int rows, const std::string& session_id);
+std::string ReadyEvent(const std::string& engine, int64_t pid, int cols, int rows, const std::string& session_id,
+                       const std::string& cli_version);
 // {"type":"output_dropped","bytes","events","reason"}: output events the
 // client did not read in time were dropped (counted, never silently).
 std::string OutputDroppedEvent(int64_t bytes, int64_t events);

@@ -225,6 +225,7 @@ bool PtyProcess::Spawn(const SpawnOptions& options, std::string* err) {
     ClosePair(prompt_pipe);
     return false;
   }
+  executable_ = path;
   if (!OpenPty(options.cols, options.rows, &master_, &slave_, err)) {
     ClosePair(prompt_pipe);
     return false;

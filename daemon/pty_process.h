@@ -66,6 +66,8 @@ class PtyProcess {
 
   int master_fd() const { return master_; }
   pid_t pid() const { return pid_; }
+  // The program file argv[0] was found as on PATH.
+  const std::string& executable() const { return executable_; }
 
   // Sends data to the program without ever blocking: what the PTY does not
   // take now waits, in order, for FlushInput. A program that stops reading
@@ -140,6 +142,7 @@ class PtyProcess {
   int master_ = -1;
   int slave_ = -1;
   pid_t pid_ = -1;
+  std::string executable_;
   ExitStatus status_;
   PendingWrites input_;  // bytes for the program, not yet taken by the PTY
   int prompt_fd_ = -1;

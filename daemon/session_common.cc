@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "cli_version.h"
 #include "messages.h"
 
 namespace tuidriver {
@@ -26,7 +27,11 @@ bool Session::Spawn() {
   spawn.prompt_pipe = options_.engine.submit.wrap.find("{pipe}") != std::string::npos;
   spawn.prompts_run = options_.engine.submit.pipe_only;
   std::string err;
-  if (pty_.Spawn(spawn, &err)) return true;
+  if (pty_.Spawn(spawn, &err)) {
+    core_.SetCliVersion(NpmPackageVersion(pty_.executable(), options_.engine.cli.npm));
+    if (!core_.cli_warning().empty()) fprintf(stderr, "tuidriver: warning: %s\n", core_.cli_warning().c_str());
+    return true;
+  }
   out_.Send(SessionErrorMessage(ErrorKind::kSpawn, err));
   out_.Drain(1000);
   fprintf(stderr, "tuidriver: %s\n", err.c_str());

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "cli_version.h"
 #include "keys.h"
 #include "messages.h"
 
@@ -198,7 +199,7 @@ void SessionCore::CheckReady(TimePoint now) {
     state_ = State::kReady;
     asks_.OnReady(now);
     out_->Send(ReadyEvent(options_.raw ? std::string() : options_.engine.name, child_->pid(), term_.cols(),
-                          term_.rows(), transcript_.session_id()));
+                          term_.rows(), transcript_.session_id(), cli_version_));
     return;
   }
   if (now >= ready_deadline_ && !closing_) {
@@ -481,6 +482,12 @@ const char* SessionCore::IdleState() const {
   }
 }
 
+void SessionCore::SetCliVersion(const std::string& version) {
+  cli_version_ = version;
+  cli_warning_ = UnverifiedVersionWarning(options_.engine.name, version, options_.engine.cli.verified);
+  asks_.set_cli_version(version);
+}
+
 void SessionCore::HandleStatus(const Request& r) {
   const char* state = "starting";
   if (state_ == State::kExited) state = "exited";
@@ -499,6 +506,9 @@ void SessionCore::HandleStatus(const Request& r) {
   o.Add("mode", options_.mode).Add("queued", static_cast<int64_t>(asks_.queued()));
   if (transcript_.session_id().empty()) o.AddNull("session_id");
   else o.Add("session_id", transcript_.session_id());
+  if (cli_version_.empty()) o.AddNull("cli_version");
+  else o.Add("cli_version", cli_version_);
+  o.AddStringArray("warnings", cli_warning_.empty() ? std::vector<std::string>() : std::vector<std::string>{cli_warning_});
   if (state_ == State::kStarting) matcher_.UpdateStarted(term_, &started_);
   o.AddRaw("explain", matcher_.ExplainJson(matcher_.Explain(term_, options_.mode), started_,
                                            state_ == State::kStarting));

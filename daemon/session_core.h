@@ -110,6 +110,11 @@ class SessionCore {
   // The earliest wake-up after `now` any part waits for; max() if none.
   TimePoint NextWakeup(TimePoint now) const;
 
+  // The release of the engine's CLI that runs (empty: not known), for
+  // `ready` and `status`, and its warning when it is not a verified one.
+  void SetCliVersion(const std::string& version);
+  const std::string& cli_warning() const { return cli_warning_; }
+
   // The session is over (closed, or the program gone and stdin closed).
   bool done() const { return quit_; }
   // 0, or 3 when the program never became ready.
@@ -190,6 +195,8 @@ class SessionCore {
   TranscriptReader transcript_;
 
   AskQueue asks_;
+  std::string cli_version_;
+  std::string cli_warning_;
   DialogResponder dialogs_;
   Waiters waiters_;
   Closer closer_;

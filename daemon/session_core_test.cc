@@ -233,5 +233,38 @@ TEST_F(SessionCoreTest, AnIdInUseIsRefused) {
   sink_.Find(R"({"id":1,"type":"reply","ok":false,"kind":"protocol","error":"id 1 is already in use by a pending request"})");
 }
 
+// issue 45: ready and status say which release of the CLI runs, and status
+// warns when nobody verified it.
+TEST_F(SessionCoreTest, ReadyAndStatusCarryTheCliVersionAndAWarningOutsideTheVerifiedRange) {
+  SessionOptions o = Repl();
+  o.engine.cli.verified = {"1.0.0", "1.2.0"};
+  Begin(o);
+  core_->SetCliVersion("1.3.0");
+  EXPECT_NE(std::string::npos, core_->cli_warning().find("repl 1.3.0 is newer than")) << core_->cli_warning();
+  Output(">>> ", 10);
+  Tick(10);
+  sink_.Find(R"({"type":"ready","engine":"repl","pid":4242,"cols":40,"rows":10,"cli_version":"1.3.0"})");
+  Line(R"({"id":1,"type":"status"})", 20);
+  std::string status = sink_.Find(R"({"id":1,"type":"reply","ok":true)");
+  EXPECT_NE(std::string::npos, status.find(R"("cli_version":"1.3.0","warnings":["repl 1.3.0 is newer than)"))
+      << status;
+}
+
+TEST_F(SessionCoreTest, AVerifiedOrUnknownVersionWarnsOfNothing) {
+  SessionOptions o = Repl();
+  o.engine.cli.verified = {"1.0.0", "1.2.0"};
+  Begin(o);
+  core_->SetCliVersion("1.1.0");
+  EXPECT_EQ("", core_->cli_warning());
+  Line(R"({"id":1,"type":"status"})", 5);
+  EXPECT_NE(std::string::npos, sink_.Find(R"({"id":1,"type":"reply")").find(R"("cli_version":"1.1.0","warnings":[])"));
+  core_->SetCliVersion("");
+  Output(">>> ", 10);
+  Tick(10);
+  sink_.Find(R"({"type":"ready","engine":"repl","pid":4242,"cols":40,"rows":10})");
+  Line(R"({"id":2,"type":"status"})", 20);
+  EXPECT_NE(std::string::npos, sink_.Find(R"({"id":2,"type":"reply")").find(R"("cli_version":null,"warnings":[])"));
+}
+
 }  // namespace
 }  // namespace tuidriver

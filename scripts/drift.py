@@ -10,10 +10,10 @@ scripts/test.sh, since its result depends on the day.
 
 usage: scripts/drift.sh [--older] [--write-table] [CLI ...]
   CLI: claude codex gemini opencode kilo pi copilot cline qwen (default: all)
-  --write-table  records the versions that passed in docs/engines.md
+  --write-table  widens each engine's cli.verified by the versions that
+                 passed, and writes the table in docs/engines.md from them
 Exit status: 0 when every version tried passed, 1 otherwise, 2 on bad usage.
 """
-import datetime
 import json
 import os
 import re
@@ -26,6 +26,7 @@ sys.path.insert(0, E2E)
 os.environ.pop("TUIDRIVER_E2E_MODULES", None)  # homes.MODULES: the pinned install
 import homes  # noqa: E402  (where each CLI's executable is in a node_modules)
 DOC = os.path.join(ROOT, "docs", "engines.md")
+ENGINES = os.path.join(ROOT, "engines")
 TABLE_START, TABLE_END = "<!-- drift table: scripts/drift.sh --write-table -->", "<!-- end of drift table -->"
 
 # CLI name (as tests/e2e/homes.py knows it) -> npm package.
@@ -165,43 +166,48 @@ def print_matrix(rows):
         print("%-9s %-7s %-10s %-6s %s" % (r["cli"], r["role"], r["version"], "%s/%d" % (result, r["ran"]), detail))
 
 
-def read_table(doc):
-    """The drift table's rows in docs/engines.md: CLI -> [oldest, newest, date]."""
-    if TABLE_START not in doc:
-        return {}
-    table = doc[doc.index(TABLE_START):doc.index(TABLE_END)]
-    rows = {}
-    for line in table.splitlines():
-        cells = [c.strip(" `") for c in line.strip().strip("|").split("|")]
-        if len(cells) == 5 and cells[0] in PACKAGES:
-            rows[cells[0]] = cells[2:5]
-    return rows
+def engine_file(cli, engines):
+    return os.path.join(engines, cli + ".json")
 
 
-def write_table(rows, path=DOC):
-    """Widens each CLI's verified range by the versions that passed today."""
-    with open(path) as f:
-        doc = f.read()
-    if TABLE_START not in doc or TABLE_END not in doc:
-        raise SystemExit("docs/engines.md has no drift table (%s ... %s)" % (TABLE_START, TABLE_END))
-    table = read_table(doc)
-    today = datetime.date.today().isoformat()
+def verified_range(cli, engines):
+    """The engine file's cli.verified: [oldest, newest], or None."""
+    with open(engine_file(cli, engines)) as f:
+        return json.load(f).get("cli", {}).get("verified")
+
+
+def write_table(rows, engines=ENGINES, doc_path=DOC):
+    """Widens each engine's cli.verified by the versions that passed (the
+    daemon warns outside it), then writes docs/engines.md's table from the
+    engine files: the one place the range is kept."""
     for cli in PACKAGES:
         passed = [r["version"] for r in rows if r["cli"] == cli and r["passed"]]
         if not passed:
             continue
-        old = table.get(cli)
-        candidates = passed + ([old[0], old[1]] if old else [])
-        table[cli] = [min(candidates, key=version_key), max(candidates, key=version_key), today]
-    lines = [TABLE_START, "| CLI | npm package | oldest verified | newest verified | checked |", "|---|---|---|---|---|"]
+        old = verified_range(cli, engines) or []
+        versions = sorted(passed + old, key=version_key)
+        path = engine_file(cli, engines)
+        with open(path) as f:
+            text = f.read()
+        line = '"verified": ["%s", "%s"]' % (versions[0], versions[-1])
+        text, found = re.subn(r'"verified": \[[^\]]*\]', line, text)
+        if found != 1:
+            raise SystemExit("%s: no single cli.verified to widen" % path)
+        with open(path, "w") as f:
+            f.write(text)
+    lines = [TABLE_START, "| CLI | npm package | oldest verified | newest verified |", "|---|---|---|---|"]
     for cli, package in PACKAGES.items():
-        if cli in table:
-            oldest, newest, day = table[cli]
-            lines.append("| %s | `%s` | %s | %s | %s |" % (cli, package, oldest, newest, day))
+        verified = verified_range(cli, engines)
+        if verified:
+            lines.append("| %s | `%s` | %s | %s |" % (cli, package, verified[0], verified[1]))
+    with open(doc_path) as f:
+        doc = f.read()
+    if TABLE_START not in doc or TABLE_END not in doc:
+        raise SystemExit("%s has no drift table (%s ... %s)" % (doc_path, TABLE_START, TABLE_END))
     doc = doc[:doc.index(TABLE_START)] + "\n".join(lines) + "\n" + doc[doc.index(TABLE_END):]
-    with open(path, "w") as f:
+    with open(doc_path, "w") as f:
         f.write(doc)
-    print("%s: the drift table is written" % os.path.relpath(path, ROOT))
+    print("the engines' cli.verified and the table in %s are written" % os.path.relpath(doc_path, ROOT))
 
 
 def main(argv):

@@ -1,6 +1,8 @@
 """scripts/drift.py's own logic, without npm or the suites: release order,
 unittest's output, and the table in docs/engines.md kept across runs."""
+import json
 import os
+import shutil
 import sys
 import tempfile
 import unittest
@@ -22,24 +24,31 @@ class DriftTest(unittest.TestCase):
         self.assertEqual(drift.parse_unittest(text), (12, ["Kilo.test_a", "KiloExact.test_b"]))
         self.assertEqual(drift.parse_unittest("Traceback ...\nSystemExit: not installed\n"), (0, []))
 
-    def test_the_table_widens_by_what_passed_and_keeps_the_rest(self):
-        with tempfile.NamedTemporaryFile("w", suffix=".md", delete=False) as f:
-            f.write("intro\n%s\n%s\nafter\n" % (drift.TABLE_START, drift.TABLE_END))
+    def test_the_engines_ranges_widen_by_what_passed_and_the_table_follows(self):
+        tmp = tempfile.mkdtemp()
+        engines, doc_path = os.path.join(tmp, "engines"), os.path.join(tmp, "engines.md")
+        shutil.copytree(drift.ENGINES, engines)
+        with open(doc_path, "w") as f:
+            f.write("intro\n%s\nstale rows\n%s\nafter\n" % (drift.TABLE_START, drift.TABLE_END))
+        pinned = drift.verified_range("claude", engines)
         try:
-            drift.write_table([{"cli": "claude", "version": "2.1.330", "passed": True},
-                               {"cli": "claude", "version": "2.1.332", "passed": True},
-                               {"cli": "kilo", "version": "7.8.1", "passed": False}], f.name)
-            drift.write_table([{"cli": "claude", "version": "2.1.329", "passed": True},
-                               {"cli": "codex", "version": "0.171.0", "passed": True}], f.name)
-            with open(f.name) as g:
-                doc = g.read()
+            drift.write_table([{"cli": "claude", "version": "99.0.0", "passed": True},
+                               {"cli": "kilo", "version": "99.0.0", "passed": False}], engines, doc_path)
+            drift.write_table([{"cli": "claude", "version": "0.0.1", "passed": True}], engines, doc_path)
+            self.assertEqual(drift.verified_range("claude", engines), ["0.0.1", "99.0.0"])
+            # Nothing of Kilo passed: its range stays as it was.
+            self.assertEqual(drift.verified_range("kilo", engines), drift.verified_range("kilo", drift.ENGINES))
+            with open(doc_path) as f:
+                doc = f.read()
+            with open(os.path.join(engines, "claude.json")) as f:
+                json.load(f)  # still JSON
         finally:
-            os.unlink(f.name)
-        table = drift.read_table(doc)
-        self.assertEqual([table["claude"][0], table["claude"][1]], ["2.1.329", "2.1.332"])
-        self.assertEqual(table["codex"][:2], ["0.171.0", "0.171.0"])
-        self.assertNotIn("kilo", table)  # nothing of Kilo passed: no claim
+            shutil.rmtree(tmp)
+        self.assertIn("| claude | `@anthropic-ai/claude-code` | 0.0.1 | 99.0.0 |", doc)
+        self.assertNotIn("stale rows", doc)
+        self.assertEqual(len([l for l in doc.splitlines() if l.startswith("| ") and "`" in l]), len(drift.PACKAGES))
         self.assertTrue(doc.startswith("intro\n") and doc.endswith("%s\nafter\n" % drift.TABLE_END))
+        self.assertIsNotNone(pinned)
 
 
 if __name__ == "__main__":

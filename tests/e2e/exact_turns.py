@@ -16,7 +16,7 @@ import tempfile
 import homes
 from agent_harness import AgentSession, WithFakeApi, assert_text_agrees, require_cli
 from cpu_hog import CpuHog
-from tuiclient import Daemon
+from tuiclient import ROOT, Daemon
 
 MARKDOWN = """## Plan
 Use **bold** and `code`.
@@ -201,6 +201,11 @@ class ExactTurns(WithFakeApi):
 
     def test_a_transcript_that_cannot_be_read_is_reported(self):
         self.start()
+        # The release that runs, read from its npm package (issue 45).
+        version = installed_version(self.CLI)
+        self.assertEqual(self.s.daemon.ready.get("cli_version"), version, self.s.daemon.ready)
+        status = self.s.daemon.request("status")
+        self.assertEqual((status["cli_version"], status["warnings"]), (version, []), status)
         self.api.script("first")
         self.assertEqual(self.ask("one")["markdown"], "first")
         named = self.break_transcript(self.s)
@@ -209,6 +214,16 @@ class ExactTurns(WithFakeApi):
         self.assertEqual(r["text"], "second")  # the screen still answers
         self.assertIsNone(r["markdown"])
         self.assertIn(named, r["transcript_error"])
+        self.assertIn("(%s %s)" % (self.CLI, version), r["transcript_error"])
+
+
+def installed_version(cli):
+    """The version of the CLI's npm package in the install the tests run,
+    as its engine file names the package."""
+    with open(os.path.join(os.environ.get("TUIDRIVER_ENGINES") or os.path.join(ROOT, "engines"), cli + ".json")) as f:
+        package = json.load(f)["cli"]["npm"][0]
+    with open(os.path.join(homes.MODULES, package, "package.json")) as f:
+        return json.load(f)["version"]
 
 
 class ConcurrentStarts(WithFakeApi):

@@ -296,6 +296,8 @@ export class Session extends EventEmitter<SessionEvents> {
       signal: (r.signal as string | null) ?? null,
       explain: r.explain as StateExplanation,
       sessionId: (r.session_id as string | null) ?? null,
+      cliVersion: (r.cli_version as string | null) ?? null,
+      warnings: Array.isArray(r.warnings) ? (r.warnings as string[]) : [],
     };
   }
 

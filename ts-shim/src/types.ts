@@ -175,6 +175,10 @@ export interface SessionStatus {
   explain: StateExplanation;
   /** The agent CLI's session id (engines with a transcript), for `resume`. */
   sessionId: string | null;
+  /** The agent CLI's release, from the npm package that installed it; null when unknown. */
+  cliVersion: string | null;
+  /** What the user should know, such as a `cliVersion` nobody verified this tuidriver with. */
+  warnings: string[];
 }
 
 /** Rows of history and screen, numbered from the session's start (see `scrollbackRows`). */

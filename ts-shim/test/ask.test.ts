@@ -44,6 +44,8 @@ test('python: ask, queued asks in order, askStream in parts', { timeout: 60_000 
     assert.equal(st.state, 'ready');
     assert.equal(st.engine, 'python');
     assert.equal(st.cols, 100);
+    assert.equal(st.cliVersion, null); // python's engine names no npm package
+    assert.deepEqual(st.warnings, []);
   } finally {
     await s.close();
   }
