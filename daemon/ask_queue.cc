@@ -468,8 +468,8 @@ void AskQueue::ReleaseHeldReply(TimePoint now, bool final) {
     if (!delta.empty()) out_->Send(ChunkMessage(held_->id(), delta));
     extra.Add("markdown", turn.markdown).AddRaw("turn", TurnJson(turn, transcript_->session_id()).Finish());
   } else {
-    // Never a silent wrong answer: the screen's text, and why there is no more.
-    // Which release wrote what the reader did not understand.
+    // Never a silent wrong answer: the screen's text, why there is no more,
+    // and which release wrote what the reader did not understand.
     if (!cli_version_.empty()) err += " (" + engine_.name + " " + cli_version_ + ")";
     extra.AddNull("markdown").Add("transcript_error", err);
   }

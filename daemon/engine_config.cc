@@ -5,6 +5,7 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <fstream>
 #include <functional>
@@ -302,8 +303,10 @@ void ReadCli(Reader* r, const element& e, const std::string& path, CliRelease* c
     else return false;
     return true;
   });
-  if (!r->failed() && c->verified.size() != 0 && c->verified.size() != 2) {
-    r->Fail(path + ".verified", "must be [oldest, newest]");
+  bool numbered = true;
+  for (const std::string& v : c->verified) numbered &= !v.empty() && isdigit(static_cast<unsigned char>(v[0]));
+  if (!r->failed() && ((c->verified.size() != 0 && c->verified.size() != 2) || !numbered)) {
+    r->Fail(path + ".verified", "must be [oldest, newest], each a release number such as 2.1.330");
   } else if (!r->failed() && c->verified.size() == 2 && CompareVersions(c->verified[0], c->verified[1]) > 0) {
     r->Fail(path + ".verified", "the oldest comes first: " + c->verified[0] + " is newer than " + c->verified[1]);
   }

@@ -77,6 +77,7 @@ TEST(EngineConfig, ErrorsNameTheFileAndField) {
       // The verified range is [oldest, newest], in that order.
       {R"({"command": ["a"], "prompt": "x", "cli": {"verified": ["1.0.0"]}})", "'cli.verified'"},
       {R"({"command": ["a"], "prompt": "x", "cli": {"verified": ["2.0.0", "1.9.0"]}})", "'cli.verified'"},
+      {R"({"command": ["a"], "prompt": "x", "cli": {"verified": ["latest", "2.0.0"]}})", "'cli.verified'"},
       {R"({"command": ["a"], "prompt": "x", "cli": {"npm": "cline"}})", "'cli.npm'"},
       {R"({"command": ["a"], "prompt": "x", "cli": {"version": "1"}})", "'cli.version'"},
       // The prompt goes in one way: as a literal, or through the pipe.

@@ -162,7 +162,9 @@ def print_matrix(rows):
     print("\n%-9s %-7s %-10s %-6s %s" % ("CLI", "which", "version", "result", "failing tests (log)"))
     for r in rows:
         result = "pass" if r["passed"] else "FAIL"
-        detail = "" if r["passed"] else "%s (%s)" % (", ".join(r["failing"]), r["log"])
+        detail = "" if r["passed"] else ", ".join(r["failing"])
+        if not r["passed"] and os.path.exists(r["log"]):
+            detail += " (%s)" % r["log"]
         print("%-9s %-7s %-10s %-6s %s" % (r["cli"], r["role"], r["version"], "%s/%d" % (result, r["ran"]), detail))
 
 
