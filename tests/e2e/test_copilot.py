@@ -17,6 +17,7 @@ CLI = "copilot"
 class Copilot(AgentTurns, unittest.TestCase):
     CLI = CLI
     CHROME = ("Working", "❯", "───", "/project")
+    DRAWS_WHILE_THE_MODEL_WRITES = False
 
     # What ask_stream gives instead: the answer in a few large pieces (often
     # whole, once the model has finished), deltas that add up to the reply,
