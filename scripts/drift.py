@@ -130,11 +130,10 @@ def check(cli, older, scratch):
     """Rows of the matrix for one CLI: one per version tried."""
     package = PACKAGES[cli]
     pinned = pinned_version(package)
-    all_releases = releases(package)
     # The newest is what `npm install -g` gives a user today: the latest tag.
     versions = [("newest", npm_view(package, "dist-tags.latest")), ("pinned", pinned)]
     if older:
-        before = [v for v in all_releases if version_key(v) < version_key(pinned)]
+        before = [v for v in releases(package) if version_key(v) < version_key(pinned)]
         if before:
             versions.append(("older", before[-1]))
     rows, seen = [], {}
@@ -145,6 +144,8 @@ def check(cli, older, scratch):
         row = {"cli": cli, "role": role, "version": version, "passed": False, "ran": 0, "failing": []}
         log_path = os.path.join(scratch, "logs", "%s@%s.log" % (cli, version))
         row["log"] = log_path
+        if os.path.exists(log_path):
+            os.unlink(log_path)  # an earlier run's
         try:
             modules = modules_for(cli, version, scratch)
             print("== %s %s (%s): its suite" % (cli, version, role), flush=True)
