@@ -336,10 +336,10 @@ class AgentTurns:
     CLI = None
     CHROME = ()  # TUI decorations that must never leak into a reply
     # The CLI draws an answer while the model still writes it. Copilot draws
-    # it in a few pieces, often only once it is whole (docs/engines.md), so
-    # its first delta may follow the model's end: on a machine loaded ~4x
-    # its cores it came 9 s after (whether Copilot drew it that late, or the
-    # daemon saw it late, is not yet known: a recording would say).
+    # it in a few pieces, often only once it is whole (docs/engines.md): on
+    # a machine loaded ~4x its cores, a recording showed Copilot still
+    # counting the reply's bytes in 15 s after the fake model had sent them
+    # all, then drawing the answer at once; the first delta came 0.6 s later.
     DRAWS_WHILE_THE_MODEL_WRITES = True
 
     @classmethod
