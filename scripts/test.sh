@@ -6,49 +6,64 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh --platforms --server
 jobs=$(nproc)
+# Each stage says when it began (minutes into the run): where CI time goes.
+stage() { printf '== [%dm%02ds] %s\n' $((SECONDS / 60)) $((SECONDS % 60)) "$*"; }
 
-echo "== the agent CLIs for the end-to-end tests (pinned in tests/e2e/package-lock.json)"
+stage "the agent CLIs for the end-to-end tests (pinned in tests/e2e/package-lock.json)"
 # --ignore-scripts: the tests run the CLIs' own executables (tests/e2e/homes.py).
 (cd tests/e2e && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
 
-echo "== build"
+stage "build"
 bash scripts/build.sh build
-echo "== unit, integration and end-to-end tests"
+# The other builds compile while the tests run, at the lowest CPU and I/O
+# priority: they take only what the tests leave idle (the agent CLIs' tests
+# wait on their programs much of the time), and finish at full speed after.
+stage "the cross builds, the sanitizer build and the fuzzers, in the background at idle priority (build/other-builds.log)"
+setsid nice -n 19 ionice -c 3 bash -c "set -euo pipefail
+  bash scripts/build-platforms.sh linux-arm64 darwin-arm64 darwin-x64 win32-x64
+  cmake -S . -B build-asan -DTUIDRIVER_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null
+  cmake --build build-asan -j$jobs
+  bash scripts/fuzz.sh --build" > build/other-builds.log 2>&1 &
+other_builds=$!
+trap 'kill -- -$other_builds 2>/dev/null || true' EXIT  # a failed run leaves no compiler behind
+
+stage "unit, integration and end-to-end tests"
 ctest --test-dir build -j"$jobs" --output-on-failure --timeout 900
 
-echo "== linux-x64: build/tuidriver stripped, fully static, under 3 MB, into its npm package (docs/platforms.md)"
-bash scripts/build-platforms.sh linux-x64
-echo "== linux-arm64 cross build: fully static, under 3 MB, --version under qemu-user (docs/platforms.md)"
-bash scripts/build-platforms.sh linux-arm64
-echo "== the integration tests against the shipped linux-arm64 binary under qemu-user"
-bash scripts/test-linux-arm64.sh
-echo "== darwin-arm64 and darwin-x64 cross builds with Zig 0.11: Mach-O executables for the right CPU, under 4 MB; not run (docs/platforms.md)"
-bash scripts/build-platforms.sh darwin-arm64 darwin-x64
+stage "the background builds: linux-arm64 (fully static, under 3 MB, --version under qemu-user), darwin-arm64 and darwin-x64 with Zig 0.11 (Mach-O for the right CPU, under 4 MB; not run), win32-x64 with mingw-w64 (static, under 4 MiB, only system DLLs), ASan+UBSan, the fuzzers (docs/platforms.md, docs/windows.md)"
+if ! wait $other_builds; then
+  cat build/other-builds.log
+  echo "the background builds failed: build/other-builds.log" >&2
+  exit 1
+fi
+cat build/other-builds.log
 
-echo "== win32-x64 cross build with mingw-w64: a static tuidriver.exe under 4 MiB importing only system DLLs (docs/windows.md)"
-bash scripts/build-platforms.sh win32-x64
-echo "== tuidriver.exe (the file npm/tuidriver-win32-x64 ships) over its protocol under Wine 8 (docs/windows.md)"
+stage "linux-x64: build/tuidriver stripped, fully static, under 3 MB, into its npm package (docs/platforms.md)"
+bash scripts/build-platforms.sh linux-x64
+stage "the integration tests against the shipped linux-arm64 binary under qemu-user"
+bash scripts/test-linux-arm64.sh
+
+stage "tuidriver.exe (the file npm/tuidriver-win32-x64 ships) over its protocol under Wine 8 (docs/windows.md)"
 bash scripts/test-windows.sh
 
-echo "== the TypeScript shim: npm package, ESM/CommonJS consumers, example .vsix (node --test)"
+stage "the TypeScript shim: npm package, ESM/CommonJS consumers, example .vsix (node --test)"
 npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
 npm run build    # tsc to dist/, build/tuidriver to bin/<platform>-<arch>/ (the prepack step)
 npm test
 
-echo "== any Linux: the shipped linux-x64 binary in a chroot holding only it, the engines and busybox-static (docs/platforms.md)"
+stage "any Linux: the shipped linux-x64 binary in a chroot holding only it, the engines and busybox-static (docs/platforms.md)"
 tests/py tests/static/test_chroot.py
 
-echo "== tuidriver-server: the MCP server, REST/SSE/WebSocket, the page in headless chromium (node --test, about a minute)"
+stage "tuidriver-server: the MCP server, REST/SSE/WebSocket, the page in headless chromium (node --test, about a minute)"
 (cd server && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error && npm test)
 
-echo "== the example extension in a real VS Code: its .vsix in code-server from npm, in headless chromium (tests/vscode, a few minutes)"
+stage "the example extension in a real VS Code: its .vsix in code-server from npm, in headless chromium (tests/vscode, a few minutes)"
 bash tests/vscode/run.sh
 
-echo "== unit and integration tests under AddressSanitizer + UBSan"
-cmake -S . -B build-asan -DTUIDRIVER_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null
-cmake --build build-asan -j"$jobs"
+stage "unit and integration tests under AddressSanitizer + UBSan (built in the background above)"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build-asan -j"$jobs" -LE e2e --output-on-failure --timeout 900
 
-echo "== fuzzers: a fixed seed and input count each, about a minute, in parallel (longer: scripts/fuzz.sh SECONDS)"
+stage "fuzzers: a fixed seed and input count each, about a minute, in parallel (longer: scripts/fuzz.sh SECONDS)"
 bash scripts/fuzz.sh --ci
+stage "done"
