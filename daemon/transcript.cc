@@ -129,25 +129,6 @@ std::string TranscriptPath(const std::string& pattern, const std::string& home, 
   return out;
 }
 
-bool SamePrompt(const std::string& recorded, const std::string& typed) {
-  auto fold = [](const std::string& s) {
-    std::string out;
-    bool space = false;
-    for (char c : s) {
-      if (isspace(static_cast<unsigned char>(c))) {
-        space = !out.empty();
-      } else {
-        if (space) out += ' ';
-        out += c;
-        space = false;
-      }
-    }
-    return out;
-  };
-  std::string want = fold(typed);
-  return !want.empty() && fold(recorded) == want;
-}
-
 std::string NewSessionId() {
   std::random_device rd;
   unsigned char b[16];

@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "json_writer.h"
 #include "transcript_jsonl.h"
 
 namespace tuidriver {

@@ -18,7 +18,7 @@
 #include <utility>
 #include <vector>
 
-#include "transcript.h"
+#include "transcript_turn.h"
 
 namespace tuidriver {
 
@@ -71,6 +71,11 @@ std::string JsonText(const simdjson::dom::element& content);
 // An Anthropic-style {"type":"tool_use", id, name, input} block as a tool
 // call (Claude's and Cline's transcripts); its output comes with the result.
 ToolCall ToolUseCall(const simdjson::dom::element& block);
+
+// Whether a transcript's recorded prompt is the one typed: equal once
+// surrounding white space is trimmed and runs of it folded (a CLI may
+// record a pasted prompt's line ends or indentation its own way).
+bool SamePrompt(const std::string& recorded, const std::string& typed);
 
 // A file's size and modification time (ns): what tells that it changed.
 std::pair<int64_t, int64_t> FileVersion(const struct stat& st);

@@ -2,6 +2,8 @@
 // here and its own transcript_<name>.cc.
 #include <sys/stat.h>
 
+#include <cctype>
+
 #include "glob_files.h"
 #include "transcript_claude.h"
 #include "transcript_cline.h"
@@ -45,6 +47,25 @@ std::string JsonStr(const simdjson::dom::element& e, const char* key) {
   std::string_view s;
   if (e[key].get(s)) return "";
   return std::string(s);
+}
+
+bool SamePrompt(const std::string& recorded, const std::string& typed) {
+  auto fold = [](const std::string& s) {
+    std::string out;
+    bool space = false;
+    for (char c : s) {
+      if (isspace(static_cast<unsigned char>(c))) {
+        space = !out.empty();
+      } else {
+        if (space) out += ' ';
+        out += c;
+        space = false;
+      }
+    }
+    return out;
+  };
+  std::string want = fold(typed);
+  return !want.empty() && fold(recorded) == want;
 }
 
 std::pair<int64_t, int64_t> FileVersion(const struct stat& st) {
