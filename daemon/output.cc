@@ -3,8 +3,7 @@
 #include <errno.h>
 #include <unistd.h>
 
-#include <chrono>
-
+#include "clock.h"
 #include "messages.h"
 #include "platform.h"
 
@@ -60,13 +59,14 @@ bool Output::Flush() {
   return !broken_;
 }
 
+// Blocks, so it reads the session's clock itself, as the loop does: it runs
+// outside the loop's turns (after the last one, or when the spawn failed).
 void Output::Drain(int timeout_ms) {
-  auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  TimePoint end = Clock::now() + Ms(timeout_ms);
   while (pending() && !broken_) {
     Flush();
     if (!pending()) break;
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-        end - std::chrono::steady_clock::now()).count();
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(end - Clock::now()).count();
     if (left <= 0) break;
     WaitWritable(fd_, static_cast<int>(left));
   }

@@ -39,7 +39,7 @@ bool Recorder::Start(const std::string& path, int cols, int rows, const std::str
     return false;
   }
   fd_ = fd;
-  start_ = std::chrono::steady_clock::now();
+  start_ = *now_;
   partial_.clear();
   JsonObject env;
   env.Add("TERM", term);
@@ -82,7 +82,7 @@ void Recorder::Marker(const std::string& label) {
 
 // [time, code, data]: seconds since the start, with microseconds.
 void Recorder::Event(const char* code, const std::string& data) {
-  double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  double t = std::chrono::duration<double>(*now_ - start_).count();
   char stamp[32];
   snprintf(stamp, sizeof stamp, "[%.6f, ", t);
   std::string line = stamp;

@@ -34,20 +34,24 @@ std::string Tail(const std::string& line) {
 
 TEST(Recorder, WritesAHeaderAndEventsAsTheyHappen) {
   std::string path = TempPath();
-  Recorder r;
+  TimePoint now = TimePoint() + Ms(5000);
+  Recorder r(&now);
   std::string err;
   ASSERT_TRUE(r.Start(path, 80, 24, "xterm-256color", &err)) << err;
   std::vector<std::string> lines = Lines(path);
   ASSERT_EQ(1u, lines.size());
   EXPECT_EQ(0u, lines[0].find("{\"version\":2,\"width\":80,\"height\":24,\"timestamp\":"));
   EXPECT_NE(std::string::npos, lines[0].find("\"env\":{\"TERM\":\"xterm-256color\"}}"));
+  now += Ms(1500);  // each event is stamped with the time it is given, from the start
   r.Output("hi\r\n", 4);
+  now += Ms(250);
   r.Input("ls\r");
   r.Resize(100, 30);
   r.Marker("ask 7 start");
   lines = Lines(path);  // already on disk, before Stop
   ASSERT_EQ(5u, lines.size());
-  EXPECT_EQ(0u, lines[1].find("[0."));
+  EXPECT_EQ(0u, lines[1].find("[1.500000, ")) << lines[1];
+  EXPECT_EQ(0u, lines[2].find("[1.750000, ")) << lines[2];
   EXPECT_EQ("\"o\", \"hi\\r\\n\"", Tail(lines[1]));
   EXPECT_EQ("\"i\", \"ls\\r\"", Tail(lines[2]));
   EXPECT_EQ("\"r\", \"100x30\"", Tail(lines[3]));
@@ -60,7 +64,8 @@ TEST(Recorder, WritesAHeaderAndEventsAsTheyHappen) {
 
 TEST(Recorder, OutputCutInsideACharacterWaitsForTheRest) {
   std::string path = TempPath();
-  Recorder r;
+  TimePoint now;
+  Recorder r(&now);
   std::string err;
   ASSERT_TRUE(r.Start(path, 10, 2, "xterm", &err));
   std::string text = "a\xE4\xB8\xAD" "b";  // a, U+4E2D, b
@@ -76,7 +81,8 @@ TEST(Recorder, OutputCutInsideACharacterWaitsForTheRest) {
 }
 
 TEST(Recorder, AFileThatCannotBeWrittenIsAClearError) {
-  Recorder r;
+  TimePoint now;
+  Recorder r(&now);
   std::string err;
   EXPECT_FALSE(r.Start("/nonexistent-dir/x.cast", 10, 2, "xterm", &err));
   EXPECT_NE(std::string::npos, err.find("/nonexistent-dir/x.cast")) << err;

@@ -10,6 +10,7 @@
 namespace tuidriver {
 SessionCore::SessionCore(const SessionOptions& options, SessionChild* child, MessageSink* out)
     : options_(options),
+      recorder_(&now_),
       program_(child),
       recorded_child_(child, &recorder_),
       child_(&recorded_child_),

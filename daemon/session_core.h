@@ -181,7 +181,7 @@ class SessionCore {
   std::string ExitDescription() const;
 
   SessionOptions options_;
-  Recorder recorder_;
+  Recorder recorder_;      // stamps events with now_
   SessionChild* program_;  // the child itself: terminal replies, secrets
   RecordedChild recorded_child_;
   SessionChild* child_;    // &recorded_child_: everything else
