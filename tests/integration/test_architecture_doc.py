@@ -1,0 +1,297 @@
+"""docs/architecture.md stays true: the files, `Class::Method`s, names and
+request types it names exist, and what it says of the clock, the timed parts
+and the test beside each file holds. Pure Python, no daemon: the day the
+document and the code part, this fails (issue 44). The layer table has its
+own test, test_layers.py."""
+import glob
+import json
+import os
+import re
+import unittest
+
+from archdoc import DAEMON, ROOT, doc_text, layer_table, module_of, sections
+
+# daemon/*.cc files with no <name>_test.cc beside them, and why: where they
+# are tested instead. The document's "Tests" section names this list.
+EXEMPT = {
+    "main.cc": "the binary's entry point: every test in tests/integration/ runs it",
+    "options.cc": "the command line: tests/integration/test_protocol.py (--list-*, usage errors) and every "
+                  "integration test's command line",
+    "output.cc": "stdout, a real fd: tests/integration/test_faults.py (output dropped and counted when the "
+                 "client stops reading) and test_output_events.py",
+    "session.cc": "the POSIX loop (fds, signals, the clock): the integration tests drive it through the binary",
+    "session_common.cc": "what both loops share: tests/integration/test_protocol.py (an over-long line, "
+                         "request framing) and the other integration tests",
+    "session_windows.cc": "the Windows loop: tests/windows/test_wine.py, under Wine",
+    "conpty_process.cc": "the Windows PTY: tests/windows/test_wine.py, under Wine",
+    "platform_linux.cc": "one of platform.h's files: platform_test.cc tests platform.h on the OS it runs on",
+    "platform_darwin.cc": "one of platform.h's files: platform_test.cc tests platform.h on the OS it runs on",
+    "platform_windows.cc": "one of platform.h's files: tests/windows/test_wine.py, under Wine",
+    "terminal_resize.cc": "Terminal's resize, apart from terminal.cc: terminal_test.cc and "
+                          "tests/integration/test_resize_vs_tmux.py",
+    "sqlite_reader.cc": "through its one user: transcript_opencode_test.cc writes a database as opencode does",
+    "transcript_formats.cc": "the format table and the formats' shared helpers: transcript_test.cc and each "
+                             "format's test",
+    "transcript_jsonl.cc": "the JSONL formats' reader: transcript_claude_test.cc, transcript_codex_test.cc and "
+                           "the other JSONL formats' tests",
+}
+
+# Where a name without a folder lives, by its extension.
+HOMES = {
+    "h": ["daemon"], "cc": ["daemon"],
+    "ts": ["ts-shim/src", "ts-shim/test"], "mts": ["ts-shim/src"],
+    "mjs": ["server/src", "server/bin"],
+    "py": ["tests/integration", "tests/lib", "engines", "bench"],
+    "json": ["engines"], "md": ["docs"],
+}
+TOP = ("daemon", "docs", "tests", "ts-shim", "server", "engines", "bench", "scripts")
+SOURCE_DIRS = ["daemon", "ts-shim/src", "server/src"]
+
+
+def read(path):
+    with open(path, errors="replace") as f:
+        return f.read()
+
+
+def without_comments(code):
+    """C++ and JavaScript without // and /* */ comments: a name only a comment
+    mentions does not count."""
+    code = re.sub(r"/\*.*?\*/", " ", code, flags=re.S)
+    return re.sub(r"(?<![:\"'])//.*", "", code)
+
+
+def code_files(dirs, exclude_tests=True):
+    out = []
+    for d in dirs:
+        for ext in ("h", "cc", "ts", "mts", "mjs"):
+            out += glob.glob(os.path.join(ROOT, d, "*." + ext))
+    if exclude_tests:
+        out = [p for p in out if not re.search(r"_(test|fuzz)\.cc$", p)]
+    return sorted(out)
+
+
+def backticked(text):
+    return re.findall(r"`([^`\n]+)`", text)
+
+
+def sentences(text):
+    """The document's sentences, white space folded. A paragraph, a list item
+    and a table row each end one; within them a sentence ends at a period
+    before a capital, a backtick or a parenthesis."""
+    blocks = re.split(r"\n\s*\n|\n(?=\s*(?:- |\d+\. |\|))", text)
+    return [s for b in blocks for s in re.split(r"(?<=[.])\s+(?=[A-Z`(])", " ".join(b.split())) if s]
+
+
+def expand_braces(name):
+    m = re.search(r"\{([^}]*)\}", name)
+    if not m:
+        return [name]
+    return [alt for part in m.group(1).split(",")
+            for alt in expand_braces(name[:m.start()] + part + name[m.end():])]
+
+
+def is_path(token):
+    if " " in token or token.startswith(("{", "-", "[")):
+        return False
+    return bool(re.search(r"\.(h|cc|ts|mts|mjs|js|py|json|md|\{h,cc\})$", token) or token.endswith("/")
+                or token.split("/")[0] in TOP and "/" in token)
+
+
+def named_paths(text):
+    """[(section title, path)] for every file or folder the document names:
+    backticked, or written bare with a top folder (docs/protocol.md)."""
+    found = []
+    for title, body in sections(text):
+        found += [(title, t) for t in backticked(body) if is_path(t)]
+        prose = re.sub(r"`[^`\n]*`", " ", body)
+        found += [(title, p) for p in re.findall(r"(?<![\w/.-])((?:%s)/[\w./*{},-]*[\w/*}])" % "|".join(TOP), prose)]
+    return found
+
+
+def resolves(title, name):
+    """Whether each of `name`'s alternatives matches a file, where the
+    document means it: a bare name by its extension, a path from the top, or
+    in the servers' section from server/."""
+    for alt in expand_braces(name):
+        if "/" in alt.rstrip("/"):
+            bases = ["."] + (["server"] if title.startswith("The servers") else [])
+        elif alt.endswith("/"):
+            bases = ["."] + (["server"] if title.startswith("The servers") else [])
+        else:
+            bases = HOMES.get(alt.rsplit(".", 1)[-1], [])
+        if not any(glob.glob(os.path.join(ROOT, b, alt)) for b in bases):
+            return False
+    return True
+
+
+def class_body(name, code):
+    """The text between the braces of `class name`, `struct name` or `enum
+    (class) name` in `code`, or None."""
+    m = re.search(r"\b(?:class|struct|enum class|enum)\s+%s\b(?!::)[^;{()]*\{" % re.escape(name), code)
+    if not m:
+        return None
+    depth, i = 1, m.end()
+    while depth and i < len(code):
+        depth += {"{": 1, "}": -1}.get(code[i], 0)
+        i += 1
+    return code[m.end():i - 1]
+
+
+def request_types():
+    return set(re.findall(r'\{"(\w+)", RequestType::k', read(os.path.join(DAEMON, "request.cc"))))
+
+
+def message_types():
+    """The "type" of every line the daemon sends (messages.cc)."""
+    text = read(os.path.join(DAEMON, "messages.cc"))
+    return set(re.findall(r'Add\("type", "(\w+)"\)', text) + re.findall(r'\{"type":"(\w+)"', text))
+
+
+def missing_tests():
+    """daemon/*.cc with no <name>_test.cc beside them."""
+    out = set()
+    for path in glob.glob(os.path.join(DAEMON, "*.cc")):
+        base = module_of(path)
+        if not base.endswith(("_test", "_fuzz")) and not os.path.exists(os.path.join(DAEMON, base + "_test.cc")):
+            out.add(base + ".cc")
+    return out
+
+
+def exemption_problems(missing, exempt):
+    """What is wrong between the files that have no test and the list that
+    excuses them: a file with neither, an entry for a file that is gone or
+    has a test now, an entry without a reason."""
+    problems = ["daemon/%s has no %s_test.cc and no entry in EXEMPT" % (f, f[:-3]) for f in sorted(missing - set(exempt))]
+    for f, why in sorted(exempt.items()):
+        if not os.path.exists(os.path.join(DAEMON, f)):
+            problems.append("EXEMPT lists daemon/%s, which does not exist" % f)
+        elif f not in missing:
+            problems.append("EXEMPT lists daemon/%s, which has a test beside it now" % f)
+        if not why.strip():
+            problems.append("EXEMPT gives no reason for daemon/%s" % f)
+    return problems
+
+
+def files_reading(pattern):
+    """The daemon's own files (not clock.h, not tests) whose code matches `pattern`."""
+    return {os.path.basename(p) for p in code_files(["daemon"])
+            if os.path.basename(p) != "clock.h" and re.search(pattern, without_comments(read(p)))}
+
+
+def the_sentence(text, marker):
+    found = [s for s in sentences(text) if marker in s]
+    assert len(found) == 1, "docs/architecture.md should say it in one sentence with %r: %r" % (marker, found)
+    return found[0]
+
+
+class ArchitectureDoc(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.text = doc_text()
+        cls.daemon_code = {os.path.basename(p): without_comments(read(p)) for p in code_files(["daemon"])}
+        cls.all_code = "\n".join(without_comments(read(p)) for p in code_files(SOURCE_DIRS))
+
+    def test_every_file_it_names_exists(self):
+        named = named_paths(self.text)
+        self.assertGreater(len(named), 100, "the document names far more files than this: is the parsing broken?")
+        bad = sorted({"%s (in %r)" % (n, t or "the introduction") for t, n in named if not resolves(t, n)})
+        self.assertEqual(bad, [], "named in docs/architecture.md but not found:\n" + "\n".join(bad))
+
+    def test_every_layer_entry_names_a_file(self):
+        modules = {module_of(p) for p in glob.glob(os.path.join(DAEMON, "*.h")) + glob.glob(os.path.join(DAEMON, "*.cc"))}
+        bad = ["%s (layer %s)" % (n, layer) for layer, names in layer_table(self.text)
+               for n in names if not any(re.fullmatch(n.replace("*", ".*"), m) for m in modules)]
+        self.assertEqual(bad, [], "layer table entries that name no daemon file:\n" + "\n".join(bad))
+
+    def test_every_class_method_it_names_is_in_the_sources(self):
+        pairs = sorted(set(re.findall(r"\b([A-Z]\w*)::(~?\w+)", self.text)))
+        self.assertGreater(len(pairs), 20, pairs)
+        code = "\n".join(self.daemon_code.values())
+        bad = []
+        for cls, member in pairs:
+            if re.search(r"\b%s::%s\b" % (cls, member), code):
+                continue  # defined out of line, or used so
+            if re.search(r"\busing\s+%s\s*=\s*std::" % cls, code):
+                continue  # an alias of a standard type (TimePoint): its members are the library's
+            body = class_body(cls, code)
+            if body is None or not re.search(r"\b%s\b" % re.escape(member), body):
+                bad.append("%s::%s" % (cls, member))
+        self.assertEqual(bad, [], "named in docs/architecture.md but not in daemon/:\n" + "\n".join(bad))
+
+    def test_every_class_and_function_name_it_names_is_in_the_sources(self):
+        names = set()
+        for t in backticked(self.text):
+            m = re.fullmatch(r"([A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*|[a-z]+[A-Z][A-Za-z0-9]*)(\(\))?", t)
+            if m:
+                names.add(m.group(1))
+        self.assertGreater(len(names), 40, names)
+        bad = sorted(n for n in names if not re.search(r"\b%s\b" % n, self.all_code))
+        self.assertEqual(bad, [], "named in docs/architecture.md but in no source:\n" + "\n".join(bad))
+
+    def test_shim_and_server_methods_it_names_exist(self):
+        pairs = set(re.findall(r"`([A-Z]\w+)\.([a-z]\w*)`", self.text))
+        self.assertTrue(pairs)
+        bad = []
+        for cls, method in sorted(pairs):
+            homes = [p for p in code_files(["ts-shim/src", "server/src"]) if re.search(r"\bclass %s\b" % cls, read(p))]
+            if not any(re.search(r"\b%s\s*\(" % method, class_body(cls, without_comments(read(p))) or "") for p in homes):
+                bad.append("%s.%s" % (cls, method))
+        self.assertEqual(bad, [], "named in docs/architecture.md but not in the shim or server:\n" + "\n".join(bad))
+
+    def test_every_request_type_it_names_is_in_the_request_table(self):
+        table, messages = request_types(), message_types()
+        self.assertIn("ask", table)
+        named, sent, folded = set(), set(), " ".join(self.text.split())
+        for lst in re.findall(r"((?:`\w+`(?:,? and |,? or |, ))*`\w+`) requests?\b", folded):
+            named.update(re.findall(r"`(\w+)`", lst))
+        named.update(re.findall(r"\brequests? `(\w+)`", folded))
+        for snippet in backticked(self.text):
+            if snippet.startswith("{") and '"type"' in snippet:
+                obj = json.loads(snippet)
+                (sent if "ok" in obj else named).add(obj["type"])
+        sent.update(re.findall(r"`(\w+)` (?:lines?|events?)\b", folded))
+        self.assertGreaterEqual(len(sent), 2, sent)
+        self.assertGreaterEqual(len(named), 5, named)
+        self.assertEqual(sorted(named - table), [], "request types docs/architecture.md names that daemon/request.cc's "
+                         "table lacks (it has %s)" % sorted(table))
+        self.assertEqual(sorted(sent - messages), [], "line types docs/architecture.md names that daemon/messages.cc "
+                         "never sends (it sends %s)" % sorted(messages))
+
+    def test_a_test_beside_each_file_or_a_reason(self):
+        tests_section = dict(sections(self.text))["Tests"]
+        self.assertIn("`EXEMPT`", tests_section)
+        self.assertIn("`tests/integration/test_architecture_doc.py`", tests_section)
+        problems = exemption_problems(missing_tests(), EXEMPT)
+        self.assertEqual(problems, [], "\n".join(problems))
+
+    def test_the_exemption_check_sees_each_kind_of_drift(self):
+        missing = {"a.cc", "b.cc"}
+        self.assertEqual(exemption_problems(missing, {"a.cc": "why"}),
+                         ["daemon/b.cc has no b_test.cc and no entry in EXEMPT",
+                          "EXEMPT lists daemon/a.cc, which does not exist"])
+        self.assertEqual(exemption_problems(set(), {"ask.cc": "why"}),
+                         ["EXEMPT lists daemon/ask.cc, which has a test beside it now"])
+        self.assertEqual(exemption_problems({"main.cc"}, {"main.cc": " "}), ["EXEMPT gives no reason for daemon/main.cc"])
+
+    def test_the_files_it_says_read_the_clock_are_the_ones_that_do(self):
+        said = set(re.findall(r"`(\w+\.cc)`", the_sentence(self.text, "`Clock::now()`")))
+        do = files_reading(r"Clock::now\(\)|steady_clock|high_resolution_clock|CLOCK_MONOTONIC")
+        self.assertEqual(sorted(said), sorted(do), "the files that read the session's clock")
+        said = set(re.findall(r"`(\w+\.cc)`", the_sentence(self.text, "wall-clock")))
+        do = files_reading(r"system_clock|CLOCK_REALTIME|\btime\((?:nullptr|NULL|0)\)|gettimeofday")
+        self.assertEqual(sorted(said), sorted(do), "the files that read the wall-clock time")
+
+    def test_the_parts_it_says_are_timed_have_update_and_next_wakeup(self):
+        code = "\n".join(v for k, v in self.daemon_code.items() if k.endswith(".h"))
+        said = set()
+        for s in sentences(self.text):
+            if "`Update(..., now)`" in s and "`next_wakeup()`" in s:
+                said.update(t for t in backticked(s) if re.fullmatch(r"[A-Z]\w+", t) and class_body(t, code) is not None)
+        self.assertGreaterEqual(len(said), 5, said)
+        bad = sorted(c for c in said if not re.search(r"\bUpdate\(", class_body(c, code))
+                     or not re.search(r"\bnext_wakeup\(\)", class_body(c, code)))
+        self.assertEqual(bad, [], "said to have Update(..., now) and next_wakeup() but do not:\n" + "\n".join(bad))
+
+
+if __name__ == "__main__":
+    unittest.main()
