@@ -73,6 +73,10 @@ bool SetNonblocking(int fd);
 // Waits up to timeout_ms for fd to take more bytes (POLLOUT).
 void WaitWritable(int fd, int timeout_ms);
 
+// Gives the heap's free pages back to the OS. The allocator keeps its peak
+// otherwise: a session that once took in a flood would hold it for life.
+void ReleaseFreeMemory();
+
 // The home directory the child gets when the engine sets none: $HOME, else
 // /etc/passwd's entry for our uid (home.h). Windows: %USERPROFILE%.
 std::string DefaultHome();

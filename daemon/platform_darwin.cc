@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <libproc.h>
 #include <limits.h>
+#include <malloc/malloc.h>
 #include <mach-o/dyld.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -59,6 +60,8 @@ void WaitWritable(int fd, int timeout_ms) {
   struct pollfd p = {fd, POLLOUT, 0};
   poll(&p, 1, timeout_ms);
 }
+
+void ReleaseFreeMemory() { malloc_zone_pressure_relief(nullptr, 0); }
 
 std::string DefaultHome() { return UserHome(getenv("HOME"), "/etc/passwd", getuid()); }
 

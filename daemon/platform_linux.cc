@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <malloc.h>
 #include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -63,6 +64,8 @@ void WaitWritable(int fd, int timeout_ms) {
   struct pollfd p = {fd, POLLOUT, 0};
   poll(&p, 1, timeout_ms);
 }
+
+void ReleaseFreeMemory() { malloc_trim(0); }
 
 std::string DefaultHome() { return UserHome(getenv("HOME"), "/etc/passwd", getuid()); }
 

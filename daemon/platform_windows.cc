@@ -4,6 +4,7 @@
 
 #include <fcntl.h>
 #include <io.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <windows.h>
 // after windows.h, which it needs
@@ -194,6 +195,8 @@ std::wstring EnvironmentBlock(const SpawnOptions& options) {
 bool SetNonblocking(int) { return false; }
 
 void WaitWritable(int, int timeout_ms) { Sleep(static_cast<DWORD>(std::min(timeout_ms, 10))); }
+
+void ReleaseFreeMemory() { _heapmin(); }
 
 std::string DefaultHome() {
   const char* home = getenv("HOME");

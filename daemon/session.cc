@@ -94,6 +94,7 @@ int Session::Run() {
     now = Clock::now();
     core_.Tick(now);
     if (!out_.Flush()) core_.OnStdoutGone(now);
+    ReleaseMemoryWhenIdle(now);
   }
   out_.Drain(2000);
   return core_.exit_code();
@@ -121,6 +122,7 @@ void Session::ReadChild(size_t budget) {
     if (n <= 0) return;  // EAGAIN, or EOF
     core_.OnOutput(buf, static_cast<size_t>(n), Clock::now());
     total += static_cast<size_t>(n);
+    output_since_release_ += static_cast<size_t>(n);
     // A PTY read returns at most a few KiB however big the buffer, so a short
     // read does not mean the PTY is empty: while the program floods, reading
     // on saves a ppoll per read; once it pauses, one read says EAGAIN. (A

@@ -70,6 +70,7 @@ class Session {
 
   bool Spawn();
   int PollTimeoutMs(TimePoint now) const;
+  void ReleaseMemoryWhenIdle(TimePoint now);
   void HandleSignals();
   void ReadChild(size_t budget);
   void CheckChildExit();
@@ -99,6 +100,10 @@ class Session {
   // Program output read before requests are looked at again: about 4 ms of
   // rendering, so a flood never holds up a `screen` or `cancel` for long.
   static constexpr size_t kReadBudget = 256 << 10;
+  // Program output read since the heap's free pages last went back to the
+  // OS; past kReleaseAfterBytes, they go once the session is idle.
+  size_t output_since_release_ = 0;
+  static constexpr size_t kReleaseAfterBytes = 256 << 10;
 };
 
 }  // namespace tuidriver

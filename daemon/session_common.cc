@@ -47,6 +47,18 @@ int Session::PollTimeoutMs(TimePoint now) const {
   return static_cast<int>(std::max<long long>(0, ms + 1));
 }
 
+// A flood (a 100k-line reply: 0.6 MB of output) raises the heap's peak by
+// several MB (the reply, the history's growth, the events), and the
+// allocator keeps it. Given back once the program has written enough since
+// the last time and the core waits for nothing, so a busy session never
+// pays for it and an idle one holds what it uses (issue 46).
+void Session::ReleaseMemoryWhenIdle(TimePoint now) {
+  if (output_since_release_ < kReleaseAfterBytes || out_.pending()) return;
+  if (core_.NextWakeup(now) != TimePoint::max()) return;
+  ReleaseFreeMemory();
+  output_since_release_ = 0;
+}
+
 void Session::TakeRequestBytes(const char* data, size_t len) {
   size_t start = 0;
   for (size_t i = 0; i < len; ++i) {

@@ -124,6 +124,7 @@ int Session::Run() {
     now = Clock::now();
     core_.Tick(now);
     if (!out_.Flush()) core_.OnStdoutGone(now);
+    ReleaseMemoryWhenIdle(now);
   }
   out_.Drain(2000);
   if (parent) CloseHandle(parent);
@@ -138,6 +139,7 @@ void Session::ReadChild(size_t budget) {
     if (pty_.ReadOutput(&chunk) <= 0) return;  // nothing now, or EOF
     core_.OnOutput(chunk.data(), chunk.size(), Clock::now());
     total += chunk.size();
+    output_since_release_ += chunk.size();
   }
 }
 

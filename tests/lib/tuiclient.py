@@ -175,13 +175,22 @@ class Daemon:
 MEASURED_MEMORY_ENV = {"ASAN_OPTIONS": os.environ.get("ASAN_OPTIONS", "") + ":quarantine_size_mb=0"}
 
 
-def peak_rss_kib(pid):
-    """The most memory a process has held (VmHWM), in KiB (Linux /proc)."""
+def _status_kib(pid, field):
     with open("/proc/%d/status" % pid) as f:
         for line in f:
-            if line.startswith("VmHWM:"):
+            if line.startswith(field + ":"):
                 return int(line.split()[1])
-    raise RuntimeError("no VmHWM for pid %d" % pid)
+    raise RuntimeError("no %s for pid %d" % (field, pid))
+
+
+def peak_rss_kib(pid):
+    """The most memory a process has held (VmHWM), in KiB (Linux /proc)."""
+    return _status_kib(pid, "VmHWM")
+
+
+def rss_kib(pid):
+    """The memory a process holds now (VmRSS), in KiB (Linux /proc)."""
+    return _status_kib(pid, "VmRSS")
 
 
 def cpu_seconds(pid):
