@@ -12,38 +12,53 @@
 namespace tuidriver {
 namespace {
 
-// Recorded from the genuine Codex 0.169.0 against the fake API (request
-// bodies and attachments left out, session_meta and turn_context cut to the
-// fields read): a turn whose shell call the fake names "shell" (Codex answers
-// "unsupported call"), then a turn answering "OK".
-std::string CodexSample() { return RecordedTranscript("codex-0.169.0.jsonl"); }
+// Each release's sample (tests/transcripts/codex-<release>.jsonl), recorded
+// from the genuine Codex against the fake API (request bodies and
+// attachments left out, session_meta and turn_context cut to the fields
+// read): a turn whose shell call the fake names "shell" (Codex answers
+// "unsupported call"), then a turn answering "OK". Every test below reads
+// every sample, so a release that writes these turns differently fails here
+// (issue 45).
+std::vector<RecordedSample> Samples() { return RecordedSamples("codex", "jsonl"); }
+
+constexpr char kTurnEnd[] = R"("type":"task_complete")";  // the CLI's record of the turn's end
 
 TEST(CodexTranscript, ATurnWithAToolCall) {
-  std::string sample = CodexSample();
-  ASSERT_FALSE(sample.empty());
-  Turn turn;
-  std::string err;
-  ASSERT_TRUE(ParseCodexTurn(Lines(sample, 0, 16), &turn, &err)) << err;  // up to the first task_complete
-  EXPECT_TRUE(turn.finished);
-  EXPECT_EQ("## Plan\nUse **bold**.", turn.markdown);
-  ASSERT_EQ(1u, turn.tools.size());
-  EXPECT_EQ("shell", turn.tools[0].name);
-  EXPECT_EQ(R"({"command":["bash","-lc","echo tool said hi"]})", turn.tools[0].input_json);
-  EXPECT_EQ("unsupported call: shell", turn.tools[0].output);
-  EXPECT_EQ("gpt-5", turn.model);
-  EXPECT_EQ(24, turn.input_tokens);
-  EXPECT_EQ(40, turn.output_tokens);
+  for (const RecordedSample& sample : Samples()) {
+    SCOPED_TRACE(sample.name);
+    Turn turn;
+    std::string err;
+    ASSERT_TRUE(ParseCodexTurn(Lines(sample.text, 0, LineOf(sample.text, kTurnEnd) + 1), &turn, &err)) << err;
+    EXPECT_TRUE(turn.finished);
+    EXPECT_EQ("## Plan\nUse **bold**.", turn.markdown);
+    ASSERT_EQ(1u, turn.tools.size());
+    EXPECT_EQ("shell", turn.tools[0].name);
+    EXPECT_EQ(R"({"command":["bash","-lc","echo tool said hi"]})", turn.tools[0].input_json);
+    EXPECT_EQ("unsupported call: shell", turn.tools[0].output);
+    EXPECT_EQ("gpt-5", turn.model);
+    EXPECT_EQ(24, turn.input_tokens);
+    EXPECT_EQ(40, turn.output_tokens);
+  }
 }
 
 TEST(CodexTranscript, TheLastTurnAndUnknownShapes) {
+  for (const RecordedSample& sample : Samples()) {
+    SCOPED_TRACE(sample.name);
+    Turn turn;
+    std::string err;
+    ASSERT_TRUE(ParseCodexTurn(sample.text, &turn, &err)) << err;
+    EXPECT_TRUE(turn.finished);
+    EXPECT_EQ("OK", turn.markdown);
+    EXPECT_TRUE(turn.tools.empty());
+    EXPECT_EQ("gpt-5", turn.model);
+    EXPECT_EQ(12, turn.input_tokens);
+    EXPECT_EQ(20, turn.output_tokens);
+    ASSERT_TRUE(ParseCodexTurn(Lines(sample.text, 0, LineOf(sample.text, kTurnEnd)), &turn, &err)) << err;
+    EXPECT_FALSE(turn.finished);  // no task_complete yet
+    EXPECT_EQ("## Plan\nUse **bold**.", turn.markdown);
+  }
   Turn turn;
   std::string err;
-  ASSERT_TRUE(ParseCodexTurn(CodexSample(), &turn, &err)) << err;
-  EXPECT_TRUE(turn.finished);
-  EXPECT_EQ("OK", turn.markdown);
-  EXPECT_TRUE(turn.tools.empty());
-  ASSERT_TRUE(ParseCodexTurn(Lines(CodexSample(), 0, 14), &turn, &err)) << err;
-  EXPECT_FALSE(turn.finished);  // no task_complete yet
   std::string start = R"({"type":"event_msg","payload":{"type":"task_started"}})" "\n";
   EXPECT_FALSE(ParseCodexTurn(start + R"({"type":"response_item","payload":"text"})" "\n", &turn, &err));
   EXPECT_NE(std::string::npos, err.find("payload")) << err;
@@ -54,16 +69,19 @@ TEST(CodexTranscript, TheLastTurnAndUnknownShapes) {
 }
 
 TEST(CodexTranscript, HistoryIsEveryTurnWithItsPrompt) {
-  std::vector<Turn> turns = HistoryOf(ParseCodexTurns, CodexSample());
-  ASSERT_EQ(2u, turns.size());
-  EXPECT_EQ("run it", turns[0].prompt);  // not the <environment_context> the CLI adds before it
-  EXPECT_EQ("## Plan\nUse **bold**.", turns[0].markdown);
-  ASSERT_EQ(1u, turns[0].tools.size());
-  EXPECT_EQ("shell", turns[0].tools[0].name);
-  EXPECT_EQ("unsupported call: shell", turns[0].tools[0].output);
-  EXPECT_EQ("second", turns[1].prompt);
-  EXPECT_EQ("OK", turns[1].markdown);
-  EXPECT_TRUE(turns[1].tools.empty());
+  for (const RecordedSample& sample : Samples()) {
+    SCOPED_TRACE(sample.name);
+    std::vector<Turn> turns = HistoryOf(ParseCodexTurns, sample.text);
+    ASSERT_EQ(2u, turns.size());
+    EXPECT_EQ("run it", turns[0].prompt);  // not the <environment_context> the CLI adds before it
+    EXPECT_EQ("## Plan\nUse **bold**.", turns[0].markdown);
+    ASSERT_EQ(1u, turns[0].tools.size());
+    EXPECT_EQ("shell", turns[0].tools[0].name);
+    EXPECT_EQ("unsupported call: shell", turns[0].tools[0].output);
+    EXPECT_EQ("second", turns[1].prompt);
+    EXPECT_EQ("OK", turns[1].markdown);
+    EXPECT_TRUE(turns[1].tools.empty());
+  }
 }
 
 // Codex names its file at its first prompt. A session spawned right after

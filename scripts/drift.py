@@ -12,6 +12,7 @@ usage: scripts/drift.sh [--older] [--write-table] [CLI ...]
   CLI: claude codex gemini opencode kilo pi copilot cline qwen (default: all)
   --write-table  widens each engine's cli.verified by the versions that
                  passed, and writes the table in docs/engines.md from them
+                 and the pins
 Exit status: 0 when every version tried passed, 1 otherwise, 2 on bad usage.
 """
 import json
@@ -182,7 +183,7 @@ def verified_range(cli, engines):
 def write_table(rows, engines=ENGINES, doc_path=DOC):
     """Widens each engine's cli.verified by the versions that passed (the
     daemon warns outside it), then writes docs/engines.md's table from the
-    engine files: the one place the range is kept."""
+    engine files, the one place the range is kept, and the pins."""
     for cli in PACKAGES:
         passed = [r["version"] for r in rows if r["cli"] == cli and r["passed"]]
         if not passed:
@@ -198,11 +199,12 @@ def write_table(rows, engines=ENGINES, doc_path=DOC):
             raise SystemExit("%s: no single cli.verified to widen" % path)
         with open(path, "w") as f:
             f.write(text)
-    lines = [TABLE_START, "| CLI | npm package | oldest verified | newest verified |", "|---|---|---|---|"]
+    lines = [TABLE_START, "| CLI | npm package | pinned | oldest verified | newest verified |",
+             "|---|---|---|---|---|"]
     for cli, package in PACKAGES.items():
         verified = verified_range(cli, engines)
         if verified:
-            lines.append("| %s | `%s` | %s | %s |" % (cli, package, verified[0], verified[1]))
+            lines.append("| %s | `%s` | %s | %s | %s |" % (cli, package, pinned_version(package), verified[0], verified[1]))
     with open(doc_path) as f:
         doc = f.read()
     if TABLE_START not in doc or TABLE_END not in doc:

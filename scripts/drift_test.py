@@ -44,7 +44,8 @@ class DriftTest(unittest.TestCase):
                 json.load(f)  # still JSON
         finally:
             shutil.rmtree(tmp)
-        self.assertIn("| claude | `@anthropic-ai/claude-code` | 0.0.1 | 99.0.0 |", doc)
+        pin = drift.pinned_version("@anthropic-ai/claude-code")
+        self.assertIn("| claude | `@anthropic-ai/claude-code` | %s | 0.0.1 | 99.0.0 |" % pin, doc)
         self.assertNotIn("stale rows", doc)
         self.assertEqual(len([l for l in doc.splitlines() if l.startswith("| ") and "`" in l]), len(drift.PACKAGES))
         self.assertTrue(doc.startswith("intro\n") and doc.endswith("%s\nafter\n" % drift.TABLE_END))
