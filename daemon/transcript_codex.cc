@@ -25,8 +25,32 @@ void OnCodexUserMessage(const element& item, Turn* turn) {
   if (!wrapped && !text.empty()) turn->prompt = text;
 }
 
+// A tool's output, given to the call with its call_id: this turn's, or an
+// earlier one's (a call cut short by an interrupt may get its output after
+// the next turn began). An output that names no call, or is not a string,
+// is a format this reader does not know: an error, never a call quietly
+// left without its output.
+bool OnCodexToolOutput(const element& item, std::vector<Turn>* turns, std::string* err) {
+  std::string id = JsonStr(item, "call_id");
+  std::string_view output;
+  if (item["output"].get(output)) {
+    *err = "a tool output that is not a string (call_id '" + id + "')";
+    return false;
+  }
+  for (auto turn = turns->rbegin(); turn != turns->rend() && !id.empty(); ++turn) {
+    for (ToolCall& t : turn->tools) {
+      if (t.id != id) continue;
+      t.output = std::string(output);
+      return true;
+    }
+  }
+  *err = "a tool output for no call in the transcript (call_id '" + id + "')";
+  return false;
+}
+
 // A Codex response_item: the assistant's messages, tool calls and outputs.
-bool OnCodexItem(const element& item, Turn* turn, std::string* last_text_id, std::string* err) {
+bool OnCodexItem(const element& item, std::vector<Turn>* turns, std::string* last_text_id, std::string* err) {
+  Turn* turn = CurrentTurn(turns);
   std::string type = JsonStr(item, "type");
   if (type == "message" && JsonStr(item, "role") == "user") {
     OnCodexUserMessage(item, turn);
@@ -55,10 +79,7 @@ bool OnCodexItem(const element& item, Turn* turn, std::string* last_text_id, std
     turn->tools.push_back(std::move(t));
     last_text_id->clear();
   } else if (type == "function_call_output" || type == "custom_tool_call_output") {
-    std::string id = JsonStr(item, "call_id");
-    for (ToolCall& t : turn->tools) {
-      if (t.id == id) t.output = JsonStr(item, "output");
-    }
+    return OnCodexToolOutput(item, turns, err);
   }
   return true;
 }
@@ -95,7 +116,7 @@ bool ParseCodexTurns(const std::string& jsonl, std::vector<Turn>* turns, std::st
     Turn* turn = CurrentTurn(turns);
     if (type == "event_msg") OnCodexEvent(payload, turns);
     else if (type == "turn_context" && !JsonStr(payload, "model").empty()) turn->model = JsonStr(payload, "model");
-    else if (turn->prompt_seen) return OnCodexItem(payload, turn, &last_text_id, err);
+    else if (turn->prompt_seen) return OnCodexItem(payload, turns, &last_text_id, err);
     return true;
   }, err);
 }

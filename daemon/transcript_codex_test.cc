@@ -68,6 +68,52 @@ TEST(CodexTranscript, TheLastTurnAndUnknownShapes) {
   EXPECT_NE(std::string::npos, err.find("content")) << err;
 }
 
+// A release that renames the output's call_id, or makes the output an
+// object, would leave the call without its output: an error instead.
+TEST(CodexTranscript, AToolOutputItCannotPlaceIsAnError) {
+  for (const RecordedSample& sample : Samples()) {
+    SCOPED_TRACE(sample.name);
+    size_t at = sample.text.find(R"("type":"function_call_output")");
+    ASSERT_NE(std::string::npos, at);
+    size_t id = sample.text.find(R"("call_id":")", at);
+    ASSERT_NE(std::string::npos, id);
+    std::string renamed = sample.text;
+    renamed.replace(id, 9, R"("callId")");
+    Turn turn;
+    std::string err;
+    EXPECT_FALSE(ParseCodexTurn(renamed, &turn, &err));
+    EXPECT_NE(std::string::npos, err.find("no call in the transcript")) << err;
+    size_t output = sample.text.find(R"("output":")", at);
+    ASSERT_NE(std::string::npos, output);
+    std::string object = sample.text;
+    object.replace(output, 10, R"("output":{"content":")");
+    object.insert(object.find('"', output + 21) + 1, "}");  // after the string's closing quote
+    EXPECT_FALSE(ParseCodexTurn(object, &turn, &err));
+    EXPECT_NE(std::string::npos, err.find("not a string")) << err;
+  }
+}
+
+TEST(CodexTranscript, AnOutputAfterTheNextTurnBeganGoesToItsCall) {
+  for (const RecordedSample& sample : Samples()) {
+    SCOPED_TRACE(sample.name);
+    std::string text = sample.text;
+    size_t begin = text.rfind('\n', text.find(R"("type":"function_call_output")")) + 1;
+    size_t end = text.find('\n', begin) + 1;
+    std::string output = text.substr(begin, end - begin);
+    text.erase(begin, end - begin);
+    size_t second = text.find(R"("type":"task_started")", text.find(R"("type":"task_started")") + 1);
+    ASSERT_NE(std::string::npos, second);
+    text.insert(text.find('\n', second) + 1, output);
+    std::vector<Turn> turns;
+    std::string err;
+    ASSERT_TRUE(ParseCodexTurns(text, &turns, &err)) << err;
+    ASSERT_EQ(2u, turns.size());
+    ASSERT_EQ(1u, turns[0].tools.size());
+    EXPECT_EQ("unsupported call: shell", turns[0].tools[0].output);
+    EXPECT_TRUE(turns[1].tools.empty());
+  }
+}
+
 TEST(CodexTranscript, HistoryIsEveryTurnWithItsPrompt) {
   for (const RecordedSample& sample : Samples()) {
     SCOPED_TRACE(sample.name);
