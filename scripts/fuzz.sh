@@ -4,7 +4,6 @@
 # for SECONDS (default 60), all targets in parallel.
 # Usage: scripts/fuzz.sh [SECONDS] [TARGET...]   (targets: request keys terminal)
 #        scripts/fuzz.sh --ci
-#        scripts/fuzz.sh --build   (only builds them: scripts/test.sh, ahead)
 # A longer run: scripts/fuzz.sh 3600 terminal
 # --ci (what scripts/test.sh runs) fuzzes a fixed number of inputs from a
 # fixed seed and a fresh corpus, about a minute each: the same inputs on every
@@ -13,9 +12,8 @@
 # tests/fuzz/regressions/TARGET/ so every run replays it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-ci=0 build_only=0
+ci=0
 if [ "${1:-}" = "--ci" ]; then ci=1; shift; fi
-if [ "${1:-}" = "--build" ]; then build_only=1; shift; fi
 seconds=${1:-60}
 shift || true
 targets=("$@")
@@ -23,7 +21,6 @@ targets=("$@")
 
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -DTUIDRIVER_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build-fuzz -j"$(nproc)" --target "${targets[@]/%/_fuzz}"
-[ $build_only = 0 ] || exit 0
 
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1

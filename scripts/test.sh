@@ -15,39 +15,20 @@ stage "the agent CLIs for the end-to-end tests (pinned in tests/e2e/package-lock
 
 stage "build"
 bash scripts/build.sh build
-# The other builds compile while the tests run, at the lowest CPU and I/O
-# priority: they take only what the tests leave idle (the agent CLIs' tests
-# wait on their programs much of the time), and finish at full speed after.
-stage "the cross builds, the sanitizer build and the fuzzers, in the background at idle priority (build/other-builds.log)"
-# Their own process group (set -m), to be killed as one, but in this session:
-# a new session (setsid) would be a new scheduler autogroup, which the kernel
-# shares the CPU with as an equal of the tests, whatever its nice value.
-set -m
-nice -n 19 ionice -c 3 bash -c "set -euo pipefail
-  bash scripts/build-platforms.sh linux-arm64 darwin-arm64 darwin-x64 win32-x64
-  cmake -S . -B build-asan -DTUIDRIVER_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null
-  cmake --build build-asan -j$jobs
-  bash scripts/fuzz.sh --build" > build/other-builds.log 2>&1 &
-other_builds=$!
-set +m
-trap 'kill -- -$other_builds 2>/dev/null || true' EXIT  # a failed run leaves no compiler behind
-
 stage "unit, integration and end-to-end tests"
 ctest --test-dir build -j"$jobs" --output-on-failure --timeout 900
 
-stage "the background builds: linux-arm64 (fully static, under 3 MB, --version under qemu-user), darwin-arm64 and darwin-x64 with Zig 0.11 (Mach-O for the right CPU, under 4 MB; not run), win32-x64 with mingw-w64 (static, under 4 MiB, only system DLLs), ASan+UBSan, the fuzzers (docs/platforms.md, docs/windows.md)"
-if ! wait $other_builds; then
-  cat build/other-builds.log
-  echo "the background builds failed: build/other-builds.log" >&2
-  exit 1
-fi
-cat build/other-builds.log
-
 stage "linux-x64: build/tuidriver stripped, fully static, under 3 MB, into its npm package (docs/platforms.md)"
 bash scripts/build-platforms.sh linux-x64
+stage "linux-arm64 cross build: fully static, under 3 MB, --version under qemu-user (docs/platforms.md)"
+bash scripts/build-platforms.sh linux-arm64
 stage "the integration tests against the shipped linux-arm64 binary under qemu-user"
 bash scripts/test-linux-arm64.sh
+stage "darwin-arm64 and darwin-x64 cross builds with Zig 0.11: Mach-O executables for the right CPU, under 4 MB; not run (docs/platforms.md)"
+bash scripts/build-platforms.sh darwin-arm64 darwin-x64
 
+stage "win32-x64 cross build with mingw-w64: a static tuidriver.exe under 4 MiB importing only system DLLs (docs/windows.md)"
+bash scripts/build-platforms.sh win32-x64
 stage "tuidriver.exe (the file npm/tuidriver-win32-x64 ships) over its protocol under Wine 8 (docs/windows.md)"
 bash scripts/test-windows.sh
 
@@ -65,7 +46,9 @@ stage "tuidriver-server: the MCP server, REST/SSE/WebSocket, the page in headles
 stage "the example extension in a real VS Code: its .vsix in code-server from npm, in headless chromium (tests/vscode, a few minutes)"
 bash tests/vscode/run.sh
 
-stage "unit and integration tests under AddressSanitizer + UBSan (built in the background above)"
+stage "unit and integration tests under AddressSanitizer + UBSan"
+cmake -S . -B build-asan -DTUIDRIVER_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null
+cmake --build build-asan -j"$jobs"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build-asan -j"$jobs" -LE e2e --output-on-failure --timeout 900
 
