@@ -266,11 +266,12 @@ class ConcurrentStarts(WithFakeApi):
         os.makedirs(cwd)
         env = homes.make_env(self.CLI, home, cwd, self.api.port)
         self.api.default({"echo_say": True})
-        if self.HOME_USED_BEFORE:
-            with Daemon(self.CLI, "--cwd", cwd, env=env, timeout=150) as first:
-                first.close(timeout=30)
-        daemons = [Daemon(self.CLI, "--cwd", cwd, env=env, wait_ready=False) for _ in range(count)]
+        daemons = []
         try:
+            if self.HOME_USED_BEFORE:
+                with Daemon(self.CLI, "--cwd", cwd, env=env, timeout=150) as first:
+                    first.close(timeout=30)
+            daemons = [Daemon(self.CLI, "--cwd", cwd, env=env, wait_ready=False) for _ in range(count)]
             for d in daemons:
                 d.ready = d.wait_for(lambda m: m.get("type") == "ready", 150)
             ids = [None] * count
