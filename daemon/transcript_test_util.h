@@ -2,8 +2,6 @@
 #ifndef TUIDRIVER_TRANSCRIPT_TEST_UTIL_H_
 #define TUIDRIVER_TRANSCRIPT_TEST_UTIL_H_
 
-#include <glob.h>
-
 #include <algorithm>
 #include <fstream>
 #include <sstream>
@@ -13,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "cli_version.h"
+#include "glob_files.h"
 #include "transcript_format.h"
 
 namespace tuidriver {
@@ -41,17 +40,13 @@ struct RecordedSample {
 inline std::vector<RecordedSample> RecordedSamples(const std::string& format, const std::string& ext) {
   const std::string dir = TUIDRIVER_SOURCE_DIR "/tests/transcripts/";
   std::vector<std::string> releases;
-  glob_t found;
-  if (glob((dir + format + "-*." + ext).c_str(), 0, nullptr, &found) == 0) {
-    for (size_t i = 0; i < found.gl_pathc; ++i) {
-      std::string name = std::string(found.gl_pathv[i]).substr(dir.size());
-      std::string release = name.substr(format.size() + 1, name.size() - format.size() - ext.size() - 2);
-      if (!release.empty() && release.find_first_not_of("0123456789.") == std::string::npos) {
-        releases.push_back(release);
-      }
+  for (const std::string& path : GlobFiles(dir + format + "-*." + ext)) {
+    std::string name = path.substr(dir.size());
+    std::string release = name.substr(format.size() + 1, name.size() - format.size() - ext.size() - 2);
+    if (!release.empty() && release.find_first_not_of("0123456789.") == std::string::npos) {
+      releases.push_back(release);
     }
   }
-  globfree(&found);
   std::sort(releases.begin(), releases.end(),
             [](const std::string& a, const std::string& b) { return CompareVersions(a, b) < 0; });
   std::vector<RecordedSample> samples;
