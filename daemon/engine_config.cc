@@ -331,6 +331,7 @@ bool ReadTopField(Reader* r, const std::string& key, const element& v, const std
   else if (key == "agent_args") r->Strings(v, path, &c->agent_args);
   else if (key == "env") ReadEnv(r, v, path, &c->env);
   else if (key == "env_strip") r->Strings(v, path, &c->env_strip);
+  else if (key == "start_alone_until") r->String(v, path, &c->start_alone_until);
   else if (key == "cols") r->Int(v, path, 2, 1000, &c->cols);
   else if (key == "rows") r->Int(v, path, 2, 1000, &c->rows);
   else if (key == "prompt") r->Pattern(v, path, &c->prompt);

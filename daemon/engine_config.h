@@ -189,6 +189,9 @@ struct EngineConfig {
   std::vector<std::string> agent_args;  // appended in --mode agent
   std::map<std::string, std::string> env;  // set in the child
   std::vector<std::string> env_strip;      // removed from the child's env
+  // A file the CLI makes on its first start in a home ({home}): until it
+  // exists, sessions of this engine start one at a time (start_lock.h).
+  std::string start_alone_until;
   int cols = 120;
   int rows = 40;
 

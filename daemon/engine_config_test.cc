@@ -19,6 +19,7 @@ TEST(EngineConfig, ParsesAFullEngine) {
     "agent_args": ["--yes"],
     "env": {"A": "1"},
     "env_strip": ["SECRET"],
+    "start_alone_until": "{home}/.local/share/demo/demo.db",
     "cols": 100, "rows": 30,
     "prompt": "^> $",
     "continuation_prompt": {"pattern": "^\\.\\.\\. $", "scope": "cursor_line"},
@@ -41,6 +42,7 @@ TEST(EngineConfig, ParsesAFullEngine) {
   EXPECT_EQ("x", c.name);
   EXPECT_EQ((std::vector<std::string>{"demo", "-i"}), c.command);
   EXPECT_EQ("1", c.env["A"]);
+  EXPECT_EQ("{home}/.local/share/demo/demo.db", c.start_alone_until);
   EXPECT_EQ(100, c.cols);
   EXPECT_EQ(MatchScope::kCursorLine, c.prompt.scope);
   EXPECT_EQ(2u, c.busy.size());
@@ -92,6 +94,7 @@ TEST(EngineConfig, ErrorsNameTheFileAndField) {
       {R"j({"command": ["a"], "prompt": "x", "submit": {"pipe_only": true, "enter_only": true, "wrap": "run({pipe})"}})j",
        "'submit.pipe_only'"},
       {R"({"command": ["a"], "prompt": "x", "cols": 1})", "'cols'"},
+      {R"({"command": ["a"], "prompt": "x", "start_alone_until": true})", "'start_alone_until'"},
       {R"({"command": ["a"], "prompt": "x", "colour": 1})", "'colour'"},
       {R"({"command": ["a"], "prompt": {"pattern": "x", "scope": "row"}})", "'prompt.scope'"},
       {R"({"command": ["a"], "prompt": "x", "dialogs": [{"pattern": "y"}]})", "'dialogs[0].keys'"},

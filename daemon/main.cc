@@ -161,6 +161,8 @@ int main(int argc, char** argv) {
   session.cwd = o.cwd;
   session.scrollback_lines = static_cast<size_t>(o.scrollback);
   session.record_path = o.record;
+  session.start_alone_until =
+      tuidriver::TranscriptPath(session.engine.start_alone_until, ChildHome(session.engine), "", "");
   tuidriver::Session s(std::move(session), STDIN_FILENO, STDOUT_FILENO);
   return s.Run();
 }

@@ -77,6 +77,14 @@ void WaitWritable(int fd, int timeout_ms);
 // otherwise: a session that once took in a flood would hold it for life.
 void ReleaseFreeMemory();
 
+// Takes an exclusive lock on the open file `fd` without waiting; false while
+// another open of the file (any process) holds it. Closing fd, or the
+// process's end, releases it. POSIX: flock; Windows: LockFileEx.
+bool TryLockFile(int fd);
+
+// Where temporary files go: $TMPDIR, else /tmp. Windows: GetTempPath.
+std::string TempDir();
+
 // The home directory the child gets when the engine sets none: $HOME, else
 // /etc/passwd's entry for our uid (home.h). Windows: %USERPROFILE%.
 std::string DefaultHome();

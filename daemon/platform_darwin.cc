@@ -2,6 +2,7 @@
 #include "platform.h"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <libproc.h>
 #include <limits.h>
 #include <malloc/malloc.h>
@@ -62,6 +63,13 @@ void WaitWritable(int fd, int timeout_ms) {
 }
 
 void ReleaseFreeMemory() { malloc_zone_pressure_relief(nullptr, 0); }
+
+bool TryLockFile(int fd) { return flock(fd, LOCK_EX | LOCK_NB) == 0; }
+
+std::string TempDir() {
+  const char* dir = getenv("TMPDIR");
+  return dir && *dir ? dir : "/tmp";
+}
 
 std::string DefaultHome() { return UserHome(getenv("HOME"), "/etc/passwd", getuid()); }
 

@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <sys/file.h>
 #include <limits.h>
 #include <malloc.h>
 #include <poll.h>
@@ -66,6 +67,13 @@ void WaitWritable(int fd, int timeout_ms) {
 }
 
 void ReleaseFreeMemory() { malloc_trim(0); }
+
+bool TryLockFile(int fd) { return flock(fd, LOCK_EX | LOCK_NB) == 0; }
+
+std::string TempDir() {
+  const char* dir = getenv("TMPDIR");
+  return dir && *dir ? dir : "/tmp";
+}
 
 std::string DefaultHome() { return UserHome(getenv("HOME"), "/etc/passwd", getuid()); }
 

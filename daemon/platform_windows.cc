@@ -198,6 +198,21 @@ void WaitWritable(int, int timeout_ms) { Sleep(static_cast<DWORD>(std::min(timeo
 
 void ReleaseFreeMemory() { _heapmin(); }
 
+bool TryLockFile(int fd) {
+  HANDLE file = reinterpret_cast<HANDLE>(_get_osfhandle(fd));
+  OVERLAPPED at = {};
+  return LockFileEx(file, LOCKFILE_EXCLUSIVE_LOCK | LOCKFILE_FAIL_IMMEDIATELY, 0, 1, 0, &at) != 0;
+}
+
+std::string TempDir() {
+  char dir[MAX_PATH + 1];
+  DWORD n = GetTempPathA(sizeof dir, dir);
+  if (n == 0 || n > MAX_PATH) return ".";
+  std::string out(dir, n);
+  while (out.size() > 1 && (out.back() == '\\' || out.back() == '/')) out.pop_back();
+  return out;
+}
+
 std::string DefaultHome() {
   const char* home = getenv("HOME");
   if (home && *home) return home;

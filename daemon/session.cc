@@ -63,9 +63,12 @@ Session::Session(SessionOptions options, int in_fd, int out_fd)
 Session::~Session() = default;
 
 int Session::Run() {
+  // The wait comes before the signal handlers: SIGTERM, or the parent's
+  // end, stops a waiting session at once (it has no child yet).
+  DieWithParent();
+  WaitToStartAlone();
   sigset_t wait_mask;
   InstallSignals(&wait_mask);
-  DieWithParent();
   BecomeSubreaper();
   if (!Spawn()) return 3;
   TimePoint now = Clock::now();
@@ -95,6 +98,7 @@ int Session::Run() {
     core_.Tick(now);
     if (!out_.Flush()) core_.OnStdoutGone(now);
     ReleaseMemoryWhenIdle(now);
+    ReleaseStartLockOnceStarted();
   }
   out_.Drain(2000);
   return core_.exit_code();

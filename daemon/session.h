@@ -15,6 +15,7 @@
 #include "output.h"
 #include "pty_process.h"
 #include "session_core.h"
+#include "start_lock.h"
 #ifdef _WIN32
 #include "conpty_process.h"
 #endif
@@ -68,6 +69,10 @@ class Session {
     Output* out_;
   };
 
+  // A CLI whose first start cannot share the home waits for the one under
+  // way (start_lock.h); the lock is held until the program is ready.
+  void WaitToStartAlone();
+  void ReleaseStartLockOnceStarted();
   bool Spawn();
   int PollTimeoutMs(TimePoint now) const;
   void ReleaseMemoryWhenIdle(TimePoint now);
@@ -97,6 +102,7 @@ class Session {
   std::string in_buf_;
   bool discarding_long_line_ = false;
   bool child_reaped_ = false;
+  std::unique_ptr<StartLock> start_lock_;
   // Program output read before requests are looked at again: about 4 ms of
   // rendering, so a flood never holds up a `screen` or `cancel` for long.
   static constexpr size_t kReadBudget = 256 << 10;

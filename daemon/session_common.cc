@@ -11,6 +11,16 @@
 
 namespace tuidriver {
 
+void Session::WaitToStartAlone() {
+  std::string note;
+  start_lock_ = StartLock::WaitFor(options_.start_alone_until, options_.engine.timeouts.ready_ms, &note);
+  if (!note.empty()) fprintf(stderr, "tuidriver: %s\n", note.c_str());
+}
+
+void Session::ReleaseStartLockOnceStarted() {
+  if (start_lock_ && !core_.starting()) start_lock_.reset();
+}
+
 bool Session::Spawn() {
   SpawnOptions spawn;
   spawn.argv = options_.engine.command;

@@ -53,6 +53,7 @@ struct SessionOptions {
   std::string transcript_path;  // the file, or a glob (docs/engines.md)
   std::string transcript_cwd;   // absolute: how a glob's match names its session
   std::string record_path;      // --record FILE: an asciicast v2 recording from the start
+  std::string start_alone_until;  // engine's, {home} filled in: start_lock.h
 };
 
 // The child as the session's parts see it: what they write to it goes to
@@ -120,6 +121,8 @@ class SessionCore {
   // 0, or 3 when the program never became ready.
   int exit_code() const { return exit_code_; }
   bool child_exited() const { return child_exited_; }
+  // Neither ready nor gone yet.
+  bool starting() const { return state_ == State::kStarting; }
 
  private:
   enum class State { kStarting, kReady, kExited };

@@ -81,6 +81,7 @@ Session::~Session() = default;
 
 int Session::Run() {
   HANDLE parent = OpenParentProcess();
+  WaitToStartAlone();
   if (!Spawn()) return 3;
   StdinReader reader(reinterpret_cast<HANDLE>(_get_osfhandle(in_fd_)));
   bool exited = false;
@@ -125,6 +126,7 @@ int Session::Run() {
     core_.Tick(now);
     if (!out_.Flush()) core_.OnStdoutGone(now);
     ReleaseMemoryWhenIdle(now);
+    ReleaseStartLockOnceStarted();
   }
   out_.Drain(2000);
   if (parent) CloseHandle(parent);

@@ -242,9 +242,6 @@ class ConcurrentStarts(WithFakeApi):
     holds one per CLI; the CPU hog test runs alone (ctest RUN_SERIAL)."""
     CLI = None
     SESSION_ID = r"^\S+$"
-    # The CLI has started once in the home before the sessions start
-    # together (opencode: docs/engines.md says why).
-    HOME_USED_BEFORE = False
 
     def setUp(self):
         self.api.reset()
@@ -268,9 +265,6 @@ class ConcurrentStarts(WithFakeApi):
         self.api.default({"echo_say": True})
         daemons = []
         try:
-            if self.HOME_USED_BEFORE:
-                with Daemon(self.CLI, "--cwd", cwd, env=env, timeout=150) as first:
-                    first.close(timeout=30)
             daemons = [Daemon(self.CLI, "--cwd", cwd, env=env, wait_ready=False) for _ in range(count)]
             for d in daemons:
                 d.ready = d.wait_for(lambda m: m.get("type") == "ready", 150)

@@ -27,7 +27,6 @@ class Gemini(ConcurrentStarts, unittest.TestCase):
 
 class Opencode(ConcurrentStarts, unittest.TestCase):
     CLI, SESSION_ID = "opencode", r"^ses_[0-9A-Za-z]+$"
-    HOME_USED_BEFORE = True  # first starts together may hang (docs/engines.md)
 
 
 class Kilo(ConcurrentStarts, unittest.TestCase):
