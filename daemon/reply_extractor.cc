@@ -295,15 +295,23 @@ std::vector<std::string> MarkedReplyRows(const std::vector<Row>& rows, const std
   std::vector<size_t> last_row_at;
   std::vector<std::string> lines = LogicalLines(stripped, &last_row_at);
   // The reply ends at the last `end` row (the input box's top border sits
-  // just above the prompt, where the rows handed to us stop).
+  // just above the prompt, where the rows handed to us stop). An echo below
+  // that row is this turn's, whose own end row is not drawn yet (opencode
+  // ends each reply with a footer): the last one on the screen ends an
+  // earlier turn, and the echo above it would be that turn's.
   int end = static_cast<int>(lines.size());
+  int last_end = -1;
   for (int i = end - 1; i >= 0; --i) {
     if (matcher.IsReplyEnd(lines[static_cast<size_t>(i)])) {
-      end = i;
+      last_end = i;
       break;
     }
   }
-  int echo = FindEcho(lines, 0, end, prompt, matcher);
+  int echo = FindEcho(lines, last_end + 1, end, prompt, matcher);
+  if (echo < 0 && last_end >= 0) {
+    end = last_end;
+    echo = FindEcho(lines, 0, end, prompt, matcher);
+  }
   // No echo yet: whatever is on the screen belongs to earlier turns.
   if (echo < 0) return {};
   // The echo of a multi-line prompt spans several rows: skip to its last.

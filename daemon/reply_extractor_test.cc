@@ -127,6 +127,53 @@ TEST(ReplyExtractor, PromptTextInsideTheReplyIsNotTheEcho) {
                                    c.reply, 120));
 }
 
+EngineConfig OpencodeLike() {
+  EngineConfig c;
+  c.prompt.pattern = "^\\s*┃  $";
+  c.reply.start = "^     ";
+  c.reply.continuation_indent = "     ";
+  c.reply.end = "^\\s+▣  ";
+  c.reply.chrome = {"^\\s*┃"};
+  c.reply.unwrap = true;
+  return c;
+}
+
+// opencode ends each reply with its own footer row (▣), not with the input
+// box. While a turn's footer is not drawn yet, the last footer on the screen
+// is the earlier turn's, above this turn's echo: it does not end this reply
+// (CI caught opencode's second reply read as "" on a loaded machine).
+TEST(ReplyExtractor, AnEarlierTurnsEndRowDoesNotEndThisReply) {
+  EngineConfig c = OpencodeLike();
+  ScreenMatcher m(c);
+  std::vector<std::string> screen = {
+      "  ┃",
+      "  ┃  one",
+      "  ┃",
+      "",
+      "     first",
+      "",
+      "     ▣  Build · Fake Model · 38.4s",
+      "",
+      "  ┃",
+      "  ┃  two",
+      "  ┃",
+      "",
+      "     second",
+      "",
+  };
+  EXPECT_EQ("second", ExtractMarkedReply(Rows(screen), "two", m, c.reply, 100));
+  // The same prompt twice: this turn's reply, never the earlier one.
+  std::vector<std::string> again = screen;
+  again[1] = "  ┃  two";
+  EXPECT_EQ("second", ExtractMarkedReply(Rows(again), "two", m, c.reply, 100));
+  // Its echo only, nothing drawn below it yet: no reply yet, not the earlier one.
+  EXPECT_EQ("", ExtractMarkedReply(Rows({again.begin(), again.begin() + 11}), "two", m, c.reply, 100));
+  // Once its footer is drawn, the reply ends there.
+  screen.push_back("     ▣  Build · Fake Model · 2.5s");
+  screen.push_back("  ┃  Build · Fake Model");
+  EXPECT_EQ("second", ExtractMarkedReply(Rows(screen), "two", m, c.reply, 100));
+}
+
 TEST(ReplyExtractor, SpinnerWhileStreamingIsChrome) {
   EngineConfig c = ClaudeLike();
   ScreenMatcher m(c);
