@@ -281,6 +281,12 @@ class ArchitectureDoc(unittest.TestCase):
         do = files_reading(r"system_clock|CLOCK_REALTIME|\btime\((?:nullptr|NULL|0)\)|gettimeofday")
         self.assertEqual(sorted(said), sorted(do), "the files that read the wall-clock time")
 
+    def test_every_reader_of_the_session_clock_goes_through_clock_h(self):
+        # "The one clock": a file that named std::chrono's clock itself could
+        # be given another one without the document or the tests noticing.
+        bypass = files_reading(r"steady_clock|high_resolution_clock|CLOCK_MONOTONIC")
+        self.assertEqual(sorted(bypass), [], "read the clock around clock.h's Clock")
+
     def test_the_parts_it_says_are_timed_have_update_and_next_wakeup(self):
         code = "\n".join(v for k, v in self.daemon_code.items() if k.endswith(".h"))
         said = set()
