@@ -17,8 +17,6 @@ EXEMPT = {
     "main.cc": "the binary's entry point: every test in tests/integration/ runs it",
     "options.cc": "the command line: tests/integration/test_protocol.py (--list-*, usage errors) and every "
                   "integration test's command line",
-    "output.cc": "stdout, a real fd: tests/integration/test_faults.py (output dropped and counted when the "
-                 "client stops reading) and test_output_events.py",
     "session.cc": "the POSIX loop (fds, signals, the clock): the integration tests drive it through the binary",
     "session_common.cc": "what both loops share: tests/integration/test_protocol.py (an over-long line, "
                          "request framing) and the other integration tests",
