@@ -203,6 +203,10 @@ def exemption_problems(missing, exempt):
             problems.append("EXEMPT lists daemon/%s, which has a test beside it now" % f)
         if not why.strip():
             problems.append("EXEMPT gives no reason for daemon/%s" % f)
+        for named in re.findall(r"[\w/]+\.(?:cc|py)\b", why):
+            homes = ["."] if "/" in named else ["daemon", "tests/integration"]
+            if not any(os.path.exists(os.path.join(ROOT, h, named)) for h in homes):
+                problems.append("EXEMPT's reason for daemon/%s names %s, which does not exist" % (f, named))
     return problems
 
 
@@ -331,6 +335,10 @@ class ArchitectureDoc(unittest.TestCase):
         self.assertEqual(exemption_problems(set(), {"ask.cc": "why"}),
                          ["EXEMPT lists daemon/ask.cc, which has a test beside it now"])
         self.assertEqual(exemption_problems({"main.cc"}, {"main.cc": " "}), ["EXEMPT gives no reason for daemon/main.cc"])
+        self.assertEqual(exemption_problems({"main.cc"}, {"main.cc": "in main_test.cc and tests/integration/test_x.py; "
+                                                                    "test_protocol.py"}),
+                         ["EXEMPT's reason for daemon/main.cc names main_test.cc, which does not exist",
+                          "EXEMPT's reason for daemon/main.cc names tests/integration/test_x.py, which does not exist"])
 
     def test_the_files_it_says_read_the_clock_are_the_ones_that_do(self):
         said = set(re.findall(r"`(\w+\.cc)`", the_sentence(self.text, "`Clock::now()`")))
