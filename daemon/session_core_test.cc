@@ -2,8 +2,11 @@
 
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <fstream>
 
 #include "test_fakes.h"
 
@@ -231,6 +234,31 @@ TEST_F(SessionCoreTest, AnIdInUseIsRefused) {
   Line(R"({"id":1,"type":"wait_idle","idle_ms":100,"timeout":5})", 1);
   Line(R"({"id":1,"type":"screen"})", 2);
   sink_.Find(R"({"id":1,"type":"reply","ok":false,"kind":"protocol","error":"id 1 is already in use by a pending request"})");
+}
+
+// A recording's events carry the time of the entry point they happened in
+// (the recorder holds a pointer to the core's `now`), input too, which
+// reaches the recorder through ChildInput::Write with no time of its own.
+TEST_F(SessionCoreTest, ARecordingStampsEachEventWithTheTimeOfItsEntryPoint) {
+  char path[] = "/tmp/tuidriver-core-record-XXXXXX";
+  close(mkstemp(path));
+  Begin(Raw());
+  Line(std::string(R"({"id":1,"type":"record","path":")") + path + "\"}", 100);
+  Output("hi", 1600);
+  Line(R"({"id":2,"type":"send","data":"x"})", 2350);
+  Line(R"({"id":3,"type":"send_secret","data":"pw"})", 2400);
+  Line(R"({"id":4,"type":"resize","cols":50,"rows":12})", 3000);
+  Line(R"({"id":5,"type":"record","stop":true})", 3100);
+  Output("after", 3200);
+  std::ifstream in(path);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  unlink(path);
+  ASSERT_EQ(5u, lines.size());
+  EXPECT_EQ(R"([1.500000, "o", "hi"])", lines[1]);
+  EXPECT_EQ(R"([2.250000, "i", "x"])", lines[2]);
+  EXPECT_EQ(R"([2.300000, "m", "[secret]"])", lines[3]);  // the secret itself is not recorded
+  EXPECT_EQ(R"([2.900000, "r", "50x12"])", lines[4]);
 }
 
 // issue 45: ready and status say which release of the CLI runs, and status

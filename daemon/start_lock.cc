@@ -9,6 +9,7 @@
 #include <chrono>
 #include <thread>
 
+#include "clock.h"
 #include "platform.h"
 
 namespace tuidriver {
@@ -42,18 +43,19 @@ std::unique_ptr<StartLock> StartLock::WaitFor(const std::string& created, int ti
     *note = "cannot open " + path + " to start alone; starting anyway";
     return nullptr;
   }
-  auto start = std::chrono::steady_clock::now();
+  // Before the spawn, outside the loop: it reads the session's clock itself.
+  TimePoint start = Clock::now();
   bool waited = false;
   for (; !TryLockFile(fd); waited = true) {
-    if (std::chrono::steady_clock::now() >= start + std::chrono::milliseconds(timeout_ms)) {
+    if (Clock::now() >= start + Ms(timeout_ms)) {
       close(fd);
       *note = "another start held " + path + " for " + std::to_string(timeout_ms) + " ms; starting anyway";
       return nullptr;
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    std::this_thread::sleep_for(Ms(20));
   }
   if (waited) {
-    auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);
+    auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start);
     *note = "waited " + std::to_string(ms.count()) + " ms for another first start in this home (" + created + ")";
   }
   if (Exists(created)) {  // made, and no first start under way: start together

@@ -9,7 +9,7 @@ import os
 import re
 import unittest
 
-from archdoc import DAEMON, ROOT, doc_text, layer_table, module_of, sections
+from archdoc import DAEMON, ROOT, daemon_sources, doc_text, includes, layer_table, module_of, sections
 
 # daemon/*.cc files with no <name>_test.cc beside them, and why: where they
 # are tested instead. The document's "Tests" section names this list.
@@ -17,8 +17,6 @@ EXEMPT = {
     "main.cc": "the binary's entry point: every test in tests/integration/ runs it",
     "options.cc": "the command line: tests/integration/test_protocol.py (--list-*, usage errors) and every "
                   "integration test's command line",
-    "output.cc": "stdout, a real fd: tests/integration/test_faults.py (output dropped and counted when the "
-                 "client stops reading) and test_output_events.py",
     "session.cc": "the POSIX loop (fds, signals, the clock): the integration tests drive it through the binary",
     "session_common.cc": "what both loops share: tests/integration/test_protocol.py (an over-long line, "
                          "request framing) and the other integration tests",
@@ -147,6 +145,42 @@ def message_types():
     return set(re.findall(r'Add\("type", "(\w+)"\)', text) + re.findall(r'\{"type":"(\w+)"', text))
 
 
+def error_kinds():
+    return set(re.findall(r'\{ErrorKind::k\w+, "(\w+)"\}', read(os.path.join(DAEMON, "error_kind.cc"))))
+
+
+def request_fields():
+    """Every field some request type may carry (request.cc's table)."""
+    rows = re.findall(r'\{"\w+", RequestType::k\w+, \{([^}]*)\}', read(os.path.join(DAEMON, "request.cc")))
+    return {f for row in rows for f in re.findall(r'"(\w+)"', row)}
+
+
+def engine_schema():
+    with open(os.path.join(ROOT, "engines", "schema.json")) as f:
+        return json.load(f)
+
+
+def engine_field(schema, dotted):
+    """The schema of an engine file's field `a.b` (following $refs), or None."""
+    node = schema
+    for key in dotted.split("."):
+        while "$ref" in node:
+            node = schema["$defs"][node["$ref"].rsplit("/", 1)[-1]]
+        node = node.get("properties", {}).get(key)
+        if node is None:
+            return None
+    return node
+
+
+def engine_keys(node):
+    """Every property name anywhere in the engine schema."""
+    if isinstance(node, dict):
+        return set(node.get("properties", {})) | {k for v in node.values() for k in engine_keys(v)}
+    if isinstance(node, list):
+        return {k for v in node for k in engine_keys(v)}
+    return set()
+
+
 def missing_tests():
     """daemon/*.cc with no <name>_test.cc beside them."""
     out = set()
@@ -169,6 +203,10 @@ def exemption_problems(missing, exempt):
             problems.append("EXEMPT lists daemon/%s, which has a test beside it now" % f)
         if not why.strip():
             problems.append("EXEMPT gives no reason for daemon/%s" % f)
+        for named in re.findall(r"[\w/]+\.(?:cc|py)\b", why):
+            homes = ["."] if "/" in named else ["daemon", "tests/integration"]
+            if not any(os.path.exists(os.path.join(ROOT, h, named)) for h in homes):
+                problems.append("EXEMPT's reason for daemon/%s names %s, which does not exist" % (f, named))
     return problems
 
 
@@ -257,6 +295,31 @@ class ArchitectureDoc(unittest.TestCase):
         self.assertEqual(sorted(sent - messages), [], "line types docs/architecture.md names that daemon/messages.cc "
                          "never sends (it sends %s)" % sorted(messages))
 
+    def test_every_error_kind_and_wire_name_it_names_exists(self):
+        folded = " ".join(self.text.split())
+        kinds = set(re.findall(r"`(\w+)` (?:reply|one)\b", folded))
+        self.assertGreaterEqual(len(kinds), 2, kinds)
+        self.assertEqual(sorted(kinds - error_kinds()), [], "error kinds docs/architecture.md names that "
+                         "daemon/error_kind.cc's table lacks (it has %s)" % sorted(error_kinds()))
+        # A snake_case name is a name on the wire or in an engine file (or a
+        # module of the layer table): a renamed one leaves the document behind.
+        known = (request_types() | message_types() | error_kinds() | request_fields()
+                 | engine_keys(engine_schema()) | {module_of(p) for p in code_files(["daemon"])})
+        names = {t for t in backticked(self.text) if re.fullmatch(r"[a-z]+(?:_[a-z0-9]+)+", t)}
+        self.assertGreaterEqual(len(names), 8, names)
+        self.assertEqual(sorted(names - known), [], "snake_case names in docs/architecture.md that are no request "
+                         "or line type, error kind, request field, engine field or daemon module")
+
+    def test_every_engine_field_it_names_is_in_the_schema(self):
+        dotted = {t for t in backticked(self.text) if re.fullmatch(r"[a-z_]+\.[a-z_]+", t) and not is_path(t)}
+        self.assertGreaterEqual(len(dotted), 3, dotted)
+        schema = engine_schema()
+        bad = sorted(d for d in dotted if engine_field(schema, d) is None)
+        self.assertEqual(bad, [], "engine fields docs/architecture.md names that engines/schema.json lacks")
+        modes = engine_field(schema, "submit.mode")["enum"]
+        said = set(re.findall(r"`([a-z]+)`", the_sentence(self.text, "(`submit.mode`:")))
+        self.assertEqual(sorted(said), sorted(modes), "the submit modes, each with how it is shaped")
+
     def test_a_test_beside_each_file_or_a_reason(self):
         tests_section = dict(sections(self.text))["Tests"]
         self.assertIn("`EXEMPT`", tests_section)
@@ -272,6 +335,10 @@ class ArchitectureDoc(unittest.TestCase):
         self.assertEqual(exemption_problems(set(), {"ask.cc": "why"}),
                          ["EXEMPT lists daemon/ask.cc, which has a test beside it now"])
         self.assertEqual(exemption_problems({"main.cc"}, {"main.cc": " "}), ["EXEMPT gives no reason for daemon/main.cc"])
+        self.assertEqual(exemption_problems({"main.cc"}, {"main.cc": "in main_test.cc and tests/integration/test_x.py; "
+                                                                    "test_protocol.py"}),
+                         ["EXEMPT's reason for daemon/main.cc names main_test.cc, which does not exist",
+                          "EXEMPT's reason for daemon/main.cc names tests/integration/test_x.py, which does not exist"])
 
     def test_the_files_it_says_read_the_clock_are_the_ones_that_do(self):
         said = set(re.findall(r"`(\w+\.cc)`", the_sentence(self.text, "`Clock::now()`")))
@@ -280,6 +347,24 @@ class ArchitectureDoc(unittest.TestCase):
         said = set(re.findall(r"`(\w+\.cc)`", the_sentence(self.text, "wall-clock")))
         do = files_reading(r"system_clock|CLOCK_REALTIME|\btime\((?:nullptr|NULL|0)\)|gettimeofday")
         self.assertEqual(sorted(said), sorted(do), "the files that read the wall-clock time")
+
+    def test_every_reader_of_the_session_clock_goes_through_clock_h(self):
+        # "The one clock": a file that named std::chrono's clock itself could
+        # be given another one without the document or the tests noticing.
+        bypass = files_reading(r"steady_clock|high_resolution_clock|CLOCK_MONOTONIC")
+        self.assertEqual(sorted(bypass), [], "read the clock around clock.h's Clock")
+
+    def test_only_the_files_it_says_include_the_pty(self):
+        said = set(re.findall(r"`(\w+\.h)`", the_sentence(self.text, "includes `pty_process.h`"))) - {"pty_process.h"}
+        do = {os.path.basename(p) for p in daemon_sources()
+              if module_of(p) != "pty_process" and "pty_process" in includes(p)}
+        self.assertEqual(sorted(said), sorted(do), "the daemon's files that include pty_process.h")
+
+    def test_the_tests_it_says_start_the_binary_are_the_ones_that_do(self):
+        said = set(re.findall(r"`(test_\w+\.py)`", the_sentence(self.text, "start the binary on their own")))
+        do = {os.path.basename(p) for p in glob.glob(os.path.join(ROOT, "tests", "integration", "test_*.py"))
+              if re.search(r"subprocess\.\w+\(\s*\[[^\]]*\bBIN\b", read(p))}
+        self.assertEqual(sorted(said), sorted(do), "the integration tests that start the binary themselves")
 
     def test_the_parts_it_says_are_timed_have_update_and_next_wakeup(self):
         code = "\n".join(v for k, v in self.daemon_code.items() if k.endswith(".h"))
