@@ -9,12 +9,35 @@ jobs=$(nproc)
 # Each stage says when it began (minutes into the run): where CI time goes.
 stage() { printf '== [%dm%02ds] %s\n' $((SECONDS / 60)) $((SECONDS % 60)) "$*"; }
 
-stage "the agent CLIs for the end-to-end tests (pinned in tests/e2e/package-lock.json)"
+# The npm installs wait on the network more than on the CPU: they run beside
+# the build, each into its own log, and a stage that needs one waits for it.
+npm_logs=$(mktemp -d)
+# A stage that fails ends the installs still running too.
+trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$npm_logs"' EXIT
+npm_ci() { npm ci --ignore-scripts --no-audit --no-fund --loglevel=error; }
+declare -A npm_jobs
+npm_start() {  # NAME DIR...: npm ci in each DIR, in order
+  local name=$1; shift
+  (for dir in "$@"; do (cd "$dir" && npm_ci) || exit 1; done) > "$npm_logs/$name" 2>&1 &
+  npm_jobs[$name]=$!
+}
+npm_wait() {  # NAME
+  if ! wait "${npm_jobs[$1]}"; then
+    cat "$npm_logs/$1" >&2
+    echo "test.sh: npm ci failed ($1; its output is above)" >&2
+    exit 1
+  fi
+  cat "$npm_logs/$1"
+}
 # --ignore-scripts: the tests run the CLIs' own executables (tests/e2e/homes.py).
-(cd tests/e2e && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
+npm_start agent-clis tests/e2e
+# The server links the shim (server/package-lock.json: ".."): one after the other.
+npm_start shim-and-server . server
 
-stage "build"
+stage "build (the npm installs beside it)"
 bash scripts/build.sh build
+stage "the agent CLIs for the end-to-end tests (pinned in tests/e2e/package-lock.json)"
+npm_wait agent-clis
 stage "unit, integration and end-to-end tests"
 ctest --test-dir build -j"$jobs" --output-on-failure --timeout 900
 
@@ -33,7 +56,7 @@ stage "tuidriver.exe (the file npm/tuidriver-win32-x64 ships) over its protocol 
 bash scripts/test-windows.sh
 
 stage "the TypeScript shim: npm package, ESM/CommonJS consumers, example .vsix (node --test)"
-npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
+npm_wait shim-and-server
 npm run build    # tsc to dist/, build/tuidriver to bin/<platform>-<arch>/ (the prepack step)
 npm test
 
@@ -41,7 +64,7 @@ stage "any Linux: the shipped linux-x64 binary in a chroot holding only it, the 
 tests/py tests/static/test_chroot.py
 
 stage "tuidriver-server: the MCP server, REST/SSE/WebSocket, the page in headless chromium (node --test, about a minute)"
-(cd server && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error && npm test)
+(cd server && npm test)
 
 stage "the example extension in a real VS Code: its .vsix in code-server from npm, in headless chromium (tests/vscode, a few minutes)"
 bash tests/vscode/run.sh
