@@ -409,13 +409,21 @@ class RawSession(unittest.TestCase):
             st = d.request("status")
             self.assertEqual((st["state"], st["foreground_pid"]), ("ready", st["pid"]))
             d.request("send", data="sleep 30\r")
-            deadline = time.monotonic() + 5
-            while st["foreground_pid"] == st["pid"] and time.monotonic() < deadline:
+
+            def command(pid):
+                with open("/proc/%d/cmdline" % pid, "rb") as f:
+                    return f.read().split(b"\0")[0]
+            # bash's child takes the terminal before it executes sleep: until
+            # then the foreground process is a copy of bash (seen on a loaded
+            # machine), so wait for the command too.
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline:
+                if st["foreground_pid"] != st["pid"] and command(st["foreground_pid"]) == b"sleep":
+                    break
                 d.request("wait_idle", idle_ms=20, timeout=1)
                 st = d.request("status")
             self.assertNotEqual(st["foreground_pid"], st["pid"])
-            with open("/proc/%d/cmdline" % st["foreground_pid"], "rb") as f:
-                self.assertEqual(f.read().split(b"\0")[0], b"sleep")
+            self.assertEqual(command(st["foreground_pid"]), b"sleep")
 
     def test_duplicate_id(self):
         with Daemon("--", "cat") as d:
