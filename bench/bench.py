@@ -437,7 +437,7 @@ def measure_memory(cfg):
 
     def td_lines(p):
         os.write(p.stdin.fileno(), (json.dumps({"id": 1, "type": "expect", "pattern": MARKER,
-                                                "timeout": 120}) + "\n").encode())
+                                                "timeout_ms": 120000}) + "\n").encode())
         while True:
             m = json.loads(p.stdout.readline())
             if m.get("id") == 1:

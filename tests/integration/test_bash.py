@@ -19,8 +19,8 @@ class BashEngine(unittest.TestCase):
         cls.d.close()
         cls.d.__exit__()
 
-    def ask_ok(self, prompt, timeout=30):
-        r = self.d.ask(prompt, timeout=timeout)
+    def ask_ok(self, prompt, timeout_ms=30000):
+        r = self.d.ask(prompt, timeout_ms=timeout_ms)
         self.assertTrue(r["ok"], r)
         return r["text"]
 
@@ -51,7 +51,7 @@ class BashEngine(unittest.TestCase):
         self.assertEqual(st["engine"], "bash")
 
     def test_ten_thousand_lines(self):
-        text = self.ask_ok("seq 1 10000", timeout=60)
+        text = self.ask_ok("seq 1 10000", timeout_ms=60000)
         self.assertEqual(text.split("\n"), [str(i) for i in range(1, 10001)])
 
     def test_scrollback_is_history_then_screen(self):
@@ -119,7 +119,7 @@ class ResizeDuringAnAsk(unittest.TestCase):
                   + "; printf '%s\\nline3 %s\\n'; " % (x60[30:], x60) + wait % go[1]
                   + "; printf 'line4 %s\\n'" % x60)
         with Daemon("bash", "--cwd", tmp, "--cols", "120", "--rows", "30") as d:
-            d.send({"id": "A", "type": kind, "prompt": prompt, "timeout": 30})
+            d.send({"id": "A", "type": kind, "prompt": prompt, "timeout_ms": 30000})
             d.wait_screen(lambda s: any(l.startswith("line2 ") for l in s["lines"]), 15)
             self.assertTrue(d.request("resize", cols=30, rows=30)["ok"])
             open(go[0], "w").close()

@@ -107,7 +107,12 @@ class Daemon:
                 self.events.append(m)
 
     def request(self, type_, wait=30, **fields):
-        """Sends one request and returns its reply, waiting at most `wait` s."""
+        """Sends one request and returns its reply, waiting at most `wait` s.
+        Durations go on the wire in ms (`timeout_ms`); the older `timeout` in
+        seconds is refused here, so one spelling is taught (test_protocol's
+        test_timeout_ms sends it with send(), to prove the daemon takes it)."""
+        if "timeout" in fields:
+            raise TypeError("request(%r): send timeout_ms, not timeout (seconds)" % type_)
         rid = self.next_id
         self.next_id += 1
         self.send({"id": rid, "type": type_, **fields})
@@ -122,9 +127,9 @@ class Daemon:
                 return s
             self.request("wait_idle", idle_ms=20, timeout_ms=1000)
 
-    def ask(self, prompt, timeout=30, **fields):
-        """`timeout` in seconds here; the wire's `timeout_ms` in whole milliseconds."""
-        return self.request("ask", wait=timeout + 5, prompt=prompt, timeout_ms=round(timeout * 1000), **fields)
+    def ask(self, prompt, timeout_ms=30000, **fields):
+        """One ask; its reply is waited for 5 s past the ask's own timeout."""
+        return self.request("ask", wait=timeout_ms / 1000 + 5, prompt=prompt, timeout_ms=timeout_ms, **fields)
 
     def close(self, timeout=15):
         reply = self.request("close", wait=timeout)
