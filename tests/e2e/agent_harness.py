@@ -128,7 +128,7 @@ class AgentSession:
             if self.daemon.proc.poll() is None:
                 reply = self.daemon.close(timeout=20)
         finally:
-            self.daemon.__exit__()
+            self.daemon.release()
             shutil.rmtree(self.tmp, ignore_errors=True)
         return reply
 
@@ -234,7 +234,6 @@ class TallResume:
             self.assertEqual(r["markdown"], tall, r)
             sid = r["turn"]["session_id"]
             s.daemon.close(timeout=20)
-            s.daemon.__exit__()
             env = homes.make_env(self.CLI, s.home, s.cwd, self.api.port)
             with Daemon(self.CLI, "--cwd", s.cwd, "--resume", sid, env=env, timeout=90) as d:
                 status = d.request("status")
@@ -280,7 +279,6 @@ class AgentLifecycle(WithFakeApi):
             first = s.ask("one", timeout_ms=90000)
             self.assertEqual(first["markdown"], "the first session", first)
             s.daemon.close(timeout=20)
-            s.daemon.__exit__()
             env = homes.make_env(self.CLI, s.home, s.cwd, self.api.port)
             with Daemon(self.CLI, "--cwd", s.cwd, env=env, timeout=150) as d:
                 self.api.script("the second session")

@@ -187,7 +187,6 @@ class ExactTurns(WithFakeApi):
         self.assertEqual(first["markdown"], "remembered")
         sid = first["turn"]["session_id"]
         s.daemon.close(timeout=20)
-        s.daemon.__exit__()
         env = homes.make_env(self.CLI, s.home, s.cwd, self.api.port)
         with Daemon(self.CLI, "--cwd", s.cwd, "--resume", sid, env=env, timeout=150) as d:
             self.assertEqual(d.ready["session_id"], sid)
@@ -289,7 +288,7 @@ class ConcurrentStarts(WithFakeApi):
             for d in daemons:
                 if d.proc.poll() is None:
                     d.close(timeout=30)
-                d.__exit__()
+                d.release()
             shutil.rmtree(tmp, ignore_errors=True)
 
     def assert_own_reply(self, reply, answer, session_id):

@@ -138,7 +138,6 @@ class GeminiResume(AgentLifecycle, TallResume, unittest.TestCase):
             self.api.script("remembered")
             self.assertEqual(s.ask("remember the word fig", timeout_ms=60000)["markdown"], "remembered")
             s.daemon.close(timeout=20)
-            s.daemon.__exit__()
             chats = glob.glob(os.path.join(s.home, ".gemini", "tmp", "*", "chats", "session-*.jsonl"))
             time.sleep(61 - time.time() % 60)
             env = homes.make_env(CLI, s.home, s.cwd, self.api.port)

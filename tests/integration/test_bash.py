@@ -5,24 +5,16 @@ import subprocess
 import tempfile
 import unittest
 
+from engine_case import EngineCase
 from tuiclient import BIN, Daemon
 
 
-class BashEngine(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.tmp = tempfile.mkdtemp()
-        cls.d = Daemon("bash", "--cwd", cls.tmp)
+class BashEngine(EngineCase):
+    ENGINE = "bash"
 
     @classmethod
-    def tearDownClass(cls):
-        cls.d.close()
-        cls.d.__exit__()
-
-    def ask_ok(self, prompt, timeout_ms=30000):
-        r = self.d.ask(prompt, timeout_ms=timeout_ms)
-        self.assertTrue(r["ok"], r)
-        return r["text"]
+    def daemon_args(cls):
+        return ["--cwd", cls.tmp]
 
     def test_echo(self):
         self.assertEqual(self.ask_ok("echo hello"), "hello")

@@ -60,7 +60,7 @@ class Secrets(unittest.TestCase):
             d.request("screen")
             d.request("scrollback")
             d.close()
-            stderr = d.proc.stderr.read()
+            stderr = d.stderr_rest
         needle = SECRET.encode()
         self.assertGreater(len(d.transcript), 10)
         for line in d.transcript:

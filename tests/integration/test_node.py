@@ -5,23 +5,12 @@ import subprocess
 import tempfile
 import unittest
 
+from engine_case import EngineCase
 from tuiclient import Daemon
 
 
-class NodeEngine(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.d = Daemon("node")
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.d.close()
-        cls.d.__exit__()
-
-    def ask_ok(self, prompt, timeout_ms=30000):
-        r = self.d.ask(prompt, timeout_ms=timeout_ms)
-        self.assertTrue(r["ok"], r)
-        return r["text"]
+class NodeEngine(EngineCase):
+    ENGINE = "node"
 
     def test_expression(self):
         self.assertEqual(self.ask_ok("6*7"), "42")

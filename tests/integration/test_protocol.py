@@ -95,7 +95,6 @@ class BadRequests(unittest.TestCase):
     @classmethod
     def tearDownClass(cls):
         cls.d.close()
-        cls.d.__exit__()
 
     def raw_reply(self, line: bytes):
         self.d.send_raw(line + b"\n")

@@ -7,23 +7,12 @@ import tempfile
 import time
 import unittest
 
+from engine_case import EngineCase
 from tuiclient import Daemon, run_once
 
 
-class PythonEngine(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.d = Daemon("python")
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.d.close()
-        cls.d.__exit__()
-
-    def ask_ok(self, prompt, timeout_ms=30000):
-        r = self.d.ask(prompt, timeout_ms=timeout_ms)
-        self.assertTrue(r["ok"], r)
-        return r["text"]
+class PythonEngine(EngineCase):
+    ENGINE = "python"
 
     def test_ready_event(self):
         self.assertEqual(self.d.ready["engine"], "python")

@@ -62,6 +62,7 @@ class Daemon:
         self.lean = lean
         self.buf = b""  # read, not yet parsed (the bench's drain reads raw bytes past it)
         self.events = []  # lines read while waiting for something else
+        self.stderr_rest = b""  # stderr's last bytes, read by release()
         self.next_id = 1
         self.ready = None
         if wait_ready:
@@ -132,9 +133,32 @@ class Daemon:
         return self.request("ask", wait=timeout_ms / 1000 + 5, prompt=prompt, timeout_ms=timeout_ms, **fields)
 
     def close(self, timeout=15):
-        reply = self.request("close", wait=timeout)
-        self.proc.wait(timeout=timeout)
-        return reply
+        """Ends the session with a `close` request, waits for the process to
+        exit and releases it (release()); returns the close's reply."""
+        try:
+            reply = self.request("close", wait=timeout)
+            self.proc.wait(timeout=timeout)
+            return reply
+        finally:
+            self.release()
+
+    def release(self):
+        """Kills the process if it still runs and closes its pipes; what it had
+        left on stderr is kept in `stderr_rest` (bytes)."""
+        self.kill()
+        if self.proc.stderr is not None and not self.proc.stderr.closed:
+            # It has exited, so its writes are all in the pipe: read until
+            # EOF or until nothing more is there (a grandchild may hold it).
+            while select.select([self.proc.stderr], [], [], 0)[0]:
+                chunk = os.read(self.proc.stderr.fileno(), 65536)
+                if not chunk:
+                    break
+                self.stderr_rest += chunk
+        for f in filter(None, (self.proc.stdin, self.proc.stdout, self.proc.stderr)):
+            try:
+                f.close()
+            except OSError:
+                pass
 
     def end_input(self, timeout=10):
         """Closes the daemon's stdin, which ends it; kills it after `timeout` s."""
@@ -150,6 +174,8 @@ class Daemon:
     def stderr_tail(self):
         if self.proc.stderr is None:  # lean: dropped
             return ""
+        if self.proc.stderr.closed:  # released
+            return self.stderr_rest.decode(errors="replace")[-2000:]
         try:
             r, _, _ = select.select([self.proc.stderr], [], [], 0)
             if r:
@@ -167,12 +193,7 @@ class Daemon:
         return self
 
     def __exit__(self, *exc):
-        self.kill()
-        for f in filter(None, (self.proc.stdin, self.proc.stdout, self.proc.stderr)):
-            try:
-                f.close()
-            except OSError:
-                pass
+        self.release()
 
 
 # For a daemon whose memory a test measures: under AddressSanitizer freed
