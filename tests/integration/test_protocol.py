@@ -300,6 +300,8 @@ class RawSession(unittest.TestCase):
             self.assertEqual((r["kind"], r["error"]), ("timeout", "condition not met within 250 ms"))
             r = d.request("wait_idle", idle_ms=50, timeout_ms=5000)
             self.assertEqual((r["ok"], r["idle_ms"]), (True, 50))
+            with self.assertRaises(TypeError):  # the client teaches one spelling
+                d.request("wait_idle", idle_ms=50, timeout=5)
             for t, a in (("expect", "an"), ("wait_idle", "a")):
                 fields = {"pattern": "x"} if t == "expect" else {}
                 r = old_spelling(d, t, timeout_ms=100, timeout=1, **fields)
