@@ -187,7 +187,7 @@ class AgentBench:
         inflight = None    # (screen request id, time of the newest output it covers)
         want_screen = False
         t_sent = time.time()
-        self.d.send({"id": rid, "type": "ask", "prompt": prompt, "timeout": 60})
+        self.d.send({"id": rid, "type": "ask", "prompt": prompt, "timeout_ms": 60000})
         while True:
             m = self.d.read_line(timeout=90)
             now = time.time()

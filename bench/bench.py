@@ -16,7 +16,6 @@ import random
 import resource
 import re
 import shutil
-import statistics
 import struct
 import subprocess
 import sys
@@ -29,6 +28,7 @@ import lifetime
 import pool
 import ready
 import chart
+from stats import median, percentile
 from tuiclient import Daemon
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -40,19 +40,6 @@ MARKER = "TUIDRIVER-BENCH-END-7f3a9c"  # gen_text.py's END_MARKER
 
 def log(msg):
     print(f"[bench {time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
-
-
-def median(xs):
-    return statistics.median(xs) if xs else float("nan")
-
-
-def percentile(xs, p):
-    s = sorted(xs)
-    if not s:
-        return float("nan")
-    k = (len(s) - 1) * p / 100.0
-    lo, hi = int(k), min(int(k) + 1, len(s) - 1)
-    return s[lo] + (s[hi] - s[lo]) * (k - lo)
 
 
 def vm_hwm_kb(pid):
@@ -437,7 +424,7 @@ def measure_memory(cfg):
 
     def td_lines(p):
         os.write(p.stdin.fileno(), (json.dumps({"id": 1, "type": "expect", "pattern": MARKER,
-                                                "timeout": 120}) + "\n").encode())
+                                                "timeout_ms": 120000}) + "\n").encode())
         while True:
             m = json.loads(p.stdout.readline())
             if m.get("id") == 1:

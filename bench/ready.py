@@ -31,6 +31,7 @@ import time
 import uuid
 
 from agent import DonePredicate, available, py_pattern
+from tmux import Tmux
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -63,55 +64,42 @@ def timed_daemon(daemon, td, cli, cwd, env):
         d.end_input(timeout=30)
 
 
-class Tmux:
-    """A tmux server of our own (its own socket), kept running across runs."""
-
-    def __init__(self):
-        self.sock = "tuidriver-bench-ready-%d" % os.getpid()
-        self.run("new-session", "-d", "-s", "keep", "-x", str(COLS), "-y", str(ROWS), "sleep", "3600")
-
-    def run(self, *args):
-        return subprocess.run(["tmux", "-L", self.sock, "-f", "/dev/null", *args], capture_output=True,
-                              text=True, check=True).stdout
-
-    def timed_start(self, cli, launch, pred, started, settle_ms):
-        """(ms to the prompt first shown, ms to the prompt shown on a screen quiet for settle_ms)."""
-        argv, env, cwd = launch
-        argv = [str(uuid.uuid4()) if UUID_RE.match(a) else a for a in argv]
-        envs = [x for k, v in env.items() for x in ("-e", "%s=%s" % (k, v))]
-        seen = not started  # one of the engine's `started` patterns, as the daemon's `ready` asks
-        shown, last, changed = None, None, 0.0
-        t0 = time.perf_counter()
-        self.run("new-session", "-d", "-s", "probe", "-x", str(COLS), "-y", str(ROWS), "-c", cwd, *envs, "--", *argv)
-        pane_pid = int(self.run("display", "-p", "-t", "probe", "#{pane_pid}"))
+def timed_start(tmux, cli, launch, pred, started, settle_ms):
+    """(ms to the prompt first shown, ms to the prompt shown on a screen quiet
+    for settle_ms), for one start of the CLI in a new session of `tmux`."""
+    argv, env, cwd = launch
+    argv = [str(uuid.uuid4()) if UUID_RE.match(a) else a for a in argv]
+    envs = [x for k, v in env.items() for x in ("-e", "%s=%s" % (k, v))]
+    seen = not started  # one of the engine's `started` patterns, as the daemon's `ready` asks
+    shown, last, changed = None, None, 0.0
+    t0 = time.perf_counter()
+    tmux.run("new-session", "-d", "-s", "probe", "-x", COLS, "-y", ROWS, "-c", cwd, *envs, "--", *argv)
+    pane_pid = int(tmux.run("display", "-p", "-t", "probe", "#{pane_pid}"))
+    try:
+        while time.perf_counter() - t0 < 120:
+            out = tmux.run("capture-pane", "-p", "-t", "probe", ";", "display", "-p", "-t", "probe",
+                           "#{cursor_x} #{cursor_y}").split("\n")
+            now = (time.perf_counter() - t0) * 1000
+            if out != last:
+                last, changed = out, now
+            x, y = map(int, out[-2].split())
+            lines = out[:ROWS]
+            seen = seen or any(p.search(l) for p in started for l in lines)
+            if seen and pred.done({"lines": lines, "cursor": {"row": y, "col": x}, "title": ""}):
+                shown = shown or now
+                if now - changed >= settle_ms:
+                    return shown, now
+            time.sleep(0.01)
+        raise RuntimeError("%s in tmux showed no prompt in 120 s" % cli)
+    finally:
+        tmux.run("kill-session", "-t", "probe")
+        # The SIGHUP of kill-session leaves Gemini CLI running (its node
+        # relaunches itself in the same process group): without this,
+        # each run left two node processes behind for the measures after.
         try:
-            while time.perf_counter() - t0 < 120:
-                out = self.run("capture-pane", "-p", "-t", "probe", ";", "display", "-p", "-t", "probe",
-                               "#{cursor_x} #{cursor_y}").split("\n")
-                now = (time.perf_counter() - t0) * 1000
-                if out != last:
-                    last, changed = out, now
-                x, y = map(int, out[-2].split())
-                lines = out[:ROWS]
-                seen = seen or any(p.search(l) for p in started for l in lines)
-                if seen and pred.done({"lines": lines, "cursor": {"row": y, "col": x}, "title": ""}):
-                    shown = shown or now
-                    if now - changed >= settle_ms:
-                        return shown, now
-                time.sleep(0.01)
-            raise RuntimeError("%s in tmux showed no prompt in 120 s" % cli)
-        finally:
-            self.run("kill-session", "-t", "probe")
-            # The SIGHUP of kill-session leaves Gemini CLI running (its node
-            # relaunches itself in the same process group): without this,
-            # each run left two node processes behind for the measures after.
-            try:
-                os.killpg(pane_pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-
-    def close(self):
-        subprocess.run(["tmux", "-L", self.sock, "kill-server"], capture_output=True)
+            os.killpg(pane_pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
 
 
 def measure_cli(cfg, daemon, tmux, cli, log):
@@ -146,7 +134,7 @@ def measure_cli(cfg, daemon, tmux, cli, log):
                 if variant == "tuidriver":
                     res[variant].append(timed_daemon(daemon, cfg.td, cli, cwd, env)[0])
                 else:
-                    shown, settled = tmux.timed_start(cli, launch, pred, started, settle_ms)
+                    shown, settled = timed_start(tmux, cli, launch, pred, started, settle_ms)
                     res["tmux"].append(shown)
                     res["tmux_settled"].append(settled)
         log("ready %s: tuidriver %s ms, tmux prompt %s ms, settled %s ms" % (
@@ -162,7 +150,9 @@ def measure(cfg, daemon, log):
     """Returns {cli: {"tuidriver": [ms], "tmux": [ms]} or {"skipped": why}}."""
     if not shutil.which("tmux"):
         return {"python": {"skipped": "tmux is not installed"}}
-    tmux = Tmux()
+    # A tmux server of our own (tests/lib/tmux.py), kept running across runs.
+    sock_dir = tempfile.mkdtemp(prefix="tuidriver-bench-ready-tmux-")
+    tmux = Tmux(sock_dir, COLS, ROWS, command="sleep 3600")
     res = {}
     try:
         for cli in ["python"] + cfg.ready_clis:
@@ -176,5 +166,6 @@ def measure(cfg, daemon, log):
                 res[cli] = {"skipped": "failed: %s" % e}
                 log("ready %s failed: %s" % (cli, e))
     finally:
-        tmux.close()
+        tmux.kill()
+        shutil.rmtree(sock_dir, ignore_errors=True)
     return res

@@ -1,9 +1,9 @@
 """Renders bench.py's measurements as bench/results.md. Pure formatting: takes the
 dict bench.py filled, returns (markdown, [names of missed targets])."""
 import os
-import statistics
 
 import agent
+from stats import median, percentile
 
 TARGET_TP = 0.90      # of the raw drain
 TARGET_EVENTS_TP = 0.80  # issue 28: with every byte out as `output` events
@@ -13,19 +13,6 @@ TARGET_STARTUP_MS = 5.0
 TARGET_RSS_KB = 8 * 1024
 TARGET_BIN = 3 * 1024 * 1024  # issue 27: under 3 MB (docs/platforms.md)
 TARGET_AGENT_MS = 100.0
-
-
-def med(xs):
-    return statistics.median(xs) if xs else float("nan")
-
-
-def pct(xs, p):
-    s = sorted(xs)
-    if not s:
-        return float("nan")
-    k = (len(s) - 1) * p / 100.0
-    lo, hi = int(k), min(int(k) + 1, len(s) - 1)
-    return s[lo] + (s[hi] - s[lo]) * (k - lo)
 
 
 def ms(x):
@@ -42,7 +29,7 @@ def verdict(ok):
 
 def throughput_ratio(r):
     tp = r["throughput"]
-    return med([x["mbps"] for x in tp["tuidriver"]]) / med([x["mbps"] for x in tp["raw C drain"]])
+    return median([x["mbps"] for x in tp["tuidriver"]]) / median([x["mbps"] for x in tp["raw C drain"]])
 
 
 EVENT_VARIANTS = (("utf8", "tuidriver + subscribe output"), ("base64", "tuidriver + subscribe output (base64)"))
@@ -51,14 +38,14 @@ EVENT_VARIANTS = (("utf8", "tuidriver + subscribe output"), ("base64", "tuidrive
 def events_ratios(r):
     """{encoding: share of the raw drain} for the `output` event variants measured."""
     tp = r["throughput"]
-    raw = med([x["mbps"] for x in tp["raw C drain"]])
-    return {enc: med([x["mbps"] for x in tp[name]]) / raw for enc, name in EVENT_VARIANTS if name in tp}
+    raw = median([x["mbps"] for x in tp["raw C drain"]])
+    return {enc: median([x["mbps"] for x in tp[name]]) / raw for enc, name in EVENT_VARIANTS if name in tp}
 
 
 def startup_share(r):
     st = r["startup"]
-    return max(med(st["tuidriver bash"]) - med(st["C helper: bash on a PTY until its prompt"]),
-               med(st["tuidriver -- true"]) - med(st["C helper: true on a PTY"]))
+    return max(median(st["tuidriver bash"]) - median(st["C helper: bash on a PTY until its prompt"]),
+               median(st["tuidriver -- true"]) - median(st["C helper: true on a PTY"]))
 
 
 def render(cfg, r, mach, ver):
@@ -123,18 +110,18 @@ def section_summary(r, missed):
         rows.append(("1c. Instructions per byte (callgrind, 3 MB of the mixed text)", f"{total / size:.1f}",
                      f"≤ {TARGET_INSTR_PER_BYTE}", total / size <= TARGET_INSTR_PER_BYTE))
     if "latency" in r:
-        p50 = med(r["latency"]["tuidriver ask"]["ms"])
+        p50 = median(r["latency"]["tuidriver ask"]["ms"])
         node = r["latency"].get("tuidriver ask (node)")
-        text = f"{ms(p50)} ms" + (f" (node {ms(med(node['ms']))} ms)" if node else "")
-        worst = max(p50, med(node["ms"]) if node else 0)
+        text = f"{ms(p50)} ms" + (f" (node {ms(median(node['ms']))} ms)" if node else "")
+        worst = max(p50, median(node["ms"]) if node else 0)
         rows.append(("2. Ask latency (python, node) p50", text, f"≤ {TARGET_P50_MS:g} ms", worst <= TARGET_P50_MS))
     if "agent" in r:
         text, ok = agent_rows(r)
         rows.append(("3. Agent completion overhead, the daemon's share (the later of TUI done and the turn written to the transcript → reply with the transcript read, median)", text, "< 100 ms", ok))
     if "startup" in r:
         st = r["startup"]
-        share_b = med(st["tuidriver bash"]) - med(st["C helper: bash on a PTY until its prompt"])
-        share_t = med(st["tuidriver -- true"]) - med(st["C helper: true on a PTY"])
+        share_b = median(st["tuidriver bash"]) - median(st["C helper: bash on a PTY until its prompt"])
+        share_t = median(st["tuidriver -- true"]) - median(st["C helper: true on a PTY"])
         worst = max(share_b, share_t)
         rows.append(("4. Startup, daemon's share", f"{ms(share_b)} ms (bash), {ms(share_t)} ms (raw)",
                      f"< {TARGET_STARTUP_MS:g} ms", worst < TARGET_STARTUP_MS))
@@ -170,7 +157,7 @@ def section_summary(r, missed):
 
 def section_throughput(cfg, r):
     tp = r["throughput"]
-    raw = med([x["mbps"] for x in tp["raw C drain"]])
+    raw = median([x["mbps"] for x in tp["raw C drain"]])
     n = len(tp["raw C drain"])
     out = ["## 1. Output throughput", "",
            f"`cat` of {cfg.tp_mb} MB of mixed text ({cfg.tp_bytes / 1e6:.1f} MB on the PTY after LF→CR LF: "
@@ -196,19 +183,19 @@ def section_throughput(cfg, r):
     for name, runs in tp.items():
         m = [x["mbps"] for x in runs]
         extra = ""
-        lost = med([x.get("dropped") or 0 for x in runs])
+        lost = median([x.get("dropped") or 0 for x in runs])
         if lost:
             extra = f" (daemon dropped {lost / 1e6:.1f} MB of events, median: the reader fell behind)"
-        out.append(f"| {name}{extra} | {med(m):.1f} | {min(m):.1f}–{max(m):.1f} | {med([x['seconds'] for x in runs]):.2f} "
-                   f"| {med([x['cpu'] for x in runs]):.2f} | {med(m) / raw:.0%} | "
+        out.append(f"| {name}{extra} | {median(m):.1f} | {min(m):.1f}–{max(m):.1f} | {median([x['seconds'] for x in runs]):.2f} "
+                   f"| {median([x['cpu'] for x in runs]):.2f} | {median(m) / raw:.0%} | "
                    f"{'yes' if all(x['ok'] for x in runs) else 'NO'} |")
     ratio = throughput_ratio(r)
     out += ["", f"Target: tuidriver at least {TARGET_TP:.0%} of the raw drain. Result: {ratio:.0%}, "
             f"{verdict(ratio >= TARGET_TP)}."]
     td_runs = tp["tuidriver"]
-    busy = med([x["cpu"] / x["seconds"] for x in td_runs])
-    raw_cpu = med([x['cpu'] for x in tp['raw C drain']])
-    td_cpu = med([x['cpu'] for x in td_runs])
+    busy = median([x["cpu"] / x["seconds"] for x in td_runs])
+    raw_cpu = median([x['cpu'] for x in tp['raw C drain']])
+    td_cpu = median([x['cpu'] for x in td_runs])
     if ratio < TARGET_TP and busy < 0.8:
         out.append(f"Why: the daemon was on a CPU only {busy:.0%} of its wall time (CPU s / s, one thread): the "
                    "machine was overloaded, so the wall-clock ratio mostly measures the scheduler. The CPU "
@@ -222,15 +209,15 @@ def section_throughput(cfg, r):
                    f"{raw_cpu:.2f} CPU s for the same bytes. "
                    "The profile at the end splits that time.")
     if "node-pty + @xterm/headless" in tp:
-        nd = med([x["mbps"] for x in tp["node-pty + @xterm/headless"]])
-        td = med([x["mbps"] for x in tp["tuidriver"]])
+        nd = median([x["mbps"] for x in tp["node-pty + @xterm/headless"]])
+        td = median([x["mbps"] for x in tp["tuidriver"]])
         out.append(f"tuidriver vs node-pty + @xterm/headless: {td / nd:.2f}×.")
     for name in tp:
         if name.startswith("tuidriver (") or name.startswith("tuidriver at"):
             old = tp[name]
             out.append(f"tuidriver now vs {name}, in the same rounds: "
-                       f"{med([x['mbps'] for x in td_runs]) / med([x['mbps'] for x in old]):.2f}× the MB/s, "
-                       f"CPU s {med([x['cpu'] for x in td_runs]):.2f} against {med([x['cpu'] for x in old]):.2f}.")
+                       f"{median([x['mbps'] for x in td_runs]) / median([x['mbps'] for x in old]):.2f}× the MB/s, "
+                       f"CPU s {median([x['cpu'] for x in td_runs]):.2f} against {median([x['cpu'] for x in old]):.2f}.")
     load = r.get("load", {}).get("throughput")
     if load:
         out.append(f"Load average (1 min) before/after this measure: {load[0]:.1f} / {load[1]:.1f} on "
@@ -248,15 +235,15 @@ def engine_repl_share(lat):
                                        ("tuidriver ask (node)", "node on a bare PTY (floor)", "node_repl.js", "node")):
         engine = next((k for k in lat if k.startswith(code_file + " on a bare PTY")), None)
         if ask in lat and engine:
-            own, code = med(lat[engine]["ms"]), med(lat[engine]["ms"]) - med(lat[bare]["ms"])
+            own, code = median(lat[engine]["ms"]), median(lat[engine]["ms"]) - median(lat[bare]["ms"])
             out.append(f"Of that, {name}: the engine's REPL code {ms(code)} ms (its REPL alone on a bare PTY takes "
-                       f"{ms(own)} ms), the daemon {ms(med(lat[ask]['ms']) - own)} ms.")
+                       f"{ms(own)} ms), the daemon {ms(median(lat[ask]['ms']) - own)} ms.")
     return out
 
 
 def section_latency(cfg, r):
     lat = r["latency"]
-    base = med(lat["tuidriver ask"]["ms"])
+    base = median(lat["tuidriver ask"]["ms"])
     out = ["## 2. Ask latency on a REPL", "",
            f"`ask(\"6*7\")` on the python engine (and the node engine), {len(lat['tuidriver ask']['ms'])} asks in "
            "one session, timed from writing the request line to reading the reply line (tests/lib's client; it "
@@ -279,11 +266,11 @@ def section_latency(cfg, r):
            "|---|---|---|---|---|---|---|---|"]
     for name, v in lat.items():
         x = v["ms"]
-        out.append(f"| {name} | {len(x)} | {ms(med(x))} | {ms(pct(x, 99))} | {ms(min(x))} | {ms(max(x))} | "
-                   f"{ratio(med(x) / base)} | {v['bad']} |")
+        out.append(f"| {name} | {len(x)} | {ms(median(x))} | {ms(percentile(x, 99))} | {ms(min(x))} | {ms(max(x))} | "
+                   f"{ratio(median(x) / base)} | {v['bad']} |")
     out += ["", f"Target: p50 at most {TARGET_P50_MS:g} ms. Result: {ms(base)} ms, {verdict(base <= TARGET_P50_MS)}.",
-            f"The daemon adds {ms(base - med(lat['python3 on a bare PTY (floor)']['ms']))} ms (p50) to the REPL's own time"
-            + (f" (node: {ms(med(lat['tuidriver ask (node)']['ms']) - med(lat['node on a bare PTY (floor)']['ms']))} ms)."
+            f"The daemon adds {ms(base - median(lat['python3 on a bare PTY (floor)']['ms']))} ms (p50) to the REPL's own time"
+            + (f" (node: {ms(median(lat['tuidriver ask (node)']['ms']) - median(lat['node on a bare PTY (floor)']['ms']))} ms)."
                if "tuidriver ask (node)" in lat else "."),
             *engine_repl_share(lat),
             f"The python session's peak RSS after the asks: {lat['tuidriver ask'].get('hwm_kb', 0) / 1024:.1f} MB."]
@@ -326,9 +313,9 @@ def agent_rows(r):
         if st is None or not st["daemon"]:
             parts.append(f"{cli}: skipped")
             continue
-        d = med(st["daemon"])
+        d = median(st["daemon"])
         oks.append(d < TARGET_AGENT_MS)
-        lag = med(st["wrote"]) if st["wrote"] else 0
+        lag = median(st["wrote"]) if st["wrote"] else 0
         waited = f"; its transcript lands {ms(lag)} ms after its done screen" if lag >= TARGET_AGENT_MS else ""
         parts.append(f"{cli} {ms(d)} ms (max {ms(max(st['daemon']))}{waited})")
     return ", ".join(parts), (all(oks) if oks else None)
@@ -371,7 +358,7 @@ def section_agent(r):
             continue
 
         def mm(xs):
-            return f"{ms(med(xs))} ({ms(max(xs))})" if xs else "n/a"
+            return f"{ms(median(xs))} ({ms(max(xs))})" if xs else "n/a"
         out.append(f"| {cli} | {st['n']} | {mm(st['total'])} | {mm(st['tui'])} | {mm(st['after_tui'])} | "
                    f"{mm(st['wrote'])} | {mm(st['daemon'])} | "
                    f"{mm(st['last'])} | {mm(st['idle'])} ({len(st['idle'])} turns) | {st['bad'] + st['idle_bad']} | "
@@ -381,20 +368,20 @@ def section_agent(r):
         if st["unseen"]:
             notes.append(f"{cli}: the finished state was not caught on screen for {st['unseen']} asks "
                          "(left out of the split).")
-        if st["wrote"] and med(st["wrote"]) >= TARGET_AGENT_MS:
-            notes.append(f"{cli}: the CLI writes the turn to its transcript {ms(med(st['wrote']))} ms (median) after "
+        if st["wrote"] and median(st["wrote"]) >= TARGET_AGENT_MS:
+            notes.append(f"{cli}: the CLI writes the turn to its transcript {ms(median(st['wrote']))} ms (median) after "
                          f"its screen says done; the reply, which carries that turn's markdown, goes "
-                         f"{ms(med(st['daemon']))} ms after the write.")
-        if st["tui"] and st["daemon"] and med(st["tui"]) > 10 * med(st["daemon"]) and \
-                not (st["wrote"] and med(st["wrote"]) >= TARGET_AGENT_MS):
-            notes.append(f"{cli}: of the {ms(med(st['total']))} ms from the stream end to the reply, the TUI itself "
-                         f"takes {ms(med(st['tui']))} ms to show its finished state; the daemon answers "
-                         f"{ms(med(st['daemon']))} ms after that.")
+                         f"{ms(median(st['daemon']))} ms after the write.")
+        if st["tui"] and st["daemon"] and median(st["tui"]) > 10 * median(st["daemon"]) and \
+                not (st["wrote"] and median(st["wrote"]) >= TARGET_AGENT_MS):
+            notes.append(f"{cli}: of the {ms(median(st['total']))} ms from the stream end to the reply, the TUI itself "
+                         f"takes {ms(median(st['tui']))} ms to show its finished state; the daemon answers "
+                         f"{ms(median(st['daemon']))} ms after that.")
         if st["daemon"]:
-            d = med(st["daemon"])
+            d = median(st["daemon"])
             notes.append(f"{cli}: the daemon's share is {ms(d)} ms median, {ms(max(st['daemon']))} ms max: "
                          f"{verdict(d < TARGET_AGENT_MS)} (target < {TARGET_AGENT_MS:g} ms); the idle window "
-                         f"costs {ms(med(st['idle']))} ms." if st["idle"] else "")
+                         f"costs {ms(median(st['idle']))} ms." if st["idle"] else "")
     out += [""] + [f"- {n}" for n in notes if n] + [""]
     return out
 
@@ -410,15 +397,15 @@ def section_pool(r):
         if "skipped" in x:
             out.append(f"| {engine} | skipped: {x['skipped']} | | |")
             continue
-        c, p = med(x["cold"]), med(x["pool"])
+        c, p = median(x["cold"]), median(x["pool"])
         out.append(f"| {engine} | {ms(c)} ({ms(min(x['cold']))}–{ms(max(x['cold']))}) | "
                    f"{ms(p)} ({ms(min(x['pool']))}–{ms(max(x['pool']))}) | {c / p:.1f}× |")
     return out + [""]
 
 
 def ready_share(x):
-    settled = med(x["tmux_settled"])
-    return (med(x["tuidriver"]) - settled) / settled
+    settled = median(x["tmux_settled"])
+    return (median(x["tuidriver"]) - settled) / settled
 
 
 def section_ready(r):
@@ -438,8 +425,8 @@ def section_ready(r):
         if "skipped" in x:
             out.append(f"| {cli} | skipped: {x['skipped']} | | | |")
             continue
-        out.append(f"| {cli} | {ms(med(x['tuidriver']))} | {ms(med(x['tmux']))} | "
-                   f"{ms(med(x['tmux_settled']))} ({x['settle_ms']}) | {ready_share(x):+.1%} |")
+        out.append(f"| {cli} | {ms(median(x['tuidriver']))} | {ms(median(x['tmux']))} | "
+                   f"{ms(median(x['tmux_settled']))} ({x['settle_ms']}) | {ready_share(x):+.1%} |")
     return out + [""]
 
 
@@ -452,12 +439,12 @@ def late_and_fresh(x):
 
 def late_over_fresh(x):
     late, fresh = late_and_fresh(x)
-    return med(late) / med(fresh)
+    return median(late) / median(fresh)
 
 
 def lifetime_numbers(life):
     h, t, m = life["history"], life["turns"], life["memory"]
-    return {"history": med(h["history"]) / med(h["fresh"]),
+    return {"history": median(h["history"]) / median(h["fresh"]),
             "turns": late_over_fresh(t),
             "turns_rss": t["late_kb"] / t["early_kb"],
             "memory": m["after_kb"][-1] / m["after_kb"][1],
@@ -492,15 +479,15 @@ def section_lifetime(r):
                "scheduler put a pair of sessions' processes (together or apart) moved the same comparison "
                "between 0.95× and 1.15× from one pair to the next." if life.get("one_cpu") else ""), "",
             "| question | early / fresh | late / with history | ratio |", "|---|---|---|---|",
-            f"| ask p50, fresh vs 100k lines of history | {ms(med(h['fresh']))} ms | {ms(med(h['history']))} ms | {n['history']:.2f}× |",
-            f"| ask p50, a fresh session vs one after {t['turns']:,} turns | {ms(med(late_and_fresh(t)[1]))} ms | "
-            f"{ms(med(late_and_fresh(t)[0]))} ms | {n['turns']:.2f}× |",
+            f"| ask p50, fresh vs 100k lines of history | {ms(median(h['fresh']))} ms | {ms(median(h['history']))} ms | {n['history']:.2f}× |",
+            f"| ask p50, a fresh session vs one after {t['turns']:,} turns | {ms(median(late_and_fresh(t)[1]))} ms | "
+            f"{ms(median(late_and_fresh(t)[0]))} ms | {n['turns']:.2f}× |",
             f"| daemon VmRSS at turn 100 vs turn {t['turns']:,} | {t['early_kb'] / 1024:.1f} MB | {t['late_kb'] / 1024:.1f} MB | {n['turns_rss']:.2f}× |",
             f"| daemon VmRSS after 200k vs 1M printed lines (ready {m['ready_kb'] / 1024:.1f} MB; after "
             f"100k {m['after_kb'][0] / 1024:.1f} MB) | {m['after_kb'][1] / 1024:.1f} MB | "
             f"{m['after_kb'][-1] / 1024:.1f} MB | {n['memory']:.2f}× |",
             *[f"| {e}: ask p50 of the same `6*7`, a fresh session vs one after {len(x['ms']) + x['bad']:,} "
-              f"({x['bad'] + x.get('late_bad', 0)} wrong) | {ms(med(late_and_fresh(x)[1]))} ms | {ms(med(late_and_fresh(x)[0]))} ms | "
+              f"({x['bad'] + x.get('late_bad', 0)} wrong) | {ms(median(late_and_fresh(x)[1]))} ms | {ms(median(late_and_fresh(x)[0]))} ms | "
               f"{n['repeats_' + e]:.2f}× |" for e, x in life.get("repeats", {}).items()], "",
             "Target: every ratio at most 1.10 (flat).", ""]
 
@@ -514,16 +501,16 @@ def section_startup(cfg, r):
            "environment as engines/bash.json). The daemon's share is the difference of the medians.", "",
            "| variant | median ms | min ms | max ms |", "|---|---|---|---|"]
     for name, x in st.items():
-        out.append(f"| {name} | {ms(med(x))} | {ms(min(x))} | {ms(max(x))} |")
-    sb = med(st["tuidriver bash"]) - med(st["C helper: bash on a PTY until its prompt"])
-    sr = med(st["tuidriver -- true"]) - med(st["C helper: true on a PTY"])
+        out.append(f"| {name} | {ms(median(x))} | {ms(min(x))} | {ms(max(x))} |")
+    sb = median(st["tuidriver bash"]) - median(st["C helper: bash on a PTY until its prompt"])
+    sr = median(st["tuidriver -- true"]) - median(st["C helper: true on a PTY"])
     out += ["", "| daemon's share | ms | target | verdict |", "|---|---|---|---|",
             f"| bash engine | {ms(sb)} | < {TARGET_STARTUP_MS:g} ms | {verdict(sb < TARGET_STARTUP_MS)} |",
             f"| raw `-- true` | {ms(sr)} | < {TARGET_STARTUP_MS:g} ms | {verdict(sr < TARGET_STARTUP_MS)} |", ""]
     diag = [k for k in st if k.startswith("diagnosis: tuidriver")]
     helper = [k for k in st if k.startswith("diagnosis: C helper")]
     if diag and helper:
-        d, h = med(st[diag[0]]), med(st[helper[0]])
+        d, h = median(st[diag[0]]), median(st[helper[0]])
         out += [f"Under a 1024-fd limit the same `tuidriver -- true` takes {ms(d)} ms against the helper's "
                 f"{ms(h)} ms, a share of {ms(d - h)} ms against {ms(sr)} ms with this machine's limit. The "
                 "forked child closes inherited fds with one `close_range` call where the kernel has it "

@@ -1,9 +1,7 @@
 #include "transcript_cline.h"
 
 #include <gtest/gtest.h>
-#include <stdlib.h>
 
-#include <fstream>
 #include <string>
 #include <vector>
 
@@ -88,18 +86,17 @@ TEST(ClineTranscript, AMessageInAnUnknownShapeFails) {
 
 // Two Cline sessions started together in one folder: each reads the
 // messages file that records its own prompt, whichever was written first.
-TEST(ClineTranscript, SessionsInOneFolderEachReadTheirOwnFile) {
-  char dir[] = "/tmp/tuidriver-cline-XXXXXX";
-  ASSERT_NE(nullptr, mkdtemp(dir));
-  const std::string root = dir;
-  auto write = [&root](const std::string& id, const std::string& prompt, const std::string& answer) {
-    std::ofstream(root + "/" + id + ".json") << R"({"session_id":")" << id << R"(","cwd":"/p"})";
-    std::ofstream(root + "/" + id + ".messages.json")
-        << R"({"sessionId":")" << id << R"(","messages":[{"role":"user","content":[{"type":"text","text":)"
-        << R"("<user_input mode=\"act\">)" << prompt << R"(</user_input>"}]},)"
-        << R"({"role":"assistant","content":[{"type":"text","text":")" << answer << R"("}]}]})";
+using ClineTranscriptFiles = TranscriptDirTest;
+
+TEST_F(ClineTranscriptFiles, SessionsInOneFolderEachReadTheirOwnFile) {
+  auto write = [this](const std::string& id, const std::string& prompt, const std::string& answer) {
+    WriteFile(id + ".json", R"({"session_id":")" + id + R"(","cwd":"/p"})");
+    WriteFile(id + ".messages.json",
+              R"({"sessionId":")" + id + R"(","messages":[{"role":"user","content":[{"type":"text","text":)" +
+                  R"("<user_input mode=\"act\">)" + prompt + R"(</user_input>"}]},)" +
+                  R"({"role":"assistant","content":[{"type":"text","text":")" + answer + R"("}]}]})");
   };
-  const std::string glob = root + "/*.messages.json";
+  const std::string glob = Path("*.messages.json");
   TranscriptReader a("cline", glob, "/p", ""), b("cline", glob, "/p", "");
   a.StartTurn("say 'A'");
   b.StartTurn("say 'B'");
@@ -120,8 +117,6 @@ TEST(ClineTranscript, SessionsInOneFolderEachReadTheirOwnFile) {
   write("4_c", "say 'C'", "two");
   EXPECT_EQ(TranscriptResult::kFailed, c.ReadTurn(&turn, &err));
   EXPECT_NE(std::string::npos, err.find("cannot be told")) << err;
-  std::string rm = "rm -rf " + root;
-  ASSERT_EQ(0, system(rm.c_str()));
 }
 
 }  // namespace

@@ -3,8 +3,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
-#include <cstdlib>
-#include <fstream>
+#include <string>
 
 #include "transcript.h"
 #include "transcript_test_util.h"
@@ -139,93 +138,72 @@ constexpr char kPrompt[] =
     R"({"timestamp":"t","type":"response_item","payload":{"type":"message","role":"user",)"
     R"("content":[{"type":"input_text","text":"hello"}]}})" "\n";
 
-TEST(CodexTranscript, ANewSessionIsNotTheOneWrittenJustBeforeItsSpawn) {
-  char dir[] = "/tmp/tuidriver-codex-XXXXXX";
-  ASSERT_NE(nullptr, mkdtemp(dir));
-  auto meta = [](const std::string& id) {
-    return R"({"timestamp":"t","type":"session_meta","payload":{"id":")" + id + R"(","cwd":"/p"}})" "\n";
-  };
-  const std::string old = std::string(dir) + "/rollout-a.jsonl", mine = std::string(dir) + "/rollout-b.jsonl";
-  std::ofstream(old) << meta("old");  // the previous session's, written this second
-  TranscriptReader reader("codex", std::string(dir) + "/rollout-*.jsonl", "/p", "");
-  std::ofstream(mine) << meta("mine");  // ours appears after the spawn
+// A session's first record, naming its id.
+std::string CodexMeta(const std::string& id) {
+  return R"({"timestamp":"t","type":"session_meta","payload":{"id":")" + id + R"(","cwd":"/p"}})" "\n";
+}
+
+using CodexTranscriptFiles = TranscriptDirTest;
+
+TEST_F(CodexTranscriptFiles, ANewSessionIsNotTheOneWrittenJustBeforeItsSpawn) {
+  WriteFile("rollout-a.jsonl", CodexMeta("old"));  // the previous session's, written this second
+  TranscriptReader reader("codex", Path("rollout-*.jsonl"), "/p", "");
+  WriteFile("rollout-b.jsonl", CodexMeta("mine"));  // ours appears after the spawn
   reader.StartTurn("hello");
-  std::ofstream(mine, std::ios::app) << kPrompt;
+  AppendFile("rollout-b.jsonl", kPrompt);
   Turn turn;
   std::string err;
   reader.ReadTurn(&turn, &err);
   EXPECT_EQ("mine", reader.session_id());
-  unlink(old.c_str());
-  unlink(mine.c_str());
-  rmdir(dir);
 }
 
 // A pool's replacement is spawned while the session taken from the pool
 // has not written its file yet; that one writes it (its turn) before the
 // replacement's first ask. The replacement's file is the one its own turn
 // writes, whether Codex starts it then or at start-up.
-TEST(CodexTranscript, ASessionSpawnedBesideAnotherReadsTheFileItsTurnWrote) {
-  char dir[] = "/tmp/tuidriver-codex-XXXXXX";
-  ASSERT_NE(nullptr, mkdtemp(dir));
-  auto meta = [](const std::string& id) {
-    return R"({"timestamp":"t","type":"session_meta","payload":{"id":")" + id + R"(","cwd":"/p"}})" "\n";
-  };
-  const std::string glob = std::string(dir) + "/rollout-*.jsonl";
-  const std::string taken = std::string(dir) + "/rollout-a.jsonl", mine = std::string(dir) + "/rollout-b.jsonl";
+TEST_F(CodexTranscriptFiles, ASessionSpawnedBesideAnotherReadsTheFileItsTurnWrote) {
+  const std::string taken = "rollout-a.jsonl", mine = "rollout-b.jsonl";
   for (bool mine_at_start_up : {false, true}) {
-    TranscriptReader reader("codex", glob, "/p", "");
-    std::ofstream(taken) << meta("taken") << kPrompt;  // the other session's turn, after this spawn
-    if (mine_at_start_up) std::ofstream(mine) << meta("mine");
+    TranscriptReader reader("codex", Path("rollout-*.jsonl"), "/p", "");
+    WriteFile(taken, CodexMeta("taken") + kPrompt);  // the other session's turn, after this spawn
+    if (mine_at_start_up) WriteFile(mine, CodexMeta("mine"));
     // Before any ask, two new files: which is ours is not known yet.
     std::vector<Turn> history;
     std::string err;
     EXPECT_FALSE(reader.ReadHistory(&history, &err));
     reader.StartTurn("hello");
-    if (!mine_at_start_up) std::ofstream(mine) << meta("mine");
-    std::ofstream(mine, std::ios::app) << kPrompt;
+    if (!mine_at_start_up) WriteFile(mine, CodexMeta("mine"));
+    AppendFile(mine, kPrompt);
     Turn turn;
     reader.ReadTurn(&turn, &err);
     EXPECT_EQ("mine", reader.session_id()) << mine_at_start_up;
     EXPECT_EQ("hello", turn.prompt) << err;
-    unlink(taken.c_str());
-    unlink(mine.c_str());
+    unlink(Path(taken).c_str());
+    unlink(Path(mine).c_str());
   }
-  rmdir(dir);
 }
 
 // Sessions started together in one folder (a pool, one agent per task):
 // each writes its file in any order, and each file's turn is its own prompt.
-class TwoCodexSessions : public ::testing::Test {
+class TwoCodexSessions : public TranscriptDirTest {
  protected:
-  void SetUp() override {
-    char dir[] = "/tmp/tuidriver-codex-XXXXXX";
-    ASSERT_NE(nullptr, mkdtemp(dir));
-    dir_ = dir;
-  }
-  void TearDown() override {
-    std::string rm = "rm -rf " + dir_;
-    ASSERT_EQ(0, system(rm.c_str()));
-  }
-  std::string Glob() const { return dir_ + "/rollout-*.jsonl"; }
+  std::string Glob() const { return Path("rollout-*.jsonl"); }
   // A session's file: its meta, and a turn of `prompt` answered `answer`
   // (none: the answer not written yet).
   void Write(const std::string& name, const std::string& id, const std::string& prompt, const std::string& answer) {
-    {
-      std::ofstream out(dir_ + "/rollout-" + name + ".jsonl", std::ios::app);
-      out << R"({"type":"session_meta","payload":{"id":")" + id + R"(","cwd":"/p"}})" "\n"
-          << R"({"type":"event_msg","payload":{"type":"task_started"}})" "\n"
-          << R"({"type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":")"
-          << prompt << R"("}]}})" "\n";
-    }
+    AppendFile("rollout-" + name + ".jsonl",
+               R"({"type":"session_meta","payload":{"id":")" + id + R"(","cwd":"/p"}})" "\n"
+               R"({"type":"event_msg","payload":{"type":"task_started"}})" "\n"
+               R"({"type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":")" +
+                   prompt + R"("}]}})" "\n");
     if (!answer.empty()) Answer(name, answer);
   }
   void Answer(const std::string& name, const std::string& answer) {
-    std::ofstream out(dir_ + "/rollout-" + name + ".jsonl", std::ios::app);
-    out << R"({"type":"response_item","payload":{"type":"message","role":"assistant","id":"m","content":[{"type":"output_text","text":")"
-        << answer << R"("}]}})" "\n"
-        << R"({"type":"event_msg","payload":{"type":"task_complete"}})" "\n";
+    AppendFile("rollout-" + name + ".jsonl",
+               R"({"type":"response_item","payload":{"type":"message","role":"assistant","id":"m","content":[{"type":"output_text","text":")" +
+                   answer + R"("}]}})" "\n"
+               R"({"type":"event_msg","payload":{"type":"task_complete"}})" "\n");
   }
-  std::string dir_;
 };
 
 // Whichever file was created first, each session reads the one that

@@ -1,10 +1,6 @@
 #include "transcript_gemini.h"
 
 #include <gtest/gtest.h>
-#include <stdlib.h>
-#include <unistd.h>
-
-#include <fstream>
 
 #include "transcript_format.h"
 #include "transcript_test_util.h"
@@ -103,39 +99,33 @@ TEST(GeminiTranscript, SetMessagesIsLeftOutAndRewindDropsTheTail) {
 
 // Of two files naming the resumed id, the one holding its conversation is
 // read, even when the other sorts first and was changed no later.
-TEST(GeminiTranscript, AResumedSessionIsReadFromTheFileHoldingItsPrompts) {
-  char dir[] = "/tmp/tuidriver-gemini-XXXXXX";
-  ASSERT_NE(nullptr, mkdtemp(dir));
-  const std::string stub = std::string(dir) + "/session-a.jsonl", old = std::string(dir) + "/session-b.jsonl";
-  std::ofstream(stub) << RecordedTranscript("gemini-0.61.0-resume-stub.jsonl");
-  std::ofstream(old) << RecordedTranscript("gemini-0.61.0-resumed.jsonl");
-  TranscriptSession session{std::string(dir) + "/session-*.jsonl", "/p", "031b54e6-51ba-4b77-ae47-68403c692de5", 0, {}, false, {}};
+using GeminiTranscriptFiles = TranscriptDirTest;
+
+TEST_F(GeminiTranscriptFiles, AResumedSessionIsReadFromTheFileHoldingItsPrompts) {
+  WriteFile("session-a.jsonl", RecordedTranscript("gemini-0.61.0-resume-stub.jsonl"));
+  WriteFile("session-b.jsonl", RecordedTranscript("gemini-0.61.0-resumed.jsonl"));
+  TranscriptSession session{Path("session-*.jsonl"), "/p", "031b54e6-51ba-4b77-ae47-68403c692de5", 0, {}, false, {}};
   auto format = NewTranscriptFormat("gemini");
   ASSERT_TRUE(format->Locate(&session));
   format->StartTurn(session);
-  std::ofstream(old, std::ios::app) << R"({"id":"q","type":"user","content":[{"text":"next"}]})" "\n"
-                                    << R"({"id":"r","type":"gemini","content":"done"})" "\n";
+  AppendFile("session-b.jsonl", R"({"id":"q","type":"user","content":[{"text":"next"}]})" "\n"
+                                R"({"id":"r","type":"gemini","content":"done"})" "\n");
   Turn turn;
   std::string err;
   EXPECT_EQ(TranscriptResult::kDone, format->ReadTurn(session, &turn, &err)) << err;
   EXPECT_EQ("done", turn.markdown);
-  unlink(stub.c_str());
-  unlink(old.c_str());
-  rmdir(dir);
 }
 
 // Another Gemini starting in the project deleted this session's file while
 // it held only its header; the session wrote its messages to a file of the
 // same name, without one. The name still says whose it is (and not another
 // session's with a different id).
-TEST(GeminiTranscript, AFileWithoutItsHeaderIsFoundByItsName) {
-  char dir[] = "/tmp/tuidriver-gemini-XXXXXX";
-  ASSERT_NE(nullptr, mkdtemp(dir));
-  const std::string mine = std::string(dir) + "/session-2026-11-26T15-32-154c20d8.jsonl";
-  std::ofstream(mine) << R"({"id":"q","type":"user","content":[{"text":"one"}]})" "\n"
-                      << R"({"id":"r","type":"gemini","content":"the taken session"})" "\n";
+TEST_F(GeminiTranscriptFiles, AFileWithoutItsHeaderIsFoundByItsName) {
+  WriteFile("session-2026-11-26T15-32-154c20d8.jsonl",
+            R"({"id":"q","type":"user","content":[{"text":"one"}]})" "\n"
+            R"({"id":"r","type":"gemini","content":"the taken session"})" "\n");
   for (const char* id : {"0ab1c2d3-8c9b-401e-8e73-fafa385c48a5", "154c20d8-8c9b-401e-8e73-fafa385c48a5"}) {
-    TranscriptSession session{std::string(dir) + "/session-*.jsonl", "/p", id, 0, {}, false, {}};
+    TranscriptSession session{Path("session-*.jsonl"), "/p", id, 0, {}, false, {}};
     auto format = NewTranscriptFormat("gemini");
     bool found = format->Locate(&session);
     EXPECT_EQ(id[0] == '1', found) << id;
@@ -145,8 +135,6 @@ TEST(GeminiTranscript, AFileWithoutItsHeaderIsFoundByItsName) {
     EXPECT_EQ(TranscriptResult::kDone, format->ReadTurn(session, &turn, &err)) << err;
     EXPECT_EQ("the taken session", turn.markdown);
   }
-  unlink(mine.c_str());
-  rmdir(dir);
 }
 
 }  // namespace

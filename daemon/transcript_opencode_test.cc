@@ -5,7 +5,6 @@
 #include <unistd.h>
 
 #include <cstdio>
-#include <cstdlib>
 
 #include "transcript_test_util.h"
 
@@ -16,13 +15,12 @@ namespace {
 // fake API, its session, message and part tables dumped, the directory made
 // /work/project: a turn with a bash tool call, then a turn answering in
 // markdown.
-class OpencodeTranscriptTest : public ::testing::Test {
+class OpencodeTranscriptTest : public TranscriptDirTest {
  protected:
   void SetUp() override {
-    char dir[] = "/tmp/tuidriver-opencode-XXXXXX";
-    ASSERT_NE(nullptr, mkdtemp(dir));
-    dir_ = dir;
-    session_.path = dir_ + "/opencode.db";
+    TranscriptDirTest::SetUp();
+    if (HasFatalFailure()) return;
+    session_.path = Path("opencode.db");
     session_.cwd = "/work/project";
     ASSERT_EQ(SQLITE_OK, sqlite3_open(session_.path.c_str(), &writer_));
     Exec("PRAGMA journal_mode=WAL");  // as opencode keeps it
@@ -30,8 +28,7 @@ class OpencodeTranscriptTest : public ::testing::Test {
   }
   void TearDown() override {
     sqlite3_close(writer_);
-    std::string rm = "rm -rf " + dir_;
-    ASSERT_EQ(0, system(rm.c_str()));
+    TranscriptDirTest::TearDown();
   }
   // As the CLI writes: through its own connection.
   void Exec(const std::string& sql) {
@@ -76,7 +73,6 @@ class OpencodeTranscriptTest : public ::testing::Test {
   }
 
   const std::string kSession = "ses_deb4956c2ffenCj9XN0gaVa1Gz";
-  std::string dir_;
   sqlite3* writer_ = nullptr;
   TranscriptSession session_;
 };

@@ -2,6 +2,8 @@
 #ifndef TUIDRIVER_TRANSCRIPT_TEST_UTIL_H_
 #define TUIDRIVER_TRANSCRIPT_TEST_UTIL_H_
 
+#include <stdlib.h>
+
 #include <algorithm>
 #include <fstream>
 #include <sstream>
@@ -91,6 +93,32 @@ inline std::vector<Turn> HistoryOf(TurnsParser parse, const std::string& jsonl) 
   EXPECT_TRUE(parse(jsonl, &turns, &err)) << err;
   return PromptedTurns(turns);
 }
+
+// The fixture of a test that writes a CLI's transcript files and reads its
+// turns from them: a temporary directory, made before the test and removed
+// with what it holds after it.
+class TranscriptDirTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char dir[] = "/tmp/tuidriver-transcript-XXXXXX";
+    ASSERT_NE(nullptr, mkdtemp(dir));
+    dir_ = dir;
+  }
+  void TearDown() override {
+    if (dir_.empty()) return;
+    std::string rm = "rm -rf " + dir_;
+    ASSERT_EQ(0, system(rm.c_str()));
+  }
+  // The path of the file `name` in the directory.
+  std::string Path(const std::string& name) const { return dir_ + "/" + name; }
+  // The file `name` holding `text` (written anew), or `text` added to it.
+  void WriteFile(const std::string& name, const std::string& text) const { std::ofstream(Path(name)) << text; }
+  void AppendFile(const std::string& name, const std::string& text) const {
+    std::ofstream(Path(name), std::ios::app) << text;
+  }
+
+  std::string dir_;
+};
 
 }  // namespace tuidriver
 

@@ -102,21 +102,21 @@ class AgentSession:
         self.daemon = Daemon(*args, env=env, timeout=150)  # a loaded machine starts a TUI slowly
         self.pid = self.daemon.ready["pid"]
 
-    def ask(self, prompt, timeout=60, **fields):
-        reply = self.daemon.ask(prompt, timeout=timeout, **fields)
+    def ask(self, prompt, timeout_ms=60000, **fields):
+        reply = self.daemon.ask(prompt, timeout_ms=timeout_ms, **fields)
         assert_text_agrees(reply)
         return reply
 
-    def ask_stream(self, prompt, timeout=60):
+    def ask_stream(self, prompt, timeout_ms=60000):
         """Returns (chunks, reply, busy_flags): busy_flags[i] tells whether
         the fake API was still streaming when chunk i arrived."""
         d = self.daemon
         rid = d.next_id
         d.next_id += 1
-        d.send({"id": rid, "type": "ask_stream", "prompt": prompt, "timeout": timeout})
+        d.send({"id": rid, "type": "ask_stream", "prompt": prompt, "timeout_ms": timeout_ms})
         chunks = []
         while True:
-            m = d.wait_for(lambda m: m.get("id") == rid, timeout + 10)
+            m = d.wait_for(lambda m: m.get("id") == rid, timeout_ms / 1000 + 10)
             if m["type"] != "chunk":
                 assert_text_agrees(m)
                 return chunks, m
@@ -128,7 +128,7 @@ class AgentSession:
             if self.daemon.proc.poll() is None:
                 reply = self.daemon.close(timeout=20)
         finally:
-            self.daemon.__exit__()
+            self.daemon.release()
             shutil.rmtree(self.tmp, ignore_errors=True)
         return reply
 
@@ -230,11 +230,10 @@ class TallResume:
         try:
             tall = "\n\n".join("line %d of an answer taller than the screen" % i for i in range(40))
             self.api.script(tall)
-            r = s.ask("write a tall answer", timeout=90)
+            r = s.ask("write a tall answer", timeout_ms=90000)
             self.assertEqual(r["markdown"], tall, r)
             sid = r["turn"]["session_id"]
             s.daemon.close(timeout=20)
-            s.daemon.__exit__()
             env = homes.make_env(self.CLI, s.home, s.cwd, self.api.port)
             with Daemon(self.CLI, "--cwd", s.cwd, "--resume", sid, env=env, timeout=90) as d:
                 status = d.request("status")
@@ -243,7 +242,7 @@ class TallResume:
                 if started is not None:  # an engine with `started` patterns (Gemini)
                     self.assertTrue(started["seen"], status["explain"])
                 self.api.script("resumed")
-                r = d.ask("still there?", timeout=60)
+                r = d.ask("still there?", timeout_ms=60000)
                 assert_text_agrees(r)
                 self.assertEqual((r["text"], r["markdown"], r["turn"]["session_id"]), ("resumed", "resumed", sid), r)
                 self.assertIn("line 39 of an answer", json.dumps(self.api.turns()[-1]))
@@ -277,14 +276,13 @@ class AgentLifecycle(WithFakeApi):
         s = AgentSession(self.CLI, self.api)
         try:
             self.api.script("the first session")
-            first = s.ask("one", timeout=90)
+            first = s.ask("one", timeout_ms=90000)
             self.assertEqual(first["markdown"], "the first session", first)
             s.daemon.close(timeout=20)
-            s.daemon.__exit__()
             env = homes.make_env(self.CLI, s.home, s.cwd, self.api.port)
             with Daemon(self.CLI, "--cwd", s.cwd, env=env, timeout=150) as d:
                 self.api.script("the second session")
-                r = d.ask("two", timeout=60)
+                r = d.ask("two", timeout_ms=60000)
                 assert_text_agrees(r)
                 self.assertEqual((r["markdown"], r.get("transcript_error")), ("the second session", None), r)
                 self.assertNotEqual(r["turn"]["session_id"], first["turn"]["session_id"])
@@ -302,10 +300,10 @@ class AgentLifecycle(WithFakeApi):
             env = homes.make_env(self.CLI, s.home, s.cwd, self.api.port)
             with Daemon(self.CLI, "--cwd", s.cwd, env=env, timeout=150) as replacement:
                 self.api.script("the taken session")
-                taken = s.ask("one", timeout=90)
+                taken = s.ask("one", timeout_ms=90000)
                 self.assertEqual(taken["markdown"], "the taken session", taken)
                 self.api.script("the replacement")
-                r = replacement.ask("two", timeout=60)
+                r = replacement.ask("two", timeout_ms=60000)
                 assert_text_agrees(r)
                 self.assertEqual((r["markdown"], r.get("transcript_error")), ("the replacement", None), r)
                 self.assertNotEqual(r["turn"]["session_id"], taken["turn"]["session_id"])
@@ -355,9 +353,9 @@ class AgentTurns:
     def setUp(self):
         self.api.reset()  # each test scripts its own replies
 
-    def ask_ok(self, prompt, *replies, timeout=60):
+    def ask_ok(self, prompt, *replies, timeout_ms=60000):
         self.api.script(*replies)
-        r = self.s.ask(prompt, timeout=timeout)  # checks that text agrees with markdown
+        r = self.s.ask(prompt, timeout_ms=timeout_ms)  # checks that text agrees with markdown
         self.assertTrue(r["ok"], r)
         return r["text"]
 
@@ -369,7 +367,7 @@ class AgentTurns:
         is the text, never revised, and the deltas add up to it. Returns the
         (time, delta) pairs."""
         self.api.script({"text": text, "first_delay_ms": 300, "word_delay_ms": 20})
-        chunks, reply = self.s.ask_stream("one long paragraph please", timeout=90)
+        chunks, reply = self.s.ask_stream("one long paragraph please", timeout_ms=90000)
         self.assertTrue(reply["ok"], reply)
         self.assertEqual(reply["text"], text)
         self.assertNotIn("revised", reply)
@@ -390,7 +388,7 @@ class AgentTurns:
 
     def test_long_reply_is_unwrapped(self):
         text = words(400)
-        self.assertEqual(self.ask_ok("Write a lot", text, timeout=90), text)
+        self.assertEqual(self.ask_ok("Write a lot", text, timeout_ms=90000), text)
 
     def test_markdown_with_code_block(self):
         reply = ("Here is the function:\n\n```python\ndef add(a, b):\n    return a + b\n```\n\n"
@@ -451,7 +449,7 @@ class AgentTurns:
         d = self.s.daemon
         self.api.script({"text": words(200), "first_delay_ms": 2000, "word_delay_ms": 50})
         started = self.api.state()["turns_started"]
-        d.send({"id": "slow", "type": "ask", "prompt": "slow answer", "timeout": 60})
+        d.send({"id": "slow", "type": "ask", "prompt": "slow answer", "timeout_ms": 60000})
         self.api.wait_turn_started(started + 1)
         c = d.request("cancel", target="slow")
         self.assertTrue(c["ok"], c)
@@ -463,7 +461,7 @@ class AgentTurns:
     def test_timeout_recovers(self):
         self.api.script({"text": "too late " + words(50), "first_delay_ms": 4000})
         started = self.api.state()["turns_started"]
-        r = self.s.ask("this will time out", timeout=1.5)
+        r = self.s.ask("this will time out", timeout_ms=1500)
         self.api.wait_turn_started(started + 1)
         self.assertEqual(r["kind"], "timeout", r)
         self.assertEqual(self.ask_ok("next question", "Only this."), "Only this.")
@@ -495,7 +493,7 @@ class ToolTurns:
 
     def tool_turn(self, prompt, answer):
         self.api.script(self.tool_call("echo tdtool-42"), answer)
-        r = self.s.ask(prompt, timeout=90)
+        r = self.s.ask(prompt, timeout_ms=90000)
         self.assertTrue(r["ok"], r)
         if "turn" in r:
             self.assertEqual(len(r["turn"]["tools"]), 1, r)
@@ -518,7 +516,7 @@ class ToolTurns:
         target = os.path.join(self.s.cwd, "asked-%d.txt" % time.monotonic_ns())
         self.api.script(self.asking_tool_call(target), "Made it, as asked.")
         rid = "asked-%d" % time.monotonic_ns()
-        d.send({"id": rid, "type": "ask", "prompt": "make the file you must ask about", "timeout": 90,
+        d.send({"id": rid, "type": "ask", "prompt": "make the file you must ask about", "timeout_ms": 90000,
                 "on_input": "wait"})
         event = d.wait_for(lambda m: m.get("id") == rid, 90)
         self.assertEqual(event["type"], "needs_input", event)

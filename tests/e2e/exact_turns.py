@@ -96,7 +96,7 @@ class ExactTurns(WithFakeApi):
         return self.s
 
     def ask(self, prompt, **kw):
-        r = self.s.ask(prompt, timeout=90, **kw)
+        r = self.s.ask(prompt, timeout_ms=90000, **kw)
         self.assertTrue(r["ok"], r)
         return r
 
@@ -139,7 +139,7 @@ class ExactTurns(WithFakeApi):
         # answers every request that offers tools as a turn, "OK" by default).
         self.api.script(self.shell_call("echo tool said hi > %s; cat %s" % (target, target)), "Done.")
         d = self.s.daemon
-        d.send({"id": "t", "type": "ask", "prompt": "run the tool", "timeout": 90, "on_input": "wait"})
+        d.send({"id": "t", "type": "ask", "prompt": "run the tool", "timeout_ms": 90000, "on_input": "wait"})
         r = d.wait_for(lambda m: m.get("id") == "t", 90)
         if r["type"] == "needs_input":  # a CLI that asks even in agent mode
             self.answer_permission(d, "t", r)
@@ -168,7 +168,7 @@ class ExactTurns(WithFakeApi):
         d = self.s.daemon
         targets = [os.path.join(self.s.cwd, name) for name in names]
         self.api.script(*[self.asking_call(t) for t in targets], "Done.")
-        d.send({"id": "q", "type": "ask", "prompt": "make the files", "timeout": 90, "on_input": "wait"})
+        d.send({"id": "q", "type": "ask", "prompt": "make the files", "timeout_ms": 90000, "on_input": "wait"})
         for target in targets:
             ev = d.wait_for(lambda m: m.get("id") == "q", 90)
             self.assertEqual(ev["type"], "needs_input", ev)
@@ -187,12 +187,11 @@ class ExactTurns(WithFakeApi):
         self.assertEqual(first["markdown"], "remembered")
         sid = first["turn"]["session_id"]
         s.daemon.close(timeout=20)
-        s.daemon.__exit__()
         env = homes.make_env(self.CLI, s.home, s.cwd, self.api.port)
         with Daemon(self.CLI, "--cwd", s.cwd, "--resume", sid, env=env, timeout=150) as d:
             self.assertEqual(d.ready["session_id"], sid)
             self.api.script("kiwi")
-            r = d.ask("which word?", timeout=90)
+            r = d.ask("which word?", timeout_ms=90000)
             self.assertEqual((r["markdown"], r["turn"]["session_id"]), ("kiwi", sid), r)
             self.assertIn("remember the word kiwi", json.dumps(self.api.turns()[-1]))
             d.close()
@@ -289,7 +288,7 @@ class ConcurrentStarts(WithFakeApi):
             for d in daemons:
                 if d.proc.poll() is None:
                     d.close(timeout=30)
-                d.__exit__()
+                d.release()
             shutil.rmtree(tmp, ignore_errors=True)
 
     def assert_own_reply(self, reply, answer, session_id):

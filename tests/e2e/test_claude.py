@@ -31,12 +31,12 @@ class Claude(AgentTurns, RowStreaming, ToolTurns, unittest.TestCase):
         target = os.path.join(self.s.cwd, "made-by-tool.txt")
         self.api.script({"tool_call": {"name": "Bash", "input": {"command": "touch " + target,
                                                                  "description": "Create a file"}}})
-        r = self.s.ask("create a file", timeout=60)
+        r = self.s.ask("create a file", timeout_ms=60000)
         self.assertEqual(r["kind"], "needs_input", r)
         self.assertIn("Do you want to proceed?", r["question"])
         # The client answers with keys (No), and the session goes on.
         self.s.daemon.request("keys", keys=["Escape"])
-        self.s.daemon.request("wait_idle", idle_ms=500, timeout=10)
+        self.s.daemon.request("wait_idle", idle_ms=500, timeout_ms=10000)
         self.assertFalse(os.path.exists(target))
         self.assertEqual(self.ask_ok("still there?", "Yes."), "Yes.")
 
@@ -129,7 +129,7 @@ class ClaudeLifecycle(AgentLifecycle, unittest.TestCase):
                 self.api.script({"tool_call": {"name": "Bash", "input": {
                     "command": "touch " + target, "description": "Create a file"}}})
                 rid = "turn%d" % n
-                d.send({"id": rid, "type": "ask", "prompt": "create file %d" % n, "timeout": 60,
+                d.send({"id": rid, "type": "ask", "prompt": "create file %d" % n, "timeout_ms": 60000,
                         "on_input": "wait"})
                 ev = d.wait_for(lambda m: m.get("id") == rid, 60)
                 self.assertEqual(ev["type"], "needs_input", ev)
@@ -157,7 +157,7 @@ class ClaudeLifecycle(AgentLifecycle, unittest.TestCase):
             s = AgentSession(CLI, self.api)
             try:
                 self.api.script("first %d" % i)
-                r = s.ask("hello", timeout=30)
+                r = s.ask("hello", timeout_ms=30000)
                 self.assertEqual((r["ok"], r.get("text")), (True, "first %d" % i), r)
                 self.assertEqual(len(self.api.turns()), 1)
             finally:

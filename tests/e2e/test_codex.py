@@ -39,7 +39,7 @@ class Codex(AgentTurns, RowStreaming, ToolTurns, unittest.TestCase):
         d = self.s.daemon
         target = os.path.join(self.s.cwd, "approved.txt")
         self.api.script(run_command_call(target, "Create the approved file"), "Created it.")
-        r = self.s.ask("create a file", timeout=60)
+        r = self.s.ask("create a file", timeout_ms=60000)
         self.assertEqual(r["kind"], "needs_input", r)
         self.assertTrue(r["question"].startswith("  Would you like to run the following command?"), r)
         # The reason shown: the model's, or where Codex's sandbox cannot start
@@ -51,14 +51,14 @@ class Codex(AgentTurns, RowStreaming, ToolTurns, unittest.TestCase):
         self.assertFalse(os.path.exists(target))
         # Yes: Codex runs the command and the model's next answer follows.
         d.request("keys", keys=["y"])
-        self.assertTrue(d.request("expect", pattern="• Created it\\.", timeout=30)["ok"])
+        self.assertTrue(d.request("expect", pattern="• Created it\\.", timeout_ms=30000)["ok"])
         self.assertTrue(os.path.exists(target))
         self.assertEqual(self.ask_ok("next question", "Only this."), "Only this.")
 
         # Another question, declined with Escape: nothing runs.
         refused = os.path.join(self.s.cwd, "refused.txt")
         self.api.script(run_command_call(refused, "Create the refused file"))
-        r = self.s.ask("create another file", timeout=60)
+        r = self.s.ask("create another file", timeout_ms=60000)
         self.assertEqual(r["kind"], "needs_input", r)
         self.assertIn("$ touch " + refused, r["question"])
         d.request("keys", keys=["Escape"])
@@ -71,7 +71,7 @@ class Codex(AgentTurns, RowStreaming, ToolTurns, unittest.TestCase):
         d = self.s.daemon
         target = os.path.join(self.s.cwd, "answered.txt")
         self.api.script(run_command_call(target, "Create the answered file"), "Made it.")
-        d.send({"id": "q", "type": "ask", "prompt": "make the answered file", "timeout": 60,
+        d.send({"id": "q", "type": "ask", "prompt": "make the answered file", "timeout_ms": 60000,
                 "on_input": "wait"})
         ev = d.wait_for(lambda m: m.get("id") == "q", 60)
         self.assertEqual(ev["type"], "needs_input", ev)

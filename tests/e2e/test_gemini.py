@@ -54,7 +54,7 @@ class Gemini(AgentTurns, RowStreaming, ToolTurns, unittest.TestCase):
         self.api.script({"tool_call": {"name": "run_shell_command",
                                        "input": {"command": "touch " + target,
                                                  "description": "Create a file"}}})
-        d.send({"id": "q", "type": "ask", "prompt": "make the answered file", "timeout": 60,
+        d.send({"id": "q", "type": "ask", "prompt": "make the answered file", "timeout_ms": 60000,
                 "on_input": "wait"})
         ev = d.wait_for(lambda m: m.get("id") == "q", 60)
         self.assertEqual(ev["type"], "needs_input", ev)
@@ -72,7 +72,7 @@ class Gemini(AgentTurns, RowStreaming, ToolTurns, unittest.TestCase):
         self.api.script({"tool_call": {"name": "run_shell_command",
                                        "input": {"command": "touch " + target,
                                                  "description": "Create a file"}}})
-        r = self.s.ask("create a file", timeout=60)
+        r = self.s.ask("create a file", timeout_ms=60000)
         self.assertEqual(r["kind"], "needs_input", r)
         # The question names the tool and the command, and offers the answers.
         self.assertIn("? Shell  touch " + target, r["question"])
@@ -136,15 +136,14 @@ class GeminiResume(AgentLifecycle, TallResume, unittest.TestCase):
         try:
             sid = s.daemon.ready["session_id"]
             self.api.script("remembered")
-            self.assertEqual(s.ask("remember the word fig", timeout=60)["markdown"], "remembered")
+            self.assertEqual(s.ask("remember the word fig", timeout_ms=60000)["markdown"], "remembered")
             s.daemon.close(timeout=20)
-            s.daemon.__exit__()
             chats = glob.glob(os.path.join(s.home, ".gemini", "tmp", "*", "chats", "session-*.jsonl"))
             time.sleep(61 - time.time() % 60)
             env = homes.make_env(CLI, s.home, s.cwd, self.api.port)
             with Daemon(CLI, "--cwd", s.cwd, "--resume", sid, env=env, timeout=60) as d:
                 self.api.script("fig")
-                r = d.ask("which word?", timeout=60)
+                r = d.ask("which word?", timeout_ms=60000)
                 self.assertEqual((r["markdown"], r.get("turn", {}).get("session_id")), ("fig", sid), r)
                 files = glob.glob(os.path.join(s.home, ".gemini", "tmp", "*", "chats", "session-*.jsonl"))
                 self.assertEqual(2, len(files), files)  # the case this test is about

@@ -38,7 +38,7 @@ class OpencodeLike:
         self.start()
         target = os.path.join(self.s.cwd, name)
         self.api.script(self.asking_call(target))
-        self.s.daemon.send({"id": "q", "type": "ask", "prompt": "make " + name, "timeout": 90, "on_input": "wait"})
+        self.s.daemon.send({"id": "q", "type": "ask", "prompt": "make " + name, "timeout_ms": 90000, "on_input": "wait"})
         ev = self.s.daemon.wait_for(lambda m: m.get("id") == "q", 90)
         self.assertEqual(ev["type"], "needs_input", ev)
         self.assertEqual(ev["options"], ALLOW_OR_REJECT)
@@ -107,13 +107,13 @@ class Opencode(AgentTurns, RowStreaming, unittest.TestCase):
         target = os.path.join(self.s.cwd, "made-by-tool.txt")
         self.api.script({"tool_call": {"name": "bash", "input": {"command": "touch " + target,
                                                                  "description": "Create a file"}}})
-        r = self.s.ask("create a file", timeout=60)
+        r = self.s.ask("create a file", timeout_ms=60000)
         self.assertEqual(r["kind"], "needs_input", r)
         self.assertIn("Permission required", r["question"])
         self.assertIn("touch " + target, r["question"])
         # The client answers with keys (Reject), and the session goes on.
         self.s.daemon.request("keys", keys=["Right", "Right", "Enter"])
-        self.s.daemon.request("wait_idle", idle_ms=500, timeout=10)
+        self.s.daemon.request("wait_idle", idle_ms=500, timeout_ms=10000)
         self.assertFalse(os.path.exists(target))
         self.assertEqual(self.ask_ok("still there?", "Yes."), "Yes.")
 

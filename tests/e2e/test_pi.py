@@ -62,7 +62,7 @@ class PiExact(ExactTurns, unittest.TestCase):
         target = os.path.join(self.s.cwd, "allowed.txt")
         self.api.script(self.shell_call("touch " + target))
         d = self.s.daemon
-        d.send({"id": "q", "type": "ask", "prompt": "make the allowed file", "timeout": 90, "on_input": "wait"})
+        d.send({"id": "q", "type": "ask", "prompt": "make the allowed file", "timeout_ms": 90000, "on_input": "wait"})
         r = d.wait_for(lambda m: m.get("id") == "q", 90)
         self.assertEqual(r["type"], "reply", r)
         self.assertTrue(os.path.exists(target))
@@ -74,7 +74,7 @@ class PiExact(ExactTurns, unittest.TestCase):
         targets = [os.path.join(self.s.cwd, name) for name in ("first.txt", "second.txt")]
         self.api.script(*[self.shell_call("touch " + t) for t in targets])
         d = self.s.daemon
-        d.send({"id": "q", "type": "ask", "prompt": "make the two files", "timeout": 90, "on_input": "wait"})
+        d.send({"id": "q", "type": "ask", "prompt": "make the two files", "timeout_ms": 90000, "on_input": "wait"})
         r = d.wait_for(lambda m: m.get("id") == "q", 90)
         self.assertEqual(r["type"], "reply", r)
         self.assertTrue(all(os.path.exists(t) for t in targets), r)

@@ -34,7 +34,7 @@ class Qwen(AgentTurns, RowStreaming, unittest.TestCase):
     def test_needs_input(self):
         target = os.path.join(self.s.cwd, "refused.txt")
         self.api.script(self.touch_call(target))
-        r = self.s.ask("create a file", timeout=60)
+        r = self.s.ask("create a file", timeout_ms=60000)
         self.assertEqual(r["kind"], "needs_input", r)
         self.assertIn("Allow execution of: 'touch'?", r["question"])
         self.assertIn("1. Yes, allow once", r["question"])
@@ -48,7 +48,7 @@ class Qwen(AgentTurns, RowStreaming, unittest.TestCase):
         d = self.s.daemon
         target = os.path.join(self.s.cwd, "answered.txt")
         self.api.script(self.touch_call(target), "Made it.")
-        d.send({"id": "q", "type": "ask", "prompt": "make the answered file", "timeout": 60,
+        d.send({"id": "q", "type": "ask", "prompt": "make the answered file", "timeout_ms": 60000,
                 "on_input": "wait"})
         ev = d.wait_for(lambda m: m.get("id") == "q", 60)
         self.assertEqual(ev["type"], "needs_input", ev)
@@ -90,7 +90,7 @@ class Qwen(AgentTurns, RowStreaming, unittest.TestCase):
         try:
             for prompt, answer in (("first", "One."), ("second", "Two.")):
                 self.api.script(answer)
-                r = s.ask(prompt, timeout=60)
+                r = s.ask(prompt, timeout_ms=60000)
                 self.assertEqual((r["ok"], r["text"], r["markdown"]), (True, answer, answer), r)
             deadline = time.monotonic() + 10  # asked once the screen is idle
             while "qwen_suggestion" not in side_calls(self.api) and time.monotonic() < deadline:

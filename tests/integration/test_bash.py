@@ -5,24 +5,16 @@ import subprocess
 import tempfile
 import unittest
 
+from engine_case import EngineCase
 from tuiclient import BIN, Daemon
 
 
-class BashEngine(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.tmp = tempfile.mkdtemp()
-        cls.d = Daemon("bash", "--cwd", cls.tmp)
+class BashEngine(EngineCase):
+    ENGINE = "bash"
 
     @classmethod
-    def tearDownClass(cls):
-        cls.d.close()
-        cls.d.__exit__()
-
-    def ask_ok(self, prompt, timeout=30):
-        r = self.d.ask(prompt, timeout=timeout)
-        self.assertTrue(r["ok"], r)
-        return r["text"]
+    def daemon_args(cls):
+        return ["--cwd", cls.tmp]
 
     def test_echo(self):
         self.assertEqual(self.ask_ok("echo hello"), "hello")
@@ -51,7 +43,7 @@ class BashEngine(unittest.TestCase):
         self.assertEqual(st["engine"], "bash")
 
     def test_ten_thousand_lines(self):
-        text = self.ask_ok("seq 1 10000", timeout=60)
+        text = self.ask_ok("seq 1 10000", timeout_ms=60000)
         self.assertEqual(text.split("\n"), [str(i) for i in range(1, 10001)])
 
     def test_scrollback_is_history_then_screen(self):
@@ -119,7 +111,7 @@ class ResizeDuringAnAsk(unittest.TestCase):
                   + "; printf '%s\\nline3 %s\\n'; " % (x60[30:], x60) + wait % go[1]
                   + "; printf 'line4 %s\\n'" % x60)
         with Daemon("bash", "--cwd", tmp, "--cols", "120", "--rows", "30") as d:
-            d.send({"id": "A", "type": kind, "prompt": prompt, "timeout": 30})
+            d.send({"id": "A", "type": kind, "prompt": prompt, "timeout_ms": 30000})
             d.wait_screen(lambda s: any(l.startswith("line2 ") for l in s["lines"]), 15)
             self.assertTrue(d.request("resize", cols=30, rows=30)["ok"])
             open(go[0], "w").close()

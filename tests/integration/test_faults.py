@@ -87,14 +87,14 @@ class ChildDiesDuringAsk(unittest.TestCase):
 
     def test_child_crashes(self):
         with Daemon("python") as d:
-            r = d.ask("import os, signal; os.kill(os.getpid(), signal.SIGSEGV)", timeout=20)
+            r = d.ask("import os, signal; os.kill(os.getpid(), signal.SIGSEGV)", timeout_ms=20000)
             self.assertEqual(r["kind"], "exited", r)
             self.check_exited_afterwards(d, "SIGSEGV")
 
     def test_child_killed_from_outside(self):
         with Daemon("python") as d:
             d.send({"id": "a", "type": "ask", "prompt": "print('sleeping'); import time; time.sleep(60)"})
-            self.assertTrue(d.request("expect", pattern="(?m)^sleeping$", timeout=10)["ok"])
+            self.assertTrue(d.request("expect", pattern="(?m)^sleeping$", timeout_ms=10000)["ok"])
             os.kill(d.ready["pid"], signal.SIGKILL)
             r = d.wait_for(lambda m: m.get("id") == "a", 10)
             self.assertEqual(r["kind"], "exited", r)
@@ -212,7 +212,7 @@ class ClientFaults(unittest.TestCase):
                 d.wait_for(lambda m: m.get("id") == "s", 30)
                 # FIN comes after the last z: once it shows, all were read.
                 d.request("send", data="\r")
-                self.assertTrue(d.request("expect", pattern="FIN", timeout=30)["ok"])
+                self.assertTrue(d.request("expect", pattern="FIN", timeout_ms=30000)["ok"])
                 self.assertTrue(d.request("status")["ok"])  # notes any drop still unsaid
                 got = sum(m["data"].count("z") for m in d.events if m.get("type") == "output")
                 dropped = sum(m["bytes"] for m in d.events if m.get("type") == "output_dropped")
@@ -254,7 +254,7 @@ class ChildNotReading(unittest.TestCase):
         for setup, data, end in (("stty raw -echo", "x" * (4 << 20), "close"),
                                  ("stty -echo", "x\n" * 1000000, "SIGTERM")):
             with Daemon("--", "sh", "-c", setup + "; echo armed; exec sleep 1000") as d:
-                self.assertTrue(d.request("expect", pattern="armed", timeout=10)["ok"])
+                self.assertTrue(d.request("expect", pattern="armed", timeout_ms=10000)["ok"])
                 self.assertTrue(d.request("send", data=data, wait=10)["ok"])
                 self.assertEqual(d.request("status", wait=10)["state"], "ready")
                 r = d.request("keys", keys=["Enter"], wait=10)
@@ -274,7 +274,7 @@ class StubbornChild(unittest.TestCase):
         # (2000 ms by default) before SIGKILL. The whole group goes.
         script = "trap '' TERM HUP INT; sleep 1000 & echo armed; while :; do sleep 1; done"
         with Daemon("--", "sh", "-c", script) as d:
-            self.assertTrue(d.request("expect", pattern="armed", timeout=10)["ok"])
+            self.assertTrue(d.request("expect", pattern="armed", timeout_ms=10000)["ok"])
             pgid = d.ready["pid"]
             start = time.monotonic()
             c = d.close(timeout=15)

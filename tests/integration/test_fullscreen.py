@@ -21,7 +21,7 @@ class Vim(unittest.TestCase):
         with open(path, "w") as f:
             f.write("first line\nsecond line\n")
         with Daemon(*vim_args(path), env={"TERM": "xterm-256color"}) as d:
-            d.request("expect", pattern="second line", timeout=10)
+            d.request("expect", pattern="second line", timeout_ms=10000)
             s = d.request("screen")
             self.assertTrue(s["alt_screen"], s)
             self.assertEqual(s["lines"][0], "first line")
@@ -31,7 +31,7 @@ class Vim(unittest.TestCase):
             self.assertEqual(s["cursor"]["row"], 0)
             # Append a line with keys; the cursor keys follow vim's DECCKM mode.
             d.request("keys", keys=["Down", "o", "third 🚀 line", "Escape"])
-            e = d.request("expect", pattern="third 🚀 line", timeout=5)
+            e = d.request("expect", pattern="third 🚀 line", timeout_ms=5000)
             self.assertTrue(e["ok"], e)
             # The emoji takes two columns, so "line" is columns 9-12: Escape
             # (back in normal mode) leaves the cursor on its 'e', column 12.
@@ -55,11 +55,11 @@ class Vim(unittest.TestCase):
         with open(path, "w") as f:
             f.write("".join("row %d\n" % i for i in range(100)))
         with Daemon(*vim_args(path)) as d:
-            d.request("expect", pattern="row 22", timeout=10)
+            d.request("expect", pattern="row 22", timeout_ms=10000)
             d.request("resize", cols=40, rows=10)
-            e = d.request("expect", pattern=r"row 8\n", timeout=5)
+            e = d.request("expect", pattern=r"row 8\n", timeout_ms=5000)
             self.assertTrue(e["ok"], e)
-            d.request("wait_idle", idle_ms=150, timeout=5)
+            d.request("wait_idle", idle_ms=150, timeout_ms=5000)
             s = d.request("screen")
             self.assertEqual(len(s["lines"]), 10)
             self.assertEqual(s["lines"][:9], ["row %d" % i for i in range(9)])
@@ -75,11 +75,11 @@ class Less(unittest.TestCase):
             f.write("".join("item %03d\n" % i for i in range(200)))
         with Daemon("--cols", "80", "--rows", "10", "--", "less", path,
                     env={"LESS": "", "LESSHISTFILE": "-"}) as d:
-            d.request("expect", pattern="item 008", timeout=10)
+            d.request("expect", pattern="item 008", timeout_ms=10000)
             d.request("keys", keys=["PageDown"])
-            e = d.request("expect", pattern="item 017", timeout=5)
+            e = d.request("expect", pattern="item 017", timeout_ms=5000)
             self.assertTrue(e["ok"], e)
-            d.request("wait_idle", idle_ms=150, timeout=5)
+            d.request("wait_idle", idle_ms=150, timeout_ms=5000)
             s = d.request("screen")
             self.assertEqual(s["lines"][0], "item 009")
             d.request("keys", keys=["q"])

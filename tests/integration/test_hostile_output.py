@@ -43,7 +43,7 @@ class HostileOutput(unittest.TestCase):
         self.addCleanup(d.__exit__)
         self.assertTrue(d.request("subscribe", events=["output"])["ok"])
         d.send({"id": "go", "type": "send", "data": "go\r"})
-        e = d.request("expect", pattern="END-OF-CASE", timeout=120, wait=130)
+        e = d.request("expect", pattern="END-OF-CASE", timeout_ms=120000, wait=130)
         self.assertTrue(e["ok"], e)
         output = "".join(m["data"] for m in d.events if m.get("type") == "output")
         self.check_screen(d, cols, rows)
@@ -126,7 +126,7 @@ class HostileOutput(unittest.TestCase):
         # REP with nothing to repeat (libvterm 0.1.4, used before, looped: the
         # daemon hung on a program's first bytes).
         with Daemon("--", "sh", "-c", "printf '\\033[b\\033[5b'; echo REP-DONE; exec cat") as d:
-            self.assertTrue(d.request("expect", pattern="REP-DONE", timeout=10)["ok"])
+            self.assertTrue(d.request("expect", pattern="REP-DONE", timeout_ms=10000)["ok"])
             # Nothing to repeat: as in tmux, REP repeats only a character
             # printed just before it.
             self.assertEqual(d.request("screen")["lines"][0], "REP-DONE")
@@ -134,7 +134,7 @@ class HostileOutput(unittest.TestCase):
 
     def test_device_queries_are_answered(self):
         d, _ = self.run_case("queries")
-        e = d.request("expect", pattern=r"REPLIES:([0-9a-f]*)", timeout=5)
+        e = d.request("expect", pattern=r"REPLIES:([0-9a-f]*)", timeout_ms=5000)
         replies = bytes.fromhex(e["groups"][0])
         # DSR 5 (status OK), DSR 6 (cursor at row 2, column 1, after the
         # echoed "go"), DA1 and DA2, in order, and nothing else.

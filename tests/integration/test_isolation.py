@@ -39,13 +39,13 @@ class Secrets(unittest.TestCase):
         digest = hashlib.sha256(SECRET.encode()).hexdigest()[:12]
         with RecordingDaemon("--", sys.executable, "-c", GETPASS) as d:
             self.assertTrue(d.request("subscribe")["ok"])  # raw output, too
-            self.assertTrue(d.request("expect", pattern="Password:", timeout=10)["ok"])
+            self.assertTrue(d.request("expect", pattern="Password:", timeout_ms=10000)["ok"])
             r = d.request("send_secret", data=SECRET + "\r")
             self.assertEqual(r, {"id": r["id"], "type": "reply", "ok": True})
-            self.assertTrue(d.request("expect", pattern="LEN %d SHA %s" % (len(SECRET), digest), timeout=10)["ok"])
-            self.assertTrue(d.request("expect", pattern="Again:", timeout=10)["ok"])
+            self.assertTrue(d.request("expect", pattern="LEN %d SHA %s" % (len(SECRET), digest), timeout_ms=10000)["ok"])
+            self.assertTrue(d.request("expect", pattern="Again:", timeout_ms=10000)["ok"])
             d.request("send_secret", data=SECRET + "\r")
-            self.assertTrue(d.request("expect", pattern="SAME True", timeout=10)["ok"])
+            self.assertTrue(d.request("expect", pattern="SAME True", timeout_ms=10000)["ok"])
             d.wait_for(lambda m: m.get("type") == "exit", 10)
             # Refused requests that carry it: no error repeats the data.
             for line in ('{"id":1,"type":"send_secret","data":"%s"}' % SECRET,   # exited
@@ -60,7 +60,7 @@ class Secrets(unittest.TestCase):
             d.request("screen")
             d.request("scrollback")
             d.close()
-            stderr = d.proc.stderr.read()
+            stderr = d.stderr_rest
         needle = SECRET.encode()
         self.assertGreater(len(d.transcript), 10)
         for line in d.transcript:
@@ -95,10 +95,10 @@ class ChildEnvironment(unittest.TestCase):
                 # never matches; the second command may be typed ahead of
                 # the prompt, so output may follow "probe$ " on its line.
                 d.send({"id": "e", "type": "send", "data": "env | grep TUIDRIVER_TEST_ | sort; echo ENV-$((6*7))\r"})
-                e = d.request("expect", pattern=r"ENV-42", timeout=10)
+                e = d.request("expect", pattern=r"ENV-42", timeout_ms=10000)
                 self.assertTrue(e["ok"], e)
                 d.send({"id": "f", "type": "send", "data": "echo FDS: $(ls /proc/self/fd)\r"})
-                e = d.request("expect", pattern=r"(?m)FDS: ([0-9 ]+)$", timeout=10)
+                e = d.request("expect", pattern=r"(?m)FDS: ([0-9 ]+)$", timeout_ms=10000)
                 self.assertTrue(e["ok"], e)
                 screen = "\n".join(d.request("screen")["lines"])
                 self.assertIn("TUIDRIVER_TEST_KEEP=kept-789", screen)
@@ -115,11 +115,11 @@ class PromptInjection(unittest.TestCase):
             # Unsanitised, ^C would discard the line, ^D end Python, the
             # escape sequences move the cursor and end a bracketed paste.
             prompt = "print('A' + \x03'B'\x1b[D\x1b[201~)\x1b]0;pwned\x07\x04\r"
-            r = d.ask(prompt, timeout=10)
+            r = d.ask(prompt, timeout_ms=10000)
             self.assertEqual((r["ok"], r["text"]), (True, "AB"), r)
             s = d.request("screen")
             self.assertEqual(s["title"], "")
-            r = d.ask("print(6*7)", timeout=10)
+            r = d.ask("print(6*7)", timeout_ms=10000)
             self.assertEqual(r["text"], "42")
             d.close()
 

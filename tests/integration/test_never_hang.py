@@ -17,7 +17,7 @@ class NeverHang(unittest.TestCase):
             d.send_raw(b'{"id":"s1","type":"send","data":"echo x\\ud83dy\\r"}\n')
             reply = d.wait_for(lambda m: m.get("id") == "s1", 5)
             self.assertTrue(reply["ok"], reply)
-            d.request("expect", pattern="x\ufffdy\n", output_only=True, timeout=5)
+            d.request("expect", pattern="x\ufffdy\n", output_only=True, timeout_ms=5000)
             for key in (b'"keys":["\\udc00"]', b'"data":"\\ud800"'):
                 kind = b'"keys"' if key.startswith(b'"keys"') else b'"send_secret"'
                 d.send_raw(b'{"id":9,"type":' + kind + b"," + key + b"}\n")
@@ -44,21 +44,21 @@ class NeverHang(unittest.TestCase):
             # The aliases are keys: ^C and ctrl-c interrupt a sleep.
             for alias in ("^C", "ctrl-c", "Ctrl-C"):
                 d.request("send", data="sleep 30\r")
-                d.request("wait_idle", idle_ms=200, timeout=5)
+                d.request("wait_idle", idle_ms=200, timeout_ms=5000)
                 self.assertTrue(d.request("keys", keys=[alias])["ok"])
-                d.request("expect", pattern=r"\$ $", output_only=True, timeout=5)
+                d.request("expect", pattern=r"\$ $", output_only=True, timeout_ms=5000)
 
     def test_cancel_ends_a_waiting_expect_and_wait_idle(self):
         with raw_bash() as d:
             # At its prompt first: an interrupt before bash set up its handlers ends it.
-            d.request("expect", pattern=r"\$ $", timeout=10)
-            for req in ({"type": "expect", "pattern": "never-printed", "timeout": 600},
-                        {"type": "wait_idle", "idle_ms": 1000, "timeout": 600}):
+            d.request("expect", pattern=r"\$ $", timeout_ms=10000)
+            for req in ({"type": "expect", "pattern": "never-printed", "timeout_ms": 600000},
+                        {"type": "wait_idle", "idle_ms": 1000, "timeout_ms": 600000}):
                 if req["type"] == "wait_idle":
                     # Output flows before the wait begins, so it never sees 1 s of quiet
                     # (a loaded machine may take that long to start the loop).
                     d.request("send", data="while :; do echo busy; sleep 0.1; done\r")
-                    d.request("expect", pattern="busy", output_only=True, timeout=30)
+                    d.request("expect", pattern="busy", output_only=True, timeout_ms=30000)
                 d.send({"id": 100, **req})
                 cancel = d.request("cancel", target=100, wait=5)
                 self.assertTrue(cancel["ok"], cancel)
@@ -71,10 +71,10 @@ class NeverHang(unittest.TestCase):
     def test_output_only_expect_ignores_the_screen_before(self):
         with raw_bash() as d:
             d.request("send", data="echo ab''cd\r")
-            d.request("expect", pattern="abcd", timeout=5)
-            reply = d.request("expect", pattern="abcd", output_only=True, timeout=0.5)
+            d.request("expect", pattern="abcd", timeout_ms=5000)
+            reply = d.request("expect", pattern="abcd", output_only=True, timeout_ms=500)
             self.assertEqual(reply["kind"], "timeout")
-            self.assertTrue(d.request("expect", pattern="abcd", timeout=0.5)["ok"])
+            self.assertTrue(d.request("expect", pattern="abcd", timeout_ms=500)["ok"])
 
 
 if __name__ == "__main__":

@@ -5,23 +5,12 @@ import subprocess
 import tempfile
 import unittest
 
+from engine_case import EngineCase
 from tuiclient import Daemon
 
 
-class NodeEngine(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.d = Daemon("node")
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.d.close()
-        cls.d.__exit__()
-
-    def ask_ok(self, prompt, timeout=30):
-        r = self.d.ask(prompt, timeout=timeout)
-        self.assertTrue(r["ok"], r)
-        return r["text"]
+class NodeEngine(EngineCase):
+    ENGINE = "node"
 
     def test_expression(self):
         self.assertEqual(self.ask_ok("6*7"), "42")
@@ -126,7 +115,7 @@ class NodeEngine(unittest.TestCase):
             script.request("send", data="y\r")
             script.wait_for(lambda m: m.get("type") == "exit", 10)
             printed = "\n".join(l for l in script.request("screen")["lines"] if l)
-        self.d.send({"id": "q", "type": "ask", "prompt": self.QUESTION + "\n5", "timeout": 30, "on_input": "wait"})
+        self.d.send({"id": "q", "type": "ask", "prompt": self.QUESTION + "\n5", "timeout_ms": 30000, "on_input": "wait"})
         event = self.d.wait_for(lambda m: m.get("type") == "needs_input", 30)
         self.assertEqual(event["question"], "Continue? [y/N]")
         self.assertTrue(self.d.request("answer", target="q", text="y")["ok"])
@@ -160,7 +149,7 @@ class NodeEngine(unittest.TestCase):
         # The REPL is busy; the ask's prompt waits in the helper for the
         # REPL's next prompt, the ask times out, and voids it before its C-c.
         self.d.request("send", data="const until = Date.now() + 3000; while (Date.now() < until);\r")
-        self.assertEqual(self.d.ask("'lost'", timeout=0.5)["kind"], "timeout")
+        self.assertEqual(self.d.ask("'lost'", timeout_ms=500)["kind"], "timeout")
         self.assertEqual(self.ask_ok("'next'"), "'next'")
 
     def test_a_number_typed_by_a_person_is_an_error_not_a_hang(self):
@@ -245,22 +234,22 @@ class NodeEngine(unittest.TestCase):
         with Daemon("node") as d:
             self.assertTrue(d.ask("process.on('SIGINT', () => console.log('listener'))")["ok"])
             for _ in range(2):  # the watchdog's handler is set again each time
-                self.assertEqual(d.ask("while (true) {}", timeout=1)["kind"], "timeout")
+                self.assertEqual(d.ask("while (true) {}", timeout_ms=1000)["kind"], "timeout")
                 # (Its listeners are put back once the code's synchronous part
                 # ran: during it they are away, as in node's own REPL.)
                 self.assertEqual(d.ask("setTimeout(() => console.log(process.listenerCount('SIGINT')))",
-                                       timeout=10)["text"].split("\n")[0], "1")
+                                       timeout_ms=10000)["text"].split("\n")[0], "1")
 
     def test_a_sigint_while_idle_keeps_the_session(self):
         # As C-c at node's prompt does. (With the watchdog started per
         # evaluation, node had no handler between asks and died of it.)
         with Daemon("node") as d:
             self.assertTrue(d.request("signal", signal="SIGINT")["ok"])
-            self.assertEqual(d.ask("6*7", timeout=10)["text"], "42")
-            self.assertEqual(d.ask("1+1", timeout=10)["text"], "2")
+            self.assertEqual(d.ask("6*7", timeout_ms=10000)["text"], "42")
+            self.assertEqual(d.ask("1+1", timeout_ms=10000)["text"], "2")
 
     def test_ten_thousand_lines(self):
-        text = self.ask_ok("for (let i = 0; i < 10000; i++) console.log(i); 'end'", timeout=60)
+        text = self.ask_ok("for (let i = 0; i < 10000; i++) console.log(i); 'end'", timeout_ms=60000)
         lines = text.split("\n")
         self.assertEqual(lines[:10000], [str(i) for i in range(10000)])
         self.assertEqual(lines[10000:], ["'end'"])

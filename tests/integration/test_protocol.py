@@ -9,6 +9,16 @@ import unittest
 from tuiclient import BIN, MEASURED_MEMORY_ENV, ROOT, Daemon, peak_rss_kib, run_once
 
 
+
+def old_spelling(d, type_, **fields):
+    """One request with `timeout` in seconds, the wire's older spelling, which
+    tuiclient's request refuses; returns its reply."""
+    rid = "old-%d" % d.next_id
+    d.next_id += 1
+    d.send({"id": rid, "type": type_, **fields})
+    return d.wait_for(lambda m: m.get("id") == rid and m.get("type") == "reply", 30)
+
+
 class Launch(unittest.TestCase):
     def test_version_help_list(self):
         for args in (["--version"], ["--help"], ["--list-engines"]):
@@ -85,7 +95,6 @@ class BadRequests(unittest.TestCase):
     @classmethod
     def tearDownClass(cls):
         cls.d.close()
-        cls.d.__exit__()
 
     def raw_reply(self, line: bytes):
         self.d.send_raw(line + b"\n")
@@ -260,7 +269,7 @@ class RawSession(unittest.TestCase):
             self.assertEqual((d.ready["cols"], d.ready["rows"]), (60, 10))
             self.assertTrue(d.request("send", data="hello world\r")["ok"])
             # The terminal echoes the line, then cat prints it again.
-            e = d.request("expect", pattern=r"hello (\w+)\nhello world", timeout=5)
+            e = d.request("expect", pattern=r"hello (\w+)\nhello world", timeout_ms=5000)
             self.assertTrue(e["ok"], e)
             self.assertEqual(e["groups"], ["world"])
             s = d.request("screen")
@@ -272,13 +281,14 @@ class RawSession(unittest.TestCase):
 
     def test_expect_timeout_returns_screen(self):
         with Daemon("--", "cat") as d:
-            r = d.request("expect", pattern="never-appears", timeout=0.2)
+            r = d.request("expect", pattern="never-appears", timeout_ms=200)
             self.assertEqual(r["kind"], "timeout")
             self.assertIn("lines", r)
 
     # Issue 29, point 5: every duration on the wire is in ms. `timeout_ms` is
     # accepted wherever `timeout` (seconds, the older spelling) is, and the
-    # error texts speak ms; both at once are refused.
+    # error texts speak ms; both at once are refused. The one test that sends
+    # the older spelling (tuiclient.request refuses it): the wire still takes it.
     def test_timeout_ms(self):
         with Daemon("--", "cat") as d:
             r = d.request("expect", pattern="never-appears", timeout_ms=300)
@@ -286,29 +296,31 @@ class RawSession(unittest.TestCase):
             self.assertIn("lines", r)
             r = d.request("wait_idle", idle_ms=60000, timeout_ms=200)
             self.assertEqual((r["kind"], r["error"]), ("timeout", "condition not met within 200 ms"))
-            r = d.request("expect", pattern="never-appears", timeout=0.25)
+            r = old_spelling(d, "expect", pattern="never-appears", timeout=0.25)
             self.assertEqual((r["kind"], r["error"]), ("timeout", "condition not met within 250 ms"))
             r = d.request("wait_idle", idle_ms=50, timeout_ms=5000)
             self.assertEqual((r["ok"], r["idle_ms"]), (True, 50))
+            with self.assertRaises(TypeError):  # the client teaches one spelling
+                d.request("wait_idle", idle_ms=50, timeout=5)
             for t, a in (("expect", "an"), ("wait_idle", "a")):
                 fields = {"pattern": "x"} if t == "expect" else {}
-                r = d.request(t, timeout_ms=100, timeout=1, **fields)
+                r = old_spelling(d, t, timeout_ms=100, timeout=1, **fields)
                 self.assertEqual((r["ok"], r["kind"]), (False, "bad_request"), r)
                 self.assertEqual(r["error"], f"{a} '{t}' request gives both 'timeout_ms' and 'timeout' "
                                              "(seconds, the older spelling): send one")
         with Daemon("python") as d:
             r = d.request("ask", prompt="import time; time.sleep(30)", timeout_ms=500, wait=20)
             self.assertEqual((r["ok"], r["kind"], r["error"]), (False, "timeout", "no reply within 500 ms"))
-            r = d.request("ask", prompt="6*7", timeout_ms=100, timeout=1)
+            r = old_spelling(d, "ask", prompt="6*7", timeout_ms=100, timeout=1)
             self.assertEqual(r["kind"], "bad_request")
-            r = d.request("ask_stream", prompt="6*7", timeout=20)
+            r = old_spelling(d, "ask_stream", prompt="6*7", timeout=20)
             self.assertEqual((r["ok"], r["text"]), (True, "42"), r)
             r = d.request("ask", prompt="6*7", timeout_ms=20000)
             self.assertEqual((r["ok"], r["text"]), (True, "42"), r)
 
     def test_bad_regex(self):
         with Daemon("--", "cat") as d:
-            r = d.request("expect", pattern="(", timeout=1)
+            r = d.request("expect", pattern="(", timeout_ms=1000)
             self.assertEqual(r["kind"], "protocol")
 
     def test_resize_reaches_child(self):
@@ -316,14 +328,14 @@ class RawSession(unittest.TestCase):
             r = d.request("resize", cols=77, rows=21)
             self.assertEqual((r["cols"], r["rows"]), (77, 21))
             d.request("send", data="echo size=$(stty size)\r")
-            e = d.request("expect", pattern=r"size=(\d+) (\d+)", timeout=5)
+            e = d.request("expect", pattern=r"size=(\d+) (\d+)", timeout_ms=5000)
             self.assertEqual(e["groups"], ["21", "77"])
             s = d.request("screen")
             self.assertEqual((s["cols"], s["rows"], len(s["lines"])), (77, 21, 21))
 
     def test_scrollback_wrapped_and_resize_follow_row(self):
         with Daemon("--cols", "20", "--rows", "6", "--", "sh", "-c", "printf '%s\\nend\\n' aaaaaaaaaaaaaaaaaaaaaaaaa; exec cat") as d:
-            self.assertTrue(d.request("expect", pattern="(?m)^end$", timeout=5)["ok"])
+            self.assertTrue(d.request("expect", pattern="(?m)^end$", timeout_ms=5000)["ok"])
             r = d.request("scrollback", wrapped=True)
             self.assertEqual(r["lines"][:3], ["a" * 20, "a" * 5, "end"])
             self.assertEqual(r["wrapped"][:3], [True, False, False])
@@ -341,12 +353,12 @@ class RawSession(unittest.TestCase):
 
     def test_keys_and_signal(self):
         with Daemon("--", "python3", "-q") as d:
-            d.request("expect", pattern=">>> $", timeout=10)
+            d.request("expect", pattern=">>> $", timeout_ms=10000)
             d.request("keys", keys=["import time; time.sleep(100)", "Enter"])
-            d.request("wait_idle", idle_ms=200, timeout=5)
+            d.request("wait_idle", idle_ms=200, timeout_ms=5000)
             r = d.request("signal", signal="INT")
             self.assertTrue(r["ok"])
-            e = d.request("expect", pattern="KeyboardInterrupt", timeout=5)
+            e = d.request("expect", pattern="KeyboardInterrupt", timeout_ms=5000)
             self.assertTrue(e["ok"], e)
 
     def test_exit_event_and_exited_errors(self):
@@ -377,7 +389,7 @@ class RawSession(unittest.TestCase):
     def test_unsubscribe_stops_output(self):
         # No tty echo: each line shows once, when cat writes it back.
         with Daemon("--", "sh", "-c", "stty -echo; echo go; exec cat") as d:
-            self.assertTrue(d.request("expect", pattern="go", timeout=5)["ok"])
+            self.assertTrue(d.request("expect", pattern="go", timeout_ms=5000)["ok"])
             d.request("subscribe", events=["output"])
             d.request("send", data="one\r")
             d.wait_for(lambda m: m.get("type") == "output" and "one" in m["data"], 5)
@@ -387,21 +399,21 @@ class RawSession(unittest.TestCase):
             d.request("send", data="two\r")
             # expect replies after the daemon has read "two", so an output
             # event for it would already be in d.events.
-            self.assertTrue(d.request("expect", pattern="two", timeout=5)["ok"])
+            self.assertTrue(d.request("expect", pattern="two", timeout_ms=5000)["ok"])
             self.assertEqual([m for m in d.events if m.get("type") == "output"], [])
 
     def test_paste_bracketed_only_when_enabled(self):
         script = "printf 'go\\033[?2004h\\n'; exec cat -v"
         with Daemon("--", "sh", "-c", script) as d:
-            self.assertTrue(d.request("expect", pattern="go", timeout=5)["ok"])
+            self.assertTrue(d.request("expect", pattern="go", timeout_ms=5000)["ok"])
             r = d.request("paste", text="hi there\n")
             self.assertEqual((r["ok"], r["bracketed"]), (True, True), r)
-            self.assertTrue(d.request("expect", pattern=r"\^\[\[200~hi there", timeout=5)["ok"])
+            self.assertTrue(d.request("expect", pattern=r"\^\[\[200~hi there", timeout_ms=5000)["ok"])
         with Daemon("--", "sh", "-c", "stty -echo; echo go; exec cat -v") as d:
-            self.assertTrue(d.request("expect", pattern="go", timeout=5)["ok"])
+            self.assertTrue(d.request("expect", pattern="go", timeout_ms=5000)["ok"])
             r = d.request("paste", text="plain\n")
             self.assertEqual((r["ok"], r["bracketed"]), (True, False), r)
-            self.assertTrue(d.request("expect", pattern=r"plain", timeout=5)["ok"])
+            self.assertTrue(d.request("expect", pattern=r"plain", timeout_ms=5000)["ok"])
             self.assertEqual(d.request("screen")["lines"][:2], ["go", "plain"])
 
     def test_status_foreground_pid(self):
@@ -420,14 +432,14 @@ class RawSession(unittest.TestCase):
             while time.monotonic() < deadline:
                 if st["foreground_pid"] != st["pid"] and command(st["foreground_pid"]) == b"sleep":
                     break
-                d.request("wait_idle", idle_ms=20, timeout=1)
+                d.request("wait_idle", idle_ms=20, timeout_ms=1000)
                 st = d.request("status")
             self.assertNotEqual(st["foreground_pid"], st["pid"])
             self.assertEqual(command(st["foreground_pid"]), b"sleep")
 
     def test_duplicate_id(self):
         with Daemon("--", "cat") as d:
-            d.send({"id": 1, "type": "wait_idle", "idle_ms": 100000, "timeout": 5})
+            d.send({"id": 1, "type": "wait_idle", "idle_ms": 100000, "timeout_ms": 5000})
             d.send({"id": 1, "type": "status"})
             r = d.wait_for(lambda m: m.get("type") == "reply", 5)
             self.assertEqual((r["id"], r["kind"]), (1, "protocol"))
@@ -442,7 +454,7 @@ class RawSession(unittest.TestCase):
     def test_close_kills_stubborn_child(self):
         # A child that ignores SIGTERM and SIGHUP is killed after the grace period.
         with Daemon("--", "sh", "-c", "trap '' TERM HUP INT; echo armed; while :; do sleep 1; done") as d:
-            self.assertTrue(d.request("expect", pattern="armed", timeout=10)["ok"])
+            self.assertTrue(d.request("expect", pattern="armed", timeout_ms=10000)["ok"])
             start = time.monotonic()
             c = d.close(timeout=15)
             self.assertEqual(c["signal"], "SIGKILL")

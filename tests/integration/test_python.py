@@ -7,23 +7,12 @@ import tempfile
 import time
 import unittest
 
+from engine_case import EngineCase
 from tuiclient import Daemon, run_once
 
 
-class PythonEngine(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.d = Daemon("python")
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.d.close()
-        cls.d.__exit__()
-
-    def ask_ok(self, prompt, timeout=30):
-        r = self.d.ask(prompt, timeout=timeout)
-        self.assertTrue(r["ok"], r)
-        return r["text"]
+class PythonEngine(EngineCase):
+    ENGINE = "python"
 
     def test_ready_event(self):
         self.assertEqual(self.d.ready["engine"], "python")
@@ -83,7 +72,7 @@ class PythonEngine(unittest.TestCase):
         self.assertEqual(self.ask_ok(expr), "100")
 
     def test_ten_thousand_lines(self):
-        text = self.ask_ok("for i in range(10000):\n    print('line', i)", timeout=60)
+        text = self.ask_ok("for i in range(10000):\n    print('line', i)", timeout_ms=60000)
         lines = text.split("\n")
         self.assertEqual(len(lines), 10000)
         self.assertEqual(lines[0], "line 0")
@@ -150,7 +139,7 @@ class PythonEngine(unittest.TestCase):
         self.assertEqual(self.ask_ok("sys.displayhook = sys.__displayhook__\n6*7"), "42")
 
     def test_timeout_then_recovers(self):
-        r = self.d.ask("import time; time.sleep(30)", timeout=0.5)
+        r = self.d.ask("import time; time.sleep(30)", timeout_ms=500)
         self.assertFalse(r["ok"])
         self.assertEqual(r["kind"], "timeout")
         self.assertEqual(self.ask_ok("'after'"), "'after'")
@@ -204,7 +193,7 @@ class PythonEngine(unittest.TestCase):
                 self.assertTrue(busy(self.d.wait_screen(busy, timeout=5)))
                 prompt = "open(%r, 'w').close()" % ran
                 if how == "timeout":
-                    self.assertEqual(self.d.ask(prompt, timeout=0.5)["kind"], "timeout")
+                    self.assertEqual(self.d.ask(prompt, timeout_ms=500)["kind"], "timeout")
                 else:
                     self.d.send({"id": 7101, "type": "ask", "prompt": prompt})
                     time.sleep(0.3)
@@ -268,9 +257,9 @@ class PythonOneShot(unittest.TestCase):
         # A program may set its terminal's size to 0x0 (stty, or a PTY
         # nobody sized): the engine's echo handling divided by the columns.
         with Daemon("python") as d:
-            r = d.ask('import subprocess; subprocess.run(["stty", "rows", "0", "cols", "0"])', timeout=30)
+            r = d.ask('import subprocess; subprocess.run(["stty", "rows", "0", "cols", "0"])', timeout_ms=30000)
             self.assertTrue(r["ok"], r)
-            r = d.ask("6*7", timeout=30)
+            r = d.ask("6*7", timeout_ms=30000)
             self.assertEqual((r["ok"], r["text"]), (True, "42"), r)
 
     HISTORY = "import readline; [readline.get_history_item(i + 1) for i in range(readline.get_current_history_length())]"

@@ -45,12 +45,12 @@ class Questions(unittest.TestCase):
         with Daemon(engine) as d:
             for code, question in cases:
                 with self.subTest(code=code):
-                    reply = d.request("ask", wait=40, prompt=code, timeout=30)
+                    reply = d.request("ask", wait=40, prompt=code, timeout_ms=30000)
                     self.assertEqual(reply.get("kind"), "needs_input", reply)
                     self.assertEqual(reply["question"], question)
                     # The state says so until the next ask interrupts it.
                     self.assertEqual(d.request("status")["state"], "needs_input")
-                    self.assertEqual(d.ask(next_code, timeout=20)["text"], "42")
+                    self.assertEqual(d.ask(next_code, timeout_ms=20000)["text"], "42")
                     self.assertEqual(d.request("status")["state"], "ready")
 
     def test_bash_prompts(self):
@@ -70,7 +70,7 @@ class Questions(unittest.TestCase):
         ]
         for engine, code, text in cases:
             with self.subTest(engine=engine, code=code), Daemon(engine) as d:
-                reply = d.ask(code, timeout=30)
+                reply = d.ask(code, timeout_ms=30000)
                 self.assertTrue(reply["ok"], reply)
                 self.assertEqual(reply["text"], text)
                 self.assertEqual(d.request("status")["state"], "ready")
@@ -78,14 +78,14 @@ class Questions(unittest.TestCase):
     def test_bash_at_its_own_prompt_is_not_a_question(self):
         with Daemon("bash") as d:
             for _ in range(5):
-                self.assertEqual(d.ask("true", timeout=30), {"id": d.next_id - 1, "type": "reply", "ok": True,
+                self.assertEqual(d.ask("true", timeout_ms=30000), {"id": d.next_id - 1, "type": "reply", "ok": True,
                                                             "text": ""})
             self.assertEqual(d.request("status")["state"], "ready")
 
     def test_a_question_answered_inside_the_ask(self):
         with Daemon("python") as d:
             d.send({"id": "a", "type": "ask", "prompt": "name = input('Your name? ')\nprint('hi', name)",
-                    "timeout": 30, "on_input": "wait"})
+                    "timeout_ms": 30000, "on_input": "wait"})
             event = d.wait_for(lambda m: m.get("type") == "needs_input", 30)
             self.assertEqual(event["question"], "Your name?")
             self.assertTrue(d.request("answer", target="a", text="Ada")["ok"])
@@ -95,18 +95,18 @@ class Questions(unittest.TestCase):
     def test_pagers_never_wedge_the_session(self):
         # help(len) pages through $PAGER: cat in the engine's environment.
         with Daemon("python") as d:
-            reply = d.ask("help(len)", timeout=30)
+            reply = d.ask("help(len)", timeout_ms=30000)
             self.assertTrue(reply["ok"], reply)
             self.assertIn("Return the number of items in a container.", reply["text"])
         # A pager the user starts anyway takes over the screen: needs_input
         # with the screen, and the next ask gets the prompt back.
         with Daemon("bash") as d:
-            reply = d.ask("seq 1 200 | less", timeout=30)
+            reply = d.ask("seq 1 200 | less", timeout_ms=30000)
             self.assertEqual(reply.get("kind"), "needs_input", reply)
             self.assertTrue(reply["question"].startswith("1\n2\n3\n"), reply["question"])
             self.assertEqual(d.request("status")["state"], "needs_input")
             d.request("keys", keys=["q"])
-            self.assertEqual(d.ask("echo 42", timeout=20)["text"], "42")
+            self.assertEqual(d.ask("echo 42", timeout_ms=20000)["text"], "42")
             self.assertEqual(d.request("status")["state"], "ready")
 
 
@@ -115,27 +115,27 @@ class Questions(unittest.TestCase):
         # the next ask fails with needs_input (not a 60 s wait for a prompt
         # that cannot come), and one after it at once; q quits it.
         with Daemon("bash") as d:
-            self.assertEqual(d.ask("seq 1 200 | less", timeout=30).get("kind"), "needs_input")
-            held = d.ask("echo 1", timeout=60)
+            self.assertEqual(d.ask("seq 1 200 | less", timeout_ms=30000).get("kind"), "needs_input")
+            held = d.ask("echo 1", timeout_ms=60000)
             self.assertEqual(held.get("kind"), "needs_input", held)
             self.assertIn("interrupt keys do not end", held["error"])
             self.assertRegex(held["question"], r"^\d+\n\d+\n")  # the pager's screen
             t0 = time.monotonic()
-            again = d.ask("echo 2", timeout=60)
+            again = d.ask("echo 2", timeout_ms=60000)
             self.assertEqual(again.get("kind"), "needs_input", again)
             self.assertLess(time.monotonic() - t0, 5, "no second round of interrupts (about 6 s)")
             d.request("keys", keys=["q"])
-            self.assertEqual(d.ask("echo 42", timeout=20)["text"], "42")
+            self.assertEqual(d.ask("echo 42", timeout_ms=20000)["text"], "42")
 
     def test_another_repl_started_in_the_shell_is_a_question(self):
         # python3 started from the bash engine: C-c leaves it at its own
         # prompt, which the next ask reports rather than typing into it.
         with Daemon("bash") as d:
-            self.assertEqual(d.ask("python3 -q", timeout=30).get("kind"), "needs_input")
-            held = d.ask("echo 1", timeout=60)
+            self.assertEqual(d.ask("python3 -q", timeout_ms=30000).get("kind"), "needs_input")
+            held = d.ask("echo 1", timeout_ms=60000)
             self.assertEqual((held.get("kind"), held.get("question")), ("needs_input", ">>>"), held)
             self.assertTrue(d.request("send", data="exit()\r")["ok"])
-            self.assertEqual(d.ask("echo 42", timeout=20)["text"], "42")
+            self.assertEqual(d.ask("echo 42", timeout_ms=20000)["text"], "42")
 
 if __name__ == "__main__":
     unittest.main()

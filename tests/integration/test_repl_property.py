@@ -151,7 +151,7 @@ class Interleavings(unittest.TestCase):
             for code, script_output in zip(programs, expected):
                 want, late_lines = split_late(script_output)
                 late += late_lines
-                reply = d.ask(code, timeout=30)
+                reply = d.ask(code, timeout_ms=30000)
                 self.assertEqual((reply["ok"], reply["text"]), (True, want),
                                  "seed %d, reply %r, code:\n%s" % (SEED, reply, code))
             self.assert_delivered(d, late)

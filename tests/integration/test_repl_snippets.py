@@ -193,7 +193,7 @@ class Snippets(unittest.TestCase):
                     expected = run_as_script(engine, code)
                     if value:
                         expected = (expected + "\n" + value) if expected else value
-                    reply = d.ask(code, timeout=20)
+                    reply = d.ask(code, timeout_ms=20000)
                     self.assertTrue(reply["ok"], reply)
                     self.assertEqual(reply["text"], expected)
 
@@ -325,8 +325,8 @@ class NeverStuck(unittest.TestCase):
             with self.subTest(engine=engine), Daemon(engine) as d:
                 self.assertTrue(d.ask(background)["ok"])
                 time.sleep(0.8)  # the output lands while no ask runs
-                self.assertEqual(d.ask(question, timeout=10)["text"], answer)
-                self.assertEqual(d.ask(question, timeout=10)["text"], answer)
+                self.assertEqual(d.ask(question, timeout_ms=10000)["text"], answer)
+                self.assertEqual(d.ask(question, timeout_ms=10000)["text"], answer)
                 self.assertIn("bg log", "\n".join(d.request("scrollback")["lines"]))
 
     @unittest.skipIf(os.environ.get("TUIDRIVER_FOREIGN_CHILDREN"),
@@ -340,16 +340,16 @@ class NeverStuck(unittest.TestCase):
             with self.subTest(engine=engine), Daemon(engine) as d:
                 # The ask's own timeout is long: the reply must come from the
                 # question window, well before it.
-                reply = d.request("ask", wait=10, prompt=code, timeout=60)
+                reply = d.request("ask", wait=10, prompt=code, timeout_ms=60000)
                 self.assertEqual((reply["kind"], reply["text"], reply["question"]), ("needs_input", text, question))
                 # The next ask brings the REPL back to a fresh prompt first.
-                self.assertEqual(d.ask("print(6*7)" if engine == "python" else "echo 42", timeout=10)["text"], "42")
+                self.assertEqual(d.ask("print(6*7)" if engine == "python" else "echo 42", timeout_ms=10000)["text"], "42")
 
     def test_continuation_then_the_next_ask_works(self):
         with Daemon("bash") as d:
-            reply = d.ask('echo "unterminated', timeout=10)
+            reply = d.ask('echo "unterminated', timeout_ms=10000)
             self.assertEqual(reply["kind"], "needs_input")
-            self.assertEqual(d.ask("echo ok", timeout=10)["text"], "ok")
+            self.assertEqual(d.ask("echo ok", timeout_ms=10000)["text"], "ok")
 
     def test_an_interrupt_held_at_the_continuation_prompt_is_flushed(self):
         # The REPL shows no reaction to the interrupt until its next line:
@@ -362,9 +362,9 @@ class NeverStuck(unittest.TestCase):
                        "submit": {"mode": "lines"}, "interrupt_keys": ["C-c"]}, f)
         try:
             with Daemon("--engine-file", path) as d:
-                self.assertEqual(d.ask('echo "open', timeout=10)["kind"], "needs_input")
-                self.assertEqual(d.ask("echo ok", timeout=20)["text"], "ok")
-                self.assertEqual(d.ask("echo again", timeout=10)["text"], "again")
+                self.assertEqual(d.ask('echo "open', timeout_ms=10000)["kind"], "needs_input")
+                self.assertEqual(d.ask("echo ok", timeout_ms=20000)["text"], "ok")
+                self.assertEqual(d.ask("echo again", timeout_ms=10000)["text"], "again")
         finally:
             os.unlink(path)
 
@@ -373,7 +373,7 @@ class NeverStuck(unittest.TestCase):
         for engine, expected in (("python", "SyntaxError: '(' was never closed"),
                                  ("node", "Uncaught SyntaxError: Unexpected end of input")):
             with self.subTest(engine=engine), Daemon(engine) as d:
-                reply = d.ask("x = (", timeout=10)
+                reply = d.ask("x = (", timeout_ms=10000)
                 self.assertTrue(reply["ok"])
                 self.assertTrue(reply["text"].endswith(expected), reply["text"])
                 self.assertEqual(d.ask("1+1")["text"], "2")
@@ -382,14 +382,14 @@ class NeverStuck(unittest.TestCase):
         for engine, loop, after in (("node", "while (true) {}", "1+1"), ("python", "while True: pass", "1+1"),
                                     ("bash", "while true; do :; done", "echo 2")):
             with self.subTest(engine=engine), Daemon(engine) as d:
-                self.assertEqual(d.ask(loop, timeout=1)["kind"], "timeout")
-                self.assertEqual(d.ask(after, timeout=10)["text"], "2")
+                self.assertEqual(d.ask(loop, timeout_ms=1000)["kind"], "timeout")
+                self.assertEqual(d.ask(after, timeout_ms=10000)["text"], "2")
 
     def test_output_that_looks_like_a_prompt_does_not_end_the_ask(self):
         # The prompts' text, printed (even right after a mark of another
         # session's token), is output: only the session's own mark makes a prompt.
         with Daemon("bash") as d:
-            reply = d.ask('printf "\\nbash-5.2$ \\n# \\n\\033]7704;abcdef\\007$ "; sleep 1; echo after', timeout=10)
+            reply = d.ask('printf "\\nbash-5.2$ \\n# \\n\\033]7704;abcdef\\007$ "; sleep 1; echo after', timeout_ms=10000)
             # (Rows lose their trailing spaces, as in every reply.)
             self.assertEqual(reply["text"], "\nbash-5.2$\n#\n$ after")
             self.assertEqual(d.ask("echo next")["text"], "next")
@@ -399,7 +399,7 @@ class NeverStuck(unittest.TestCase):
                   "x\n> after"))
         for engine, fake, expected in fakes:
             with self.subTest(engine=engine), Daemon(engine) as d:
-                self.assertEqual(d.ask(fake, timeout=10)["text"], expected)
+                self.assertEqual(d.ask(fake, timeout_ms=10000)["text"], expected)
                 self.assertEqual(d.ask("6*7")["text"], "42")
 
 
@@ -420,7 +420,7 @@ class UnfinishedInput(unittest.TestCase):
     def fails_at_once(self, d, ask, shown):
         for _ in range(2):  # each ask, not only the first
             start = time.monotonic()
-            r = d.ask(ask, timeout=30)
+            r = d.ask(ask, timeout_ms=30000)
             self.assertEqual((r["ok"], r["kind"]), (False, "unfinished_input"), r)
             self.assertLess(time.monotonic() - start, 5)  # not its 30 s
             self.assertIn(shown, r["error"])

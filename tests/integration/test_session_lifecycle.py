@@ -79,11 +79,11 @@ class AfterTheProgramExited(unittest.TestCase):
             d.send({"id": "x", "type": "send", "data": "print('bye'); exit(3)\r"})
             exit_event = d.wait_for(lambda m: m.get("type") == "exit")
             self.assertEqual(exit_event["exit_code"], 3)
-            idle = d.request("wait_idle", wait=5, idle_ms=100, timeout=1)
+            idle = d.request("wait_idle", wait=5, idle_ms=100, timeout_ms=1000)
             self.assertEqual(idle["kind"], "exited")
-            miss = d.request("expect", wait=5, pattern="never there", timeout=1)
+            miss = d.request("expect", wait=5, pattern="never there", timeout_ms=1000)
             self.assertEqual(miss["kind"], "exited")
-            hit = d.request("expect", wait=5, pattern="b(y)e", timeout=1)
+            hit = d.request("expect", wait=5, pattern="b(y)e", timeout_ms=1000)
             self.assertEqual((hit["ok"], hit["groups"]), (True, ["y"]))
             self.assertIn("bye", d.request("screen", wait=5)["lines"])
             status = d.request("status", wait=5)
@@ -104,8 +104,8 @@ class NeverReady(unittest.TestCase):
             with Daemon("--engine-file", path, wait_ready=False) as d:
                 pid = d.request("status", wait=5)["pid"]
                 d.send({"id": 1, "type": "ask", "prompt": "hello"})
-                d.send({"id": 2, "type": "wait_idle", "idle_ms": 20000, "timeout": 30})
-                d.send({"id": 3, "type": "expect", "pattern": "xyzzy", "timeout": 30})
+                d.send({"id": 2, "type": "wait_idle", "idle_ms": 20000, "timeout_ms": 30000})
+                d.send({"id": 3, "type": "expect", "pattern": "xyzzy", "timeout_ms": 30000})
                 error = d.wait_for(lambda m: m.get("kind") == "not_ready" and "id" not in m, 10)
                 self.assertIn("did not show its prompt", error["error"])
                 for rid in (1, 2, 3):
@@ -121,7 +121,7 @@ class NeverReady(unittest.TestCase):
 class EndOfStdin(unittest.TestCase):
     def test_pending_expect_finishes_before_the_close(self):
         code, msgs, _ = run_once(["--", "sh", "-c", "sleep 1; echo done; sleep 30"],
-                                 '{"id":1,"type":"expect","pattern":"done","timeout":5}\n')
+                                 '{"id":1,"type":"expect","pattern":"done","timeout_ms":5000}\n')
         self.assertEqual(code, 0)
         reply = [m for m in msgs if m.get("id") == 1][0]
         self.assertEqual((reply["ok"], reply["match"]), (True, "done"))
@@ -129,7 +129,7 @@ class EndOfStdin(unittest.TestCase):
 
     def test_pending_wait_idle_finishes_before_the_close(self):
         code, msgs, _ = run_once(["--", "sh", "-c", "for i in 1 2 3; do echo $i; sleep 0.2; done; sleep 30"],
-                                 '{"id":1,"type":"wait_idle","idle_ms":500,"timeout":10}\n')
+                                 '{"id":1,"type":"wait_idle","idle_ms":500,"timeout_ms":10000}\n')
         self.assertEqual(code, 0)
         reply = [m for m in msgs if m.get("id") == 1][0]
         self.assertTrue(reply["ok"])
@@ -138,10 +138,10 @@ class EndOfStdin(unittest.TestCase):
 class WaitIdle(unittest.TestCase):
     def test_quiet_counts_from_the_request(self):
         with Daemon("--", "sh", "-c", "exec cat") as d:
-            d.request("wait_idle", idle_ms=300, timeout=5)  # long quiet before the next request
+            d.request("wait_idle", idle_ms=300, timeout_ms=5000)  # long quiet before the next request
             start = time.monotonic()
             d.send({"id": "k", "type": "send", "data": "x"})
-            reply = d.request("wait_idle", idle_ms=500, timeout=5)
+            reply = d.request("wait_idle", idle_ms=500, timeout_ms=5000)
             self.assertTrue(reply["ok"])
             # Quiet for idle_ms after the request, whatever came before it.
             self.assertGreaterEqual(time.monotonic() - start, 0.5)
@@ -161,7 +161,7 @@ class IdleCpu(unittest.TestCase):
 
     def test_idle_after_timeout_cancel_finish_and_exit(self):
         with Daemon("python") as d:
-            reply = d.ask("import time; time.sleep(4)", timeout=0.5)
+            reply = d.ask("import time; time.sleep(4)", timeout_ms=500)
             self.assertEqual(reply["kind"], "timeout")
             self.assert_idle(d, "after a timed-out ask")
             self.assertEqual(d.ask("6*7")["text"], "42")

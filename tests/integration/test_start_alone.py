@@ -49,7 +49,7 @@ class StartAlone(unittest.TestCase):
                       for d in daemons)
         self.assertEqual(said, ["store found", "store found", "store made"])
         for d in daemons:  # each session works
-            self.assertEqual(d.ask("hello", timeout=10)["text"], "hello")
+            self.assertEqual(d.ask("hello", timeout_ms=10000)["text"], "hello")
         waited = [d for d in daemons if "waited" in d.stderr_tail()]
         self.assertEqual(len(waited), 2)  # the two that found the first start under way say so
 

@@ -28,7 +28,7 @@ class Resubmit(unittest.TestCase):
         try:
             with Daemon("--engine-file", path) as d:
                 for prompt in ("hello", "second turn", "caf\u00e9 \u2705 and a long line " + "x" * 80):
-                    reply = d.ask(prompt, timeout=15)
+                    reply = d.ask(prompt, timeout_ms=15000)
                     self.assertEqual((reply["ok"], reply["text"]), (True, "you said: " + prompt), reply)
         finally:
             os.unlink(path)
@@ -38,7 +38,7 @@ class Resubmit(unittest.TestCase):
         path = engine_file(0)
         try:
             with Daemon("--engine-file", path) as d:
-                reply = d.ask("hello", timeout=3)
+                reply = d.ask("hello", timeout_ms=3000)
                 self.assertEqual(reply["kind"], "timeout", reply)
                 self.assertIn("> hello", d.request("screen")["lines"])
         finally:

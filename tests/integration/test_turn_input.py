@@ -35,9 +35,9 @@ class TurnInput(unittest.TestCase):
     def tearDown(self):
         self.d.close()
 
-    def start(self, prompt, rid="a", timeout=20):
-        self.d.send({"id": rid, "type": "ask", "prompt": prompt, "timeout": timeout, "on_input": "wait"})
-        return self.d.wait_for(lambda m: m.get("id") == rid, timeout + 5)
+    def start(self, prompt, rid="a", timeout_ms=20000):
+        self.d.send({"id": rid, "type": "ask", "prompt": prompt, "timeout_ms": timeout_ms, "on_input": "wait"})
+        return self.d.wait_for(lambda m: m.get("id") == rid, timeout_ms / 1000 + 5)
 
     def test_choice_by_number(self):
         ev = self.start("deploy")
@@ -96,7 +96,7 @@ class TurnInput(unittest.TestCase):
     def test_an_ask_ended_at_its_question_says_how_to_answer_it(self):
         # The default on_input ("fail") ends the ask at the question; a
         # newcomer's `answer` to it then says what answers it, and keys do.
-        self.d.send({"id": "a", "type": "ask", "prompt": "deploy", "timeout": 20})
+        self.d.send({"id": "a", "type": "ask", "prompt": "deploy", "timeout_ms": 20000})
         reply = self.d.wait_for(lambda m: m.get("id") == "a", 25)
         self.assertEqual(reply["kind"], "needs_input", reply)
         r = self.d.request("answer", target="a", option=1)
@@ -104,7 +104,7 @@ class TurnInput(unittest.TestCase):
         self.assertIn("ended at the question", r["error"])
         self.assertIn('"on_input":"wait"', r["error"])
         self.assertTrue(self.d.request("keys", keys=["Down", "Enter"])["ok"])
-        seen = self.d.request("expect", pattern="chose Yes, and do not ask again", timeout=10)
+        seen = self.d.request("expect", pattern="chose Yes, and do not ask again", timeout_ms=10000)
         self.assertTrue(seen["ok"], seen)
         # Answered: an answer to an ask that never asked gets no such advice.
         other = self.d.request("answer", target="b", option=1)
@@ -112,7 +112,7 @@ class TurnInput(unittest.TestCase):
 
     def test_timeout_keeps_running(self):
         t0 = time.monotonic()
-        ev = self.start("deploy", timeout=2)
+        ev = self.start("deploy", timeout_ms=2000)
         self.assertEqual(ev["type"], "needs_input", ev)
         reply = self.d.wait_for(lambda m: m.get("id") == "a", 10)
         self.assertEqual(reply["kind"], "timeout", reply)
@@ -131,7 +131,7 @@ class TurnInput(unittest.TestCase):
         self.assertIn("chose Yes, and do not ask again", reply["text"])
 
     def test_without_on_input_the_ask_ends(self):
-        r = self.d.ask("deploy", timeout=20)
+        r = self.d.ask("deploy", timeout_ms=20000)
         self.assertEqual(r["kind"], "needs_input", r)
         self.assertIn("Proceed to production?", r["question"])
         self.assertFalse(any(m.get("type") == "needs_input" for m in self.d.events))

@@ -62,6 +62,7 @@ class Daemon:
         self.lean = lean
         self.buf = b""  # read, not yet parsed (the bench's drain reads raw bytes past it)
         self.events = []  # lines read while waiting for something else
+        self.stderr_rest = b""  # stderr's last bytes, read by release()
         self.next_id = 1
         self.ready = None
         if wait_ready:
@@ -107,7 +108,12 @@ class Daemon:
                 self.events.append(m)
 
     def request(self, type_, wait=30, **fields):
-        """Sends one request and returns its reply, waiting at most `wait` s."""
+        """Sends one request and returns its reply, waiting at most `wait` s.
+        Durations go on the wire in ms (`timeout_ms`); the older `timeout` in
+        seconds is refused here, so one spelling is taught (test_protocol's
+        test_timeout_ms sends it with send(), to prove the daemon takes it)."""
+        if "timeout" in fields:
+            raise TypeError("request(%r): send timeout_ms, not timeout (seconds)" % type_)
         rid = self.next_id
         self.next_id += 1
         self.send({"id": rid, "type": type_, **fields})
@@ -122,14 +128,37 @@ class Daemon:
                 return s
             self.request("wait_idle", idle_ms=20, timeout_ms=1000)
 
-    def ask(self, prompt, timeout=30, **fields):
-        """`timeout` in seconds here; the wire's `timeout_ms` in whole milliseconds."""
-        return self.request("ask", wait=timeout + 5, prompt=prompt, timeout_ms=round(timeout * 1000), **fields)
+    def ask(self, prompt, timeout_ms=30000, **fields):
+        """One ask; its reply is waited for 5 s past the ask's own timeout."""
+        return self.request("ask", wait=timeout_ms / 1000 + 5, prompt=prompt, timeout_ms=timeout_ms, **fields)
 
     def close(self, timeout=15):
-        reply = self.request("close", wait=timeout)
-        self.proc.wait(timeout=timeout)
-        return reply
+        """Ends the session with a `close` request, waits for the process to
+        exit and releases it (release()); returns the close's reply."""
+        try:
+            reply = self.request("close", wait=timeout)
+            self.proc.wait(timeout=timeout)
+            return reply
+        finally:
+            self.release()
+
+    def release(self):
+        """Kills the process if it still runs and closes its pipes; what it had
+        left on stderr is kept in `stderr_rest` (bytes)."""
+        self.kill()
+        if self.proc.stderr is not None and not self.proc.stderr.closed:
+            # It has exited, so its writes are all in the pipe: read until
+            # EOF or until nothing more is there (a grandchild may hold it).
+            while select.select([self.proc.stderr], [], [], 0)[0]:
+                chunk = os.read(self.proc.stderr.fileno(), 65536)
+                if not chunk:
+                    break
+                self.stderr_rest += chunk
+        for f in filter(None, (self.proc.stdin, self.proc.stdout, self.proc.stderr)):
+            try:
+                f.close()
+            except OSError:
+                pass
 
     def end_input(self, timeout=10):
         """Closes the daemon's stdin, which ends it; kills it after `timeout` s."""
@@ -145,6 +174,8 @@ class Daemon:
     def stderr_tail(self):
         if self.proc.stderr is None:  # lean: dropped
             return ""
+        if self.proc.stderr.closed:  # released
+            return self.stderr_rest.decode(errors="replace")[-2000:]
         try:
             r, _, _ = select.select([self.proc.stderr], [], [], 0)
             if r:
@@ -162,12 +193,7 @@ class Daemon:
         return self
 
     def __exit__(self, *exc):
-        self.kill()
-        for f in filter(None, (self.proc.stdin, self.proc.stdout, self.proc.stderr)):
-            try:
-                f.close()
-            except OSError:
-                pass
+        self.release()
 
 
 # For a daemon whose memory a test measures: under AddressSanitizer freed

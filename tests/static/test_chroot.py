@@ -105,12 +105,12 @@ class AnyLinux(unittest.TestCase):
     def test_raw_busybox_sh(self):
         with self.daemon("--cols", "80", "--rows", "24", "--", "/bin/sh") as d:
             d.send({"type": "send", "data": "printf 'got:%s:%d\\n' word 42\r"})
-            m = d.request("expect", pattern="got:word:42", timeout=20)
+            m = d.request("expect", pattern="got:word:42", timeout_ms=20000)
             self.assertTrue(m["ok"], m)
             r = d.request("resize", cols=100, rows=30)
             self.assertEqual((r["cols"], r["rows"]), (100, 30))
             d.send({"type": "send", "data": "stty size\r"})
-            m = d.request("expect", pattern="(?m)^30 100$", timeout=20)
+            m = d.request("expect", pattern="(?m)^30 100$", timeout_ms=20000)
             self.assertTrue(m["ok"], m)
             s = d.request("screen")
             self.assertEqual((s["cols"], s["rows"]), (100, 30))
@@ -122,10 +122,10 @@ class AnyLinux(unittest.TestCase):
 
     def test_ask_through_an_engine_file(self):
         with self.daemon("busybox-sh", "--engine-file", "/busybox-sh.json", "--cwd", "/tmp") as d:
-            r = d.ask("echo hello; printf '%s\\n' one two", timeout=30)
+            r = d.ask("echo hello; printf '%s\\n' one two", timeout_ms=30000)
             self.assertTrue(r["ok"], r)
             self.assertEqual(r["text"], "hello\none\ntwo")
-            r = d.ask("pwd; ls /", timeout=30)
+            r = d.ask("pwd; ls /", timeout_ms=30000)
             self.assertTrue(r["ok"], r)
             self.assertEqual(r["text"].split(), ["/tmp", "bin", "busybox-sh.json", "dev", "engines",
                                                  "proc", "tmp", "tuidriver"])
