@@ -146,6 +146,23 @@ class NonAscii(unittest.TestCase):
                 d.close(30)
 
 
+class CmdEngine(unittest.TestCase):
+    """engines/cmd.json: cmd.exe as a REPL."""
+
+    def test_ask_echo_and_quit(self):
+        root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        with Daemon("--engine-file", win_path(os.path.join(root, "engines", "cmd.json")), timeout=60) as d:
+            r = d.ask("echo hello", timeout=60)
+            self.assertTrue(r["ok"], r)
+            self.assertEqual(r["text"], "hello\n")
+            r = d.ask("cd", timeout=60)
+            self.assertEqual(r["text"].strip(), win_path(os.getcwd()))
+            # close types the quit keys (`exit`): cmd ends, code 0. (Under
+            # Wine a C-c would end it too: Wine's conhost quits on \x03.)
+            c = d.close(60)
+            self.assertEqual((c["exit_code"], c["signal"]), (0, None))
+
+
 # Lines a client may get wrong, each answered with an error, the same from
 # the Windows build as from the Linux one.
 BAD_LINES = [
