@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <string>
+#include <vector>
 
 #include "engine_config.h"
 #include "error_kind.h"
@@ -114,9 +115,14 @@ void AddTranscript(const tuidriver::Options& o, tuidriver::SessionOptions* s) {
 int main(int argc, char** argv) {
   int helper_code = tuidriver::StartPlatform(argc, argv);
   if (helper_code >= 0) return helper_code;
+  // UTF-8 arguments (on Windows not main's argv: platform.h says why).
+  std::vector<std::string> args = tuidriver::ProgramArguments(argc, argv);
+  std::vector<char*> arg_ptrs;
+  for (std::string& a : args) arg_ptrs.push_back(&a[0]);
+  arg_ptrs.push_back(nullptr);
   tuidriver::Options o;
   std::string err;
-  if (!tuidriver::ParseOptions(argc, argv, &o, &err)) return Fail(2, tuidriver::ErrorKind::kUsage, err);
+  if (!tuidriver::ParseOptions(static_cast<int>(args.size()), arg_ptrs.data(), &o, &err)) return Fail(2, tuidriver::ErrorKind::kUsage, err);
   switch (o.action) {
     case tuidriver::Options::Action::kHelp:
       printf("%s", tuidriver::UsageText());

@@ -94,6 +94,12 @@ std::string DefaultHome();
 // returns its exit code then. -1: go on (every other platform).
 int StartPlatform(int argc, char** argv);
 
+// The program's arguments (argv[0] first) in UTF-8. POSIX: argv as given.
+// Windows: main's argv is in the ANSI code page, which cannot hold every
+// name (a --cwd of 日本 comes out as "??"), so the UTF-16 command line is
+// split again (GetCommandLineW, CommandLineToArgvW) and converted.
+std::vector<std::string> ProgramArguments(int argc, char** argv);
+
 // Ends this process with SIGTERM when its parent dies. Linux: prctl
 // PR_SET_PDEATHSIG. macOS: a thread waiting on kqueue EVFILT_PROC
 // NOTE_EXIT for the parent. Returns false if it could not be arranged.

@@ -75,6 +75,8 @@ std::string DefaultHome() { return UserHome(getenv("HOME"), "/etc/passwd", getui
 
 int StartPlatform(int, char**) { return -1; }
 
+std::vector<std::string> ProgramArguments(int argc, char** argv) { return {argv, argv + argc}; }
+
 bool DieWithParent() {
   pid_t parent = getppid();
   if (parent == 1) return false;

@@ -79,6 +79,8 @@ std::string DefaultHome() { return UserHome(getenv("HOME"), "/etc/passwd", getui
 
 int StartPlatform(int, char**) { return -1; }
 
+std::vector<std::string> ProgramArguments(int argc, char** argv) { return {argv, argv + argc}; }
+
 bool DieWithParent() {
   if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0) return false;
   // The parent may have died before prctl: then we were already re-parented.

@@ -36,6 +36,13 @@ TEST(PlatformTest, ProcessCwdOfSelfIsGetcwd) {
   EXPECT_EQ(ProcessCwd(999999999), "");
 }
 
+TEST(PlatformTest, ProgramArgumentsAreArgvAsGivenOnPosix) {
+  // Bytes as they came, UTF-8 or not: POSIX arguments have no code page.
+  char a0[] = "tuidriver", a1[] = "--cwd", a2[] = "/tmp/h\xc3\xa9llo", a3[] = "\xff";
+  char* argv[] = {a0, a1, a2, a3, nullptr};
+  EXPECT_EQ(ProgramArguments(4, argv), (std::vector<std::string>{"tuidriver", "--cwd", "/tmp/h\xc3\xa9llo", "\xff"}));
+}
+
 TEST(PlatformTest, SelfExePathNamesThisTestBinary) {
   std::string exe = SelfExePath();
   ASSERT_FALSE(exe.empty());

@@ -7,7 +7,8 @@
 #include <malloc.h>
 #include <stdio.h>
 #include <windows.h>
-// after windows.h, which it needs
+// after windows.h, which they need
+#include <shellapi.h>
 #include <tlhelp32.h>
 
 #include <algorithm>
@@ -226,6 +227,16 @@ int StartPlatform(int argc, char** argv) {
   _setmode(1, _O_BINARY);
   if (argc == 2 && strcmp(argv[1], "--exec-helper") == 0 && getenv("TUIDRIVER_EXEC_LINE")) return RunExecHelper();
   return -1;
+}
+
+std::vector<std::string> ProgramArguments(int argc, char** argv) {
+  int n = 0;
+  wchar_t** wide = CommandLineToArgvW(GetCommandLineW(), &n);
+  if (!wide) return {argv, argv + argc};
+  std::vector<std::string> args;
+  for (int i = 0; i < n; ++i) args.push_back(Narrow(wide[i]));
+  LocalFree(wide);
+  return args;
 }
 
 bool DieWithParent() { return false; }  // the Windows loop waits on OpenParentProcess()

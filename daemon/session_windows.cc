@@ -1,7 +1,9 @@
 // The Windows loop (session.h): WaitForMultipleObjects on the console's
 // overlapped output and input pipes, the child's process handle, our
 // parent's process handle (its death closes the session, as SIGTERM does on
-// POSIX) and a thread reading stdin, which on Windows cannot be waited on.
+// POSIX), an event set on Ctrl-C, Ctrl-Break or the closing of our own
+// console (the same again) and a thread reading stdin, which on Windows
+// cannot be waited on.
 // What to do with it all is SessionCore's, as on POSIX.
 #include <fcntl.h>
 #include <io.h>
@@ -68,6 +70,22 @@ class StdinReader {
   std::shared_ptr<State> state_;
 };
 
+// A console control handler takes no argument: these two events are how it
+// reaches the loop, as session.cc's signal handlers do through flags.
+HANDLE g_console_ctrl = nullptr;  // set by the handler: end the session
+HANDLE g_session_ended = nullptr;  // set by Run once the session has ended
+
+// Ctrl-C, Ctrl-Break and the closing of tuidriver's own console end the
+// session as SIGINT, SIGTERM and SIGHUP do on POSIX. On CTRL_CLOSE_EVENT
+// Windows ends the process once the handler returns (or after about 5 s):
+// it returns once the child is ended and `exit` written, if that is sooner.
+BOOL WINAPI OnConsoleCtrl(DWORD type) {
+  if (type != CTRL_C_EVENT && type != CTRL_BREAK_EVENT && type != CTRL_CLOSE_EVENT) return FALSE;
+  SetEvent(g_console_ctrl);
+  if (type == CTRL_CLOSE_EVENT) WaitForSingleObject(g_session_ended, 4500);
+  return TRUE;
+}
+
 // Once the program has exited, its last output is read until the pseudo
 // console's pipe ends; this long at most.
 constexpr int kDrainAfterExitMs = 2000;
@@ -81,7 +99,11 @@ Session::~Session() = default;
 
 int Session::Run() {
   HANDLE parent = OpenParentProcess();
+  // After the wait, as on POSIX: until then Ctrl-C ends us at once.
   WaitToStartAlone();
+  g_console_ctrl = CreateEventW(nullptr, TRUE, FALSE, nullptr);  // reset below
+  g_session_ended = CreateEventW(nullptr, TRUE, FALSE, nullptr);
+  SetConsoleCtrlHandler(OnConsoleCtrl, TRUE);
   if (!Spawn()) return 3;
   StdinReader reader(reinterpret_cast<HANDLE>(_get_osfhandle(in_fd_)));
   bool exited = false;
@@ -94,6 +116,7 @@ int Session::Run() {
     if (!child_reaped_ && !pty_.output_ended()) handles.push_back(pty_.read_event());
     if (!child_reaped_ && pty_.input_pending()) handles.push_back(pty_.write_event());
     if (!exited) handles.push_back(pty_.process());
+    handles.push_back(g_console_ctrl);
     if (parent) handles.push_back(parent);
     int timeout = PollTimeoutMs(now);
     if (exited) timeout = std::min(timeout, 20);
@@ -104,6 +127,11 @@ int Session::Run() {
     if (parent && woke == WAIT_OBJECT_0 + handles.size() - 1) {
       CloseHandle(parent);  // our parent is gone: close, as on SIGTERM
       parent = nullptr;
+      stdin_open_ = false;
+      core_.OnTerminate(Clock::now());
+    }
+    if (WaitForSingleObject(g_console_ctrl, 0) == WAIT_OBJECT_0) {
+      ResetEvent(g_console_ctrl);  // a second one hurries the close, as on POSIX
       stdin_open_ = false;
       core_.OnTerminate(Clock::now());
     }
@@ -130,6 +158,7 @@ int Session::Run() {
   }
   out_.Drain(2000);
   if (parent) CloseHandle(parent);
+  SetEvent(g_session_ended);
   return core_.exit_code();
 }
 

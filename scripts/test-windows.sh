@@ -23,18 +23,22 @@ if [ ! -e "$WINEPREFIX/.tuidriver-win10" ]; then
   touch "$WINEPREFIX/.tuidriver-win10"
 fi
 # tests/lib/tuiclient.py runs TUIDRIVER_BIN: here a wrapper that starts the
-# packaged .exe under Wine.
+# packaged .exe under Wine. Wine reads a Linux command line in the locale's
+# charset: UTF-8, so that non-ASCII arguments reach tuidriver.exe intact.
 cat > $dir/tuidriver-wine <<WRAP
 #!/bin/sh
-exec $wine "$bin" "\$@"
+LC_ALL=C.UTF-8 exec $wine "$bin" "\$@"
 WRAP
 chmod +x $dir/tuidriver-wine
 $dir/tuidriver-wine --version
 # The Linux build answers the same bad input the same way (the reference).
 linux_bin=${TUIDRIVER_LINUX_BIN:-$PWD/build/tuidriver}
 [ -x "$linux_bin" ] || linux_bin=
+# The helper that sends tuidriver.exe's own console its control events.
+x86_64-w64-mingw32-gcc -O2 -Wall -o $dir/console_ctrl.exe tests/windows/console_ctrl.c
 status=0
 TUIDRIVER_BIN=$dir/tuidriver-wine TUIDRIVER_UNDER_WINE=1 TUIDRIVER_LINUX_BIN=$linux_bin \
+  TUIDRIVER_CONSOLE_CTRL=$dir/console_ctrl.exe TUIDRIVER_WINE=$wine TUIDRIVER_EXE=$bin \
   tests/py tests/windows/test_wine.py -v || status=$?
 # Nothing of Wine's is left running (its wineserver lingers a few seconds).
 /usr/lib/wine/wineserver64 -k 2>/dev/null || true

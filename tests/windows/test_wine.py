@@ -9,6 +9,7 @@ is the reference for bad input: both must answer it alike.
 import os
 import re
 import subprocess
+import tempfile
 import time
 import unittest
 
@@ -16,6 +17,11 @@ from tuiclient import BIN, Daemon, run_once
 
 UNDER_WINE = os.environ.get("TUIDRIVER_UNDER_WINE") == "1"
 LINUX_BIN = os.environ.get("TUIDRIVER_LINUX_BIN", "")
+# tests/windows/console_ctrl.c built, and (under Wine) wine64 and the .exe
+# the wrapper TUIDRIVER_BIN runs: scripts/test-windows.sh sets them.
+CONSOLE_CTRL = os.environ.get("TUIDRIVER_CONSOLE_CTRL", "")
+WINE = os.environ.get("TUIDRIVER_WINE", "")
+EXE = os.environ.get("TUIDRIVER_EXE", BIN)
 CMD = ["--cols", "80", "--rows", "24", "--", "cmd.exe"]
 
 
@@ -28,6 +34,11 @@ def wine_processes(marker):
     a Windows process's command line in ps)."""
     out = subprocess.run(["ps", "-eo", "pid=,args="], capture_output=True, text=True).stdout
     return [line for line in out.splitlines() if marker in line and "ps -eo" not in line]
+
+
+def win_path(unix_path):
+    """The path Wine's Z: drive gives a Linux path."""
+    return "Z:" + unix_path.replace("/", "\\")
 
 
 def cmd_session():
@@ -116,6 +127,42 @@ class RawCmd(unittest.TestCase):
         self.assertIn("C:\\no\\such\\dir", msgs[0]["error"])
 
 
+class NonAscii(unittest.TestCase):
+    def test_cwd_and_argument_reach_the_child(self):
+        # Outside Windows-1252, the ANSI code page here (as on a Western
+        # Windows): through main's argv, 日本 came out as "??".
+        with tempfile.TemporaryDirectory(prefix="td-é日本-") as unix_dir:
+            win_dir = win_path(unix_dir)
+            with Daemon("--cwd", win_dir, "--cols", "120", "--rows", "24", "--",
+                        "cmd.exe", "/q", "/k", "echo", "héllo-日本", timeout=60) as d:
+                r = d.request("status")
+                self.assertEqual(r["cwd"], win_dir)
+                # cmd's output, on a line of its own, and its prompt in the directory.
+                s = d.wait_screen(lambda s: "héllo-日本" in [l.strip() for l in s["lines"]], 30)
+                self.assertIn("héllo-日本", [l.strip() for l in s["lines"]], screen_text(s))
+                d.request("send", data="cd\r")
+                s = d.wait_screen(lambda s: win_dir in [l.strip() for l in s["lines"]], 30)
+                self.assertIn(win_dir, [l.strip() for l in s["lines"]], screen_text(s))
+                d.close(30)
+
+
+class CmdEngine(unittest.TestCase):
+    """engines/cmd.json: cmd.exe as a REPL."""
+
+    def test_ask_echo_and_quit(self):
+        root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        with Daemon("--engine-file", win_path(os.path.join(root, "engines", "cmd.json")), timeout=60) as d:
+            r = d.ask("echo hello", timeout=60)
+            self.assertTrue(r["ok"], r)
+            self.assertEqual(r["text"], "hello\n")
+            r = d.ask("cd", timeout=60)
+            self.assertEqual(r["text"].strip(), win_path(os.getcwd()))
+            # close types the quit keys (`exit`): cmd ends, code 0. (Under
+            # Wine a C-c would end it too: Wine's conhost quits on \x03.)
+            c = d.close(60)
+            self.assertEqual((c["exit_code"], c["signal"]), (0, None))
+
+
 # Lines a client may get wrong, each answered with an error, the same from
 # the Windows build as from the Linux one.
 BAD_LINES = [
@@ -157,6 +204,9 @@ class BadInput(unittest.TestCase):
 WINE_NO_RESIZE = "Wine 8: ResizePseudoConsole is a stub (E_NOTIMPL); runs on real Windows"
 WINE_NO_CTRL_C = "Wine 8: \\x03 makes Wine's conhost quit instead of raising CTRL_C_EVENT; runs on real Windows"
 WINE_NO_VT_INPUT = "Wine 8: in ENABLE_VIRTUAL_TERMINAL_INPUT mode escape sequences are swallowed; runs on real Windows"
+WINE_NO_CONSOLE_CTRL = ("Wine 8: GenerateConsoleCtrlEvent reaches no handler on a console made by AllocConsole "
+                        "(CTRL_C_EVENT is lost, CTRL_BREAK_EVENT fails with ERROR_INVALID_HANDLE) and a console "
+                        "without a window cannot be closed; runs on real Windows")
 WINE_NO_STD_HANDLES = ("Wine 8: a child started with STARTF_USESTDHANDLES and no handles gets no console "
                        "(tuidriver.exe uses an exec helper there); runs on real Windows")
 
@@ -201,6 +251,45 @@ class RealWindowsOnly(unittest.TestCase):
             s = d.wait_screen(lambda s: "cmd.exe" in screen_text(s).lower(), 30)
             self.assertIn("cmd.exe", screen_text(s).lower())
             d.close(30)
+
+def console_ctrl_session(event, trigger):
+    """cmd.exe in a session whose tuidriver.exe runs on a console of its own,
+    which tests/windows/console_ctrl.c sends `event` once `trigger` exists."""
+    if UNDER_WINE:
+        launcher = [WINE, CONSOLE_CTRL, win_path(trigger), event, win_path(EXE)]
+    else:
+        launcher = [CONSOLE_CTRL, trigger, event, EXE]
+    return Daemon(*CMD, launcher=launcher, timeout=60)
+
+
+class ConsoleCtrl(unittest.TestCase):
+    """Ctrl-C, Ctrl-Break or the closing of tuidriver.exe's own console end
+    the session as SIGINT, SIGTERM and SIGHUP do on Linux: the child is
+    ended and `exit` written."""
+
+    @unittest.skipIf(UNDER_WINE, WINE_NO_CONSOLE_CTRL)
+    @unittest.skipUnless(CONSOLE_CTRL, "TUIDRIVER_CONSOLE_CTRL (tests/windows/console_ctrl.c, built)")
+    def test_ctrl_c_and_ctrl_break_end_the_session(self):
+        for event in ("c", "break"):
+            with tempfile.TemporaryDirectory() as tmp, self.subTest(event=event):
+                trigger = os.path.join(tmp, "go")
+                with console_ctrl_session(event, trigger) as d:
+                    open(trigger, "w").close()
+                    m = d.wait_for(lambda m: m.get("type") == "exit", 30)
+                    self.assertEqual((m["exit_code"], m["signal"]), (None, "SIGTERM"))
+                    self.assertEqual(d.proc.wait(30), 0)
+
+    @unittest.skipIf(UNDER_WINE, WINE_NO_CONSOLE_CTRL)
+    @unittest.skipUnless(CONSOLE_CTRL, "TUIDRIVER_CONSOLE_CTRL (tests/windows/console_ctrl.c, built)")
+    def test_closing_the_console_ends_the_session(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            trigger = os.path.join(tmp, "go")
+            with console_ctrl_session("close", trigger) as d:
+                open(trigger, "w").close()
+                # The helper goes with its console: only the line is checked.
+                m = d.wait_for(lambda m: m.get("type") == "exit", 30)
+                self.assertEqual((m["exit_code"], m["signal"]), (None, "SIGTERM"))
+
 
 if __name__ == "__main__":
     unittest.main()
