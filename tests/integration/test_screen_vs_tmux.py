@@ -136,8 +136,10 @@ NOT_TMUX = {
 def command(path):
     # The title change after the bytes is invisible on screen; once it shows,
     # every byte before it has been rendered. The shell stays so that the
-    # terminal keeps the program's cursor state.
-    return "cat %s; printf '\\033]2;DONE\\007'; exec sleep 60" % path
+    # terminal keeps the program's cursor state, for an hour: on a loaded
+    # machine a minute ran out before every window was captured (the server
+    # is killed at the end).
+    return "cat %s; printf '\\033]2;DONE\\007'; exec sleep 3600" % path
 
 
 def run_tmux(paths, tmp):

@@ -59,7 +59,7 @@ def with_markers(text):
 
 
 def command(path):
-    return "cat %s; printf '\\033]2;DONE\\007'; exec sleep 60" % path
+    return "cat %s; printf '\\033]2;DONE\\007'; exec sleep 3600" % path
 
 
 def width(ch):
