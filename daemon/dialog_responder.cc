@@ -7,7 +7,7 @@
 namespace tuidriver {
 DialogResponder::DialogResponder(const EngineConfig& engine, const ScreenMatcher& matcher,
                                  const std::string& mode)
-    : engine_(engine), matcher_(matcher), mode_(mode) {}
+    : engine_(engine), matcher_(matcher), mode_(mode), answered_(engine.dialogs.size(), 0) {}
 
 int DialogResponder::Update(const Terminal& term, TimePoint last_output, bool answer, ChildInput* child,
                             TimePoint now) {
@@ -42,6 +42,7 @@ int DialogResponder::Look(const Terminal& term, TimePoint last_output, ChildInpu
   }
   tries_ = rule == armed_ ? tries_ + 1 : 1;
   armed_ = rule;
+  ++answered_[static_cast<size_t>(rule)];
   retry_at_ = now + Ms(kRetryMs);
   look_at_ = retry_at_;
   TimePoint due = now;
@@ -64,6 +65,17 @@ TimePoint DialogResponder::next_wakeup() const {
   TimePoint t = look_at_;
   if (!keys_.empty()) t = std::min(t, keys_.front().due);
   return t;
+}
+
+std::string DialogResponder::Answered() const {
+  std::string out;
+  for (size_t i = 0; i < answered_.size(); ++i) {
+    if (answered_[i] == 0) continue;
+    if (!out.empty()) out += ", ";
+    out += engine_.dialogs[i].name + " " + (answered_[i] == 1 ? "once" : std::to_string(answered_[i]) + " times");
+    if (static_cast<int>(i) == armed_ && tries_ >= kMaxTries) out += ", the most it is answered, and still there";
+  }
+  return out;
 }
 
 }  // namespace tuidriver

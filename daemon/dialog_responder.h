@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <deque>
 #include <string>
+#include <vector>
 
 #include "child.h"
 #include "clock.h"
@@ -33,6 +34,10 @@ class DialogResponder {
   bool sending() const { return !keys_.empty(); }
   // The earliest time Update must run without new output; max() if none.
   TimePoint next_wakeup() const;
+  // The dialogs answered so far and how often, for a start that timed out
+  // ("auth_method 3 times, the most it is answered, and still there");
+  // empty if none was.
+  std::string Answered() const;
 
   // A TUI draws a dialog before it listens: the screen must be quiet this long.
   static constexpr int kSettleMs = 150;
@@ -59,6 +64,7 @@ class DialogResponder {
   int tries_ = 0;
   TimePoint retry_at_;
   std::deque<DueKey> keys_;
+  std::vector<int> answered_;  // per rule of engine_.dialogs: how often
 };
 
 }  // namespace tuidriver

@@ -66,6 +66,8 @@ TEST_F(DialogResponderTest, ADialogThatStaysIsAnsweredAtMostThreeTimes) {
   for (int ms = 0; ms < 20000; ms += 25) answered += Update(ms) >= 0;
   EXPECT_EQ(DialogResponder::kMaxTries, answered);
   EXPECT_EQ(TimePoint::max(), dialogs_.next_wakeup());  // given up: idle
+  // What a start that then times out says about it.
+  EXPECT_EQ("trust 3 times, the most it is answered, and still there", dialogs_.Answered());
 }
 
 TEST_F(DialogResponderTest, ADialogThatWentAwayIsAnsweredAgainWhenItComesBack) {
@@ -76,6 +78,7 @@ TEST_F(DialogResponderTest, ADialogThatWentAwayIsAnsweredAgainWhenItComesBack) {
   EXPECT_EQ(-1, Update(400));
   Output("\x1b[2J\x1b[HTrust this folder?", 500);
   EXPECT_EQ(0, Update(700));
+  EXPECT_EQ("trust 2 times", dialogs_.Answered());
 }
 
 TEST_F(DialogResponderTest, NotAnsweringMeansNoWakeUps) {

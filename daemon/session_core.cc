@@ -211,6 +211,10 @@ void SessionCore::CheckReady(TimePoint now) {
                               : " did not show its prompt";
     std::string error = options_.engine.name + missing + " within " +
                         std::to_string(options_.engine.timeouts.ready_ms) + " ms";
+    // A dialog that stays after its keys is the usual reason (a TUI too
+    // slow to listen yet, or a new step in its first run).
+    std::string dialogs = dialogs_.Answered();
+    if (!dialogs.empty()) error += " (dialogs answered: " + dialogs + ")";
     ReportNotReady(error);
     FailPending(ErrorKind::kNotReady, error);
     // Closed as `close` would, without the quit keys: its whole process

@@ -100,6 +100,25 @@ TEST_F(SessionCoreTest, IdleAfterACancelledAskHasNoWakeUp) {
   }
 }
 
+// A start that times out under a dialog it answered says so: the dialog, how
+// often, and that it stayed (Gemini's first-run questions on a loaded machine).
+TEST_F(SessionCoreTest, NotReadyNamesTheDialogsItAnswered) {
+  SessionOptions o = Repl();
+  o.engine.timeouts.ready_ms = 10000;
+  DialogRule theme;
+  theme.name = "theme";
+  theme.pattern = "Pick a theme";
+  theme.keys = {"Enter"};
+  o.engine.dialogs = {theme};
+  Begin(o);
+  Output("Pick a theme", 5);
+  for (int ms = 5; ms < 10000; ms += 50) Tick(ms);
+  Tick(10000);
+  EXPECT_EQ("\r\r\r", child_.written);
+  sink_.Find(R"x({"type":"error","kind":"not_ready","error":"repl did not show its prompt within 10000 ms )x"
+             R"x((dialogs answered: theme 3 times, the most it is answered, and still there)")x");
+}
+
 TEST_F(SessionCoreTest, NotReadyAnswersEveryPendingRequestAndClosesTheGroup) {
   Begin(Repl());
   Line(R"({"id":1,"type":"ask","prompt":"a"})", 1);
