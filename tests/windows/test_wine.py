@@ -152,10 +152,10 @@ class CmdEngine(unittest.TestCase):
     def test_ask_echo_and_quit(self):
         root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
         with Daemon("--engine-file", win_path(os.path.join(root, "engines", "cmd.json")), timeout=60) as d:
-            r = d.ask("echo hello", timeout=60)
+            r = d.ask("echo hello", timeout_ms=60000)
             self.assertTrue(r["ok"], r)
             self.assertEqual(r["text"], "hello\n")
-            r = d.ask("cd", timeout=60)
+            r = d.ask("cd", timeout_ms=60000)
             self.assertEqual(r["text"].strip(), win_path(os.getcwd()))
             # close types the quit keys (`exit`): cmd ends, code 0. (Under
             # Wine a C-c would end it too: Wine's conhost quits on \x03.)
