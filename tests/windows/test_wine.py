@@ -51,10 +51,11 @@ class RawCmd(unittest.TestCase):
         with cmd_session() as d:
             self.assertEqual(d.ready["type"], "ready")
             self.assertTrue(d.request("send", data="echo hello-%s\r" % "wine")["ok"])
-            s = d.wait_screen(lambda s: "hello-wine" in screen_text(s), 30)
-            self.assertIn("hello-wine", screen_text(s))
-            # Not the typed line: the echo's output, on a line of its own.
-            self.assertIn("hello-wine", [line.strip() for line in s["lines"]])
+            # Not the typed line: the echo's output, on a line of its own
+            # (waiting for the text alone took the typed line, drawn first).
+            output = lambda s: "hello-wine" in [line.strip() for line in s["lines"]]  # noqa: E731
+            s = d.wait_screen(output, 30)
+            self.assertTrue(output(s), s["lines"])
             d.send({"id": "x", "type": "send", "data": "exit 7\r"})
             m = d.wait_for(lambda m: m.get("type") == "exit", 30)
             self.assertEqual((m["exit_code"], m["signal"]), (7, None))
