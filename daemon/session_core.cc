@@ -211,8 +211,8 @@ void SessionCore::CheckReady(TimePoint now) {
                               : " did not show its prompt";
     std::string error = options_.engine.name + missing + " within " +
                         std::to_string(options_.engine.timeouts.ready_ms) + " ms";
-    // A dialog that stays after its keys is the usual reason (a TUI too
-    // slow to listen yet, or a new step in its first run).
+    // Which dialogs it answered tells a dialog that stayed after its keys
+    // (a TUI too slow to listen yet) from one no rule knows (a new step).
     std::string dialogs = dialogs_.Answered();
     if (!dialogs.empty()) error += " (dialogs answered: " + dialogs + ")";
     ReportNotReady(error);
