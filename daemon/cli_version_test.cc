@@ -9,19 +9,19 @@
 
 #include <gtest/gtest.h>
 
+#include "test_fakes.h"
+
 namespace tuidriver {
 namespace {
 
 // A folder of npm-installed packages: node_modules/<name>/package.json and
 // the files named, as npm lays them out.
-class NpmTree : public ::testing::Test {
+class NpmTree : public TempDirTest {
  protected:
   void SetUp() override {
-    char tmpl[] = "/tmp/cli_version_test_XXXXXX";
-    ASSERT_NE(nullptr, mkdtemp(tmpl));
-    root_ = tmpl;
+    TempDirTest::SetUp();
+    root_ = dir_;
   }
-  void TearDown() override { system(("rm -rf '" + root_ + "'").c_str()); }
 
   // Makes every folder of `path` (relative to the root) and the file.
   std::string Write(const std::string& path, const std::string& content) {

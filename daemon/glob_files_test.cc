@@ -8,22 +8,22 @@
 #include <cstdlib>
 #include <fstream>
 
+#include "test_fakes.h"
+
 namespace tuidriver {
 namespace {
 
-class GlobFilesTest : public ::testing::Test {
+class GlobFilesTest : public TempDirTest {
  protected:
   void SetUp() override {
-    char tmpl[] = "/tmp/tuidriver-glob-XXXXXX";
-    ASSERT_NE(nullptr, mkdtemp(tmpl));
-    root_ = tmpl;
+    TempDirTest::SetUp();
+    root_ = dir_;
     for (const char* d : {"/s", "/s/2026", "/s/2026/01", "/s/2026/02", "/s/.hidden"}) mkdir((root_ + d).c_str(), 0700);
     for (const char* f : {"/s/2026/01/b.jsonl", "/s/2026/01/a.jsonl", "/s/2026/02/c.jsonl", "/s/2026/02/c.txt",
                           "/s/2026/01/.d.jsonl", "/s/.hidden/e.jsonl", "/s/plain", "/s/x*y"}) {
       std::ofstream(root_ + f) << "x";
     }
   }
-  void TearDown() override { std::system(("rm -rf " + root_).c_str()); }
   std::string root_;
 };
 

@@ -8,28 +8,27 @@
 #include <chrono>
 #include <thread>
 
+#include "test_fakes.h"
+
 namespace tuidriver {
 namespace {
 
-class StartLockTest : public ::testing::Test {
+class StartLockTest : public TempDirTest {
  protected:
   void SetUp() override {
-    char tmpl[] = "/tmp/tuidriver-start-lock-XXXXXX";
-    ASSERT_NE(nullptr, mkdtemp(tmpl));
-    dir_ = tmpl;
-    store_ = dir_ + "/store.db";
+    TempDirTest::SetUp();
+    store_ = Path("store.db");
   }
   void TearDown() override {
-    unlink(store_.c_str());
-    unlink(StartLock::LockPath(store_).c_str());
-    rmdir(dir_.c_str());
+    unlink(StartLock::LockPath(store_).c_str());  // in $TMPDIR, not in the directory
+    TempDirTest::TearDown();
   }
   void MakeStore() {
     FILE* f = fopen(store_.c_str(), "w");
     ASSERT_NE(nullptr, f);
     fclose(f);
   }
-  std::string dir_, store_, note_;
+  std::string store_, note_;
 };
 
 TEST_F(StartLockTest, AnEngineWithoutAStoreNeverLocks) {

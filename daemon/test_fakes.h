@@ -1,12 +1,14 @@
 // The fakes the parts' unit tests share: a child that records what it is
-// given, a sink that records the lines sent, and a fake clock. Header-only,
-// for *_test.cc files.
+// given, a sink that records the lines sent, a fake clock, and a temporary
+// directory for a test's files. Header-only, for *_test.cc files.
 #ifndef TUIDRIVER_TEST_FAKES_H_
 #define TUIDRIVER_TEST_FAKES_H_
 
 #include <gtest/gtest.h>
+#include <stdlib.h>
 
 #include <algorithm>
+#include <fstream>
 #include <chrono>
 #include <string>
 #include <vector>
@@ -97,6 +99,31 @@ struct RecordingSink : MessageSink {
 struct FakeClock {
   TimePoint At(long ms) const { return t0 + Ms(ms); }
   TimePoint t0 = TimePoint() + std::chrono::hours(1);
+};
+
+// A fresh directory for a test's files, made before the test and removed
+// with what it holds after it.
+class TempDirTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char dir[] = "/tmp/tuidriver-test-XXXXXX";
+    ASSERT_NE(nullptr, mkdtemp(dir));
+    dir_ = dir;
+  }
+  void TearDown() override {
+    if (dir_.empty()) return;
+    std::string rm = "rm -rf '" + dir_ + "'";
+    ASSERT_EQ(0, system(rm.c_str()));
+  }
+  // The path of the file `name` in the directory.
+  std::string Path(const std::string& name) const { return dir_ + "/" + name; }
+  // The file `name` holding `text` (written anew), or `text` added to it.
+  void WriteFile(const std::string& name, const std::string& text) const { std::ofstream(Path(name)) << text; }
+  void AppendFile(const std::string& name, const std::string& text) const {
+    std::ofstream(Path(name), std::ios::app) << text;
+  }
+
+  std::string dir_;
 };
 
 }  // namespace tuidriver

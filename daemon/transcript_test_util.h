@@ -14,6 +14,7 @@
 
 #include "cli_version.h"
 #include "glob_files.h"
+#include "test_fakes.h"
 #include "transcript_format.h"
 
 namespace tuidriver {
@@ -95,30 +96,8 @@ inline std::vector<Turn> HistoryOf(TurnsParser parse, const std::string& jsonl) 
 }
 
 // The fixture of a test that writes a CLI's transcript files and reads its
-// turns from them: a temporary directory, made before the test and removed
-// with what it holds after it.
-class TranscriptDirTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    char dir[] = "/tmp/tuidriver-transcript-XXXXXX";
-    ASSERT_NE(nullptr, mkdtemp(dir));
-    dir_ = dir;
-  }
-  void TearDown() override {
-    if (dir_.empty()) return;
-    std::string rm = "rm -rf " + dir_;
-    ASSERT_EQ(0, system(rm.c_str()));
-  }
-  // The path of the file `name` in the directory.
-  std::string Path(const std::string& name) const { return dir_ + "/" + name; }
-  // The file `name` holding `text` (written anew), or `text` added to it.
-  void WriteFile(const std::string& name, const std::string& text) const { std::ofstream(Path(name)) << text; }
-  void AppendFile(const std::string& name, const std::string& text) const {
-    std::ofstream(Path(name), std::ios::app) << text;
-  }
-
-  std::string dir_;
-};
+// turns from them: test_fakes.h's temporary directory.
+using TranscriptDirTest = TempDirTest;
 
 }  // namespace tuidriver
 
