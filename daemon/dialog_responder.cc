@@ -35,7 +35,7 @@ int DialogResponder::Look(const Terminal& term, TimePoint last_output, ChildInpu
     return -1;
   }
   // Answered already: answer again only if it is still there a while later
-  // (the keys came too early), and not forever.
+  // (the keys came before the program read them), waiting longer each time.
   if (rule == armed_ && (now < retry_at_ || tries_ >= kMaxTries)) {
     if (tries_ < kMaxTries) look_at_ = retry_at_;
     return -1;
@@ -43,7 +43,7 @@ int DialogResponder::Look(const Terminal& term, TimePoint last_output, ChildInpu
   tries_ = rule == armed_ ? tries_ + 1 : 1;
   armed_ = rule;
   ++answered_[static_cast<size_t>(rule)];
-  retry_at_ = now + Ms(kRetryMs);
+  retry_at_ = now + Ms(std::min(kMaxRetryMs, kRetryMs << std::min(tries_ - 1, 4)));
   look_at_ = retry_at_;
   TimePoint due = now;
   for (const std::string& key : engine_.dialogs[static_cast<size_t>(rule)].keys) {
@@ -73,7 +73,7 @@ std::string DialogResponder::Answered() const {
     if (answered_[i] == 0) continue;
     if (!out.empty()) out += ", ";
     out += engine_.dialogs[i].name + " " + (answered_[i] == 1 ? "once" : std::to_string(answered_[i]) + " times");
-    if (static_cast<int>(i) == armed_ && tries_ >= kMaxTries) out += ", the most it is answered, and still there";
+    if (static_cast<int>(i) == armed_) out += tries_ >= kMaxTries ? ", the most it is answered, and still there" : ", and still there";
   }
   return out;
 }

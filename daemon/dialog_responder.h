@@ -1,7 +1,9 @@
 // Answers the engine's dialogs (trust this folder?, pick a theme, ...):
 // once a dialog rule matches a settled screen, its keys are typed one at a
 // time, a little apart. A dialog still there a while later is answered
-// again, at most three times; one that went away re-arms its rule.
+// again, each time after a longer wait (a program that draws its dialog
+// before it reads its input loses the keys, for seconds on a loaded machine);
+// one that went away re-arms its rule.
 //
 // Pure logic: it reads a Terminal, types through a ChildInput, and is
 // driven with explicit times (Update(..., now) plus next_wakeup()).
@@ -35,15 +37,18 @@ class DialogResponder {
   // The earliest time Update must run without new output; max() if none.
   TimePoint next_wakeup() const;
   // The dialogs answered so far and how often, for a start that timed out
-  // ("auth_method 3 times, the most it is answered, and still there");
-  // empty if none was.
+  // ("auth_method 4 times, and still there"; at kMaxTries: "the most it
+  // is answered, and still there"); empty if none was.
   std::string Answered() const;
 
   // A TUI draws a dialog before it listens: the screen must be quiet this long.
   static constexpr int kSettleMs = 150;
-  // A dialog still there this long after its keys is answered again.
+  // A dialog still there this long after its keys is answered again; the
+  // wait doubles at each try, up to kMaxRetryMs, and ends after kMaxTries
+  // (78 s in all, past the default start timeout: not forever).
   static constexpr int kRetryMs = 2000;
-  static constexpr int kMaxTries = 3;
+  static constexpr int kMaxRetryMs = 16000;
+  static constexpr int kMaxTries = 8;
   // Some TUIs read a burst of keys as one: one key at a time, this far apart.
   static constexpr int kKeyGapMs = 50;
 

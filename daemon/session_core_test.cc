@@ -116,7 +116,7 @@ TEST_F(SessionCoreTest, NotReadyNamesTheDialogsItAnswered) {
   Tick(10000);
   EXPECT_EQ("\r\r\r", child_.written);
   sink_.Find(R"x({"type":"error","kind":"not_ready","error":"repl did not show its prompt within 10000 ms )x"
-             R"x((dialogs answered: theme 3 times, the most it is answered, and still there)")x");
+             R"x((dialogs answered: theme 3 times, and still there)")x");
 }
 
 TEST_F(SessionCoreTest, NotReadyAnswersEveryPendingRequestAndClosesTheGroup) {
