@@ -60,8 +60,10 @@ class FakeApi:
     def state(self):
         return self._call("GET", "/_control/state")
 
-    def wait_turn_started(self, count, timeout=30):
-        """Waits until `count` turns have started (the CLI sent its request)."""
+    def wait_turn_started(self, count, timeout=120):
+        """Waits until `count` turns have started (the CLI sent its request).
+        A CLI's first turn on a loaded machine took over 30 s (opencode, on a
+        fresh machine running two suites on 2 cores)."""
         deadline = time.monotonic() + timeout
         while self.state()["turns_started"] < count:
             if time.monotonic() > deadline:
@@ -450,6 +452,9 @@ class AgentTurns:
         self.api.script({"text": words(200), "first_delay_ms": 2000, "word_delay_ms": 50})
         started = self.api.state()["turns_started"]
         d.send({"id": "slow", "type": "ask", "prompt": "slow answer", "timeout_ms": 60000})
+        # Should the wait fail, the ask is cancelled still: left running, it
+        # would take the next test's scripted reply.
+        self.addCleanup(d.request, "cancel", target="slow")
         self.api.wait_turn_started(started + 1)
         c = d.request("cancel", target="slow")
         self.assertTrue(c["ok"], c)
