@@ -12,12 +12,14 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { chromium } from 'playwright-core';
 import { BIN_SERVE, SERVER_DIR, caller, waitForLine } from './helpers.mjs';
 import { TOKEN, WsClient, sseEvents } from './serve_helpers.mjs';
 
 const NGINX = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
 const CONF = path.join(SERVER_DIR, 'router', 'nginx.conf');
 const skip = fs.existsSync(NGINX) ? false : `no nginx at ${NGINX} (NGINX_PATH): bash scripts/deps.sh --server installs Debian's`;
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const NAMES = ['a', 'b', 'c'];
 const AUTH = { authorization: `Bearer ${TOKEN}` };
 
@@ -256,3 +258,63 @@ test('an instance at its --max-sessions: new sessions go to the others; 429 once
   const full = await api('POST', '/sessions', { command: ['cat'] });
   assert.equal(full.status, 429, JSON.stringify(full.json));
 });
+
+test('the page through nginx: lists the sessions of every instance, shows each and types into it', { skip, timeout: 600_000 }, async (t) => {
+  assert.ok(fs.existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install chromium (scripts/deps.sh --server), or set CHROMIUM_PATH`);
+  const instances = await Promise.all(NAMES.map((name) => startInstance(t, name)));
+  const router = await startNginx(t, instances);
+  const api = apiOf(router);
+  const one = {};
+  while (Object.keys(one).length < NAMES.length) {
+    const r = await api('POST', '/sessions', { engine: 'bash' });
+    assert.equal(r.status, 201, JSON.stringify(r.json));
+    one[instanceOf(r.json.session_id)] ??= r.json.session_id;
+  }
+  for (const name of NAMES) {
+    await api('POST', `/sessions/${one[name]}/input`, { data: `echo page-$((6*7))-${name}\n` });
+  }
+
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  t.after(() => browser.close());
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  assert.equal((await page.goto(`${router}/?token=${TOKEN}`)).status(), 200);
+  const options = () => page.$$eval('#sessions option', (os) => os.map((o) => o.value));
+  // Listed without a reload: the page asks each instance named by the router's /instances.
+  await until(async () => {
+    const listed = await options();
+    return Object.values(one).every((id) => listed.includes(id));
+  }, 'the sessions of every instance listed');
+
+  for (const name of NAMES) {
+    const id = one[name];
+    await page.selectOption('#sessions', id);
+    await page.waitForSelector(`body[data-live="${id}"]`);
+    await until(async () => (await termLines(page)).includes(`page-42-${name}`), `session ${id}'s output on the page`);
+    for (const other of NAMES.filter((n) => n !== name)) assert.ok(!(await termLines(page)).includes(`page-42-${other}`), `${other}'s output shown for ${name}`);
+    await page.click('#terminal');
+    await page.keyboard.type(`echo typed-$((6*7))-${name}`);
+    await page.keyboard.press('Enter');
+    await until(async () => (await api('GET', `/sessions/${id}/screen`)).json.lines.includes(`typed-42-${name}`), `the typing in ${id}`);
+  }
+  assert.deepEqual(errors, []);
+});
+
+/** The page's terminal rows, as xterm.js holds them (scrollback and screen). */
+function termLines(page) {
+  return page.evaluate(() => {
+    const b = window.tuidriverTerm.buffer.active;
+    const out = [];
+    for (let i = 0; i < b.length; i++) out.push(b.getLine(i).translateToString(true));
+    return out;
+  });
+}
+
+async function until(fn, what) {
+  for (let i = 0; ; i++) {
+    if (await fn()) return;
+    if (i > 600) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
