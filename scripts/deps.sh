@@ -7,7 +7,8 @@
 #                    darwin builds take from Debian, and mingw-w64 and Wine for
 #                    win32-x64 (scripts/test.sh uses it)
 #   scripts/deps.sh --server  also chromium and libkrb5-dev: the tests in a browser
-#                    (server/test/page.test.mjs, tests/vscode)
+#                    (server/test/page.test.mjs, tests/vscode); nginx: the router
+#                    of server/test/scale.test.mjs
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -41,8 +42,11 @@ for arg in "$@"; do
     --bench) PACKAGES+=(valgrind linux-perf) ;;
     # chromium: the web page of tuidriver-serve (server/test/page.test.mjs) and
     # VS Code's workbench (tests/vscode); libkrb5-dev: code-server's native
-    # modules (kerberos) compile against it when tests/vscode/run.sh installs it.
-    --server) PACKAGES+=(chromium libkrb5-dev) ;;
+    # modules (kerberos) compile against it when tests/vscode/run.sh installs it;
+    # nginx: the router in front of several tuidriver-serve instances
+    # (server/test/scale.test.mjs runs its own, from a temporary directory; the
+    # package's service on port 80, where the system starts it, is not used).
+    --server) PACKAGES+=(chromium libkrb5-dev nginx) ;;
     --platforms)
       # linux-arm64 cross build (scripts/build-platforms.sh): Debian's aarch64
       # toolchain, the arm64 static libraries (dpkg multiarch) and qemu-user;

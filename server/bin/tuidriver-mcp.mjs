@@ -2,10 +2,10 @@
 // tuidriver-mcp: terminal sessions as MCP tools, over stdio or streamable HTTP.
 import { SessionManager } from '../src/sessions.mjs';
 import { serveStdio, serveHttp } from '../src/mcp.mjs';
-import { parseCli, intOption, warmOption, fail } from '../src/cli.mjs';
+import { parseCli, intOption, warmOption, instanceOption, fail } from '../src/cli.mjs';
 
 const USAGE = `usage: tuidriver-mcp [--http PORT [--host ADDR] [--token TOKEN]] [--max-sessions N] [--idle-timeout SECONDS]
-                     [--warm ENGINE=N ...]
+                     [--warm ENGINE=N ...] [--instance NAME]
 
 An MCP server whose tools drive terminal sessions (docs/server.md).
   --http PORT            serve streamable HTTP at http://HOST:PORT/mcp instead of stdio
@@ -16,6 +16,8 @@ An MCP server whose tools drive terminal sessions (docs/server.md).
   --idle-timeout SECONDS close a session nobody used for this long (default 1800; 0: never)
   --warm ENGINE=N        keep N sessions of ENGINE started (1-16; repeat for more engines), so that
                          session_start with no cols, rows, cwd or env is ready at once
+  --instance NAME        the first part of every session id (NAME.hex; also: $TUIDRIVER_INSTANCE;
+                         default: this host's name): docs/scaling.md
 The daemon is found as the tuidriver package finds it (TUIDRIVER_BIN, the bundled binary, PATH).`;
 
 const o = parseCli(process.argv.slice(2), {
@@ -25,6 +27,7 @@ const o = parseCli(process.argv.slice(2), {
   'max-sessions': { type: 'string' },
   'idle-timeout': { type: 'string' },
   warm: { type: 'string', multiple: true },
+  instance: { type: 'string' },
 }, USAGE);
 
 // stdout is the MCP channel over stdio: every log line goes to stderr.
@@ -33,6 +36,7 @@ const mgr = new SessionManager({
   maxSessions: intOption('max-sessions', o['max-sessions'], 1, 10000) ?? 16,
   idleTimeoutMs: (intOption('idle-timeout', o['idle-timeout'], 0, 31_536_000) ?? 1800) * 1000,
   warm: warmOption(o.warm),
+  instance: instanceOption(o.instance),
   log,
 });
 

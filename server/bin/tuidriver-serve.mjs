@@ -3,11 +3,11 @@
 import { randomBytes } from 'node:crypto';
 import { SessionManager } from '../src/sessions.mjs';
 import { startServe } from '../src/serve.mjs';
-import { parseCli, intOption, warmOption, fail } from '../src/cli.mjs';
+import { parseCli, intOption, warmOption, instanceOption, fail } from '../src/cli.mjs';
 
 const USAGE = `usage: tuidriver-serve [--port PORT] [--host ADDR] [--token TOKEN] [--mcp] [--max-sessions N]
                        [--idle-timeout SECONDS] [--max-body BYTES] [--replay-chars N]
-                       [--warm ENGINE=N ...]
+                       [--warm ENGINE=N ...] [--instance NAME]
 
 Serves terminal sessions over HTTP (docs/server.md): REST under /sessions, SSE at
 /sessions/ID/events, a WebSocket at /ws, and the live page at /.
@@ -22,7 +22,10 @@ Serves terminal sessions over HTTP (docs/server.md): REST under /sessions, SSE a
   --max-body BYTES       largest request body or WebSocket message (default 1048576)
   --replay-chars N       output kept per session for replay and /output (default 1048576)
   --warm ENGINE=N        keep N sessions of ENGINE started (1-16; repeat for more engines), so that
-                         starting one with no cols, rows, cwd or env is ready at once`;
+                         starting one with no cols, rows, cwd or env is ready at once
+  --instance NAME        this instance's name, the first part of every session id (NAME.hex), by
+                         which a router in front of several instances finds it (docs/scaling.md;
+                         also: $TUIDRIVER_INSTANCE; default: this host's name)`;
 
 const o = parseCli(process.argv.slice(2), {
   port: { type: 'string' },
@@ -32,6 +35,7 @@ const o = parseCli(process.argv.slice(2), {
   'max-sessions': { type: 'string' },
   'idle-timeout': { type: 'string' },
   warm: { type: 'string', multiple: true },
+  instance: { type: 'string' },
   'max-body': { type: 'string' },
   'replay-chars': { type: 'string' },
 }, USAGE);
@@ -44,6 +48,7 @@ const mgr = new SessionManager({
   idleTimeoutMs: (intOption('idle-timeout', o['idle-timeout'], 0, 31_536_000) ?? 0) * 1000,
   logChars: intOption('replay-chars', o['replay-chars'], 1024, 1 << 30) ?? 1 << 20,
   warm: warmOption(o.warm),
+  instance: instanceOption(o.instance),
   log,
 });
 let srv;
@@ -61,7 +66,7 @@ try {
 }
 // The one place the token is shown (unless it came from the command line or the environment).
 const shown = o.token === undefined && process.env.TUIDRIVER_TOKEN === undefined;
-process.stdout.write(`tuidriver-serve: listening on ${srv.url}\n`);
+process.stdout.write(`tuidriver-serve: instance ${mgr.instance} listening on ${srv.url}\n`);
 if (o.mcp) process.stdout.write(`tuidriver-serve: mcp ${srv.url}/mcp\n`);
 if (shown) process.stdout.write(`tuidriver-serve: token ${token}\ntuidriver-serve: page ${srv.url}/?token=${token}\n`);
 

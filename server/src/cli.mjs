@@ -1,5 +1,6 @@
 // Command-line parsing shared by the two bins: clear errors, no surprises.
 import { parseArgs } from 'node:util';
+import { INSTANCE_RE, defaultInstance } from './instance.mjs';
 
 /**
  * Parses argv with `options` (node:util parseArgs shape) and prints `usage` on --help.
@@ -45,4 +46,14 @@ export function warmOption(values = []) {
 export function fail(msg) {
   process.stderr.write(`${msg}\n`);
   process.exit(2);
+}
+
+/**
+ * `--instance NAME` (else `$TUIDRIVER_INSTANCE`, else this host's name): the name every
+ * session id starts with (docs/scaling.md), or exit 2 when it is no DNS label.
+ */
+export function instanceOption(value = process.env.TUIDRIVER_INSTANCE || undefined) {
+  if (value === undefined) return defaultInstance();
+  if (!INSTANCE_RE.test(value)) fail(`--instance must be a DNS label (a-z, 0-9 and -, 1 to 32 characters, no - at either end), not "${value}"`);
+  return value;
 }

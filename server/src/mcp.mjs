@@ -11,6 +11,7 @@ import { ErrorCode, isInitializeRequest } from '@modelcontextprotocol/sdk/types.
 import * as z from 'zod';
 import { makeAuth, sameOrigin } from './auth.mjs';
 import { noOAuth, readJson, unauthorized } from './http.mjs';
+import { misdirected } from './instance.mjs';
 import { ClientError, MAX_CHARS, RUN_TIMEOUT_MS, capTail, screenText } from './sessions.mjs';
 
 const VERSION = '0.1.0';
@@ -546,6 +547,11 @@ export function mcpHandler(mgr, { maxBody = 1 << 20, log = () => {}, maxMcpSessi
       jsonRpcError(res, 403, -32000, `Origin ${req.headers.origin} is not allowed: only pages served from http://${req.headers.host} may call /mcp`);
       return;
     }
+    const wrong = misdirected(new URL(req.url ?? '/', 'http://x'), mgr.instance);
+    if (wrong) {
+      jsonRpcError(res, 421, -32000, wrong);
+      return;
+    }
     const sid = req.headers['mcp-session-id'];
     const known = typeof sid === 'string' ? open.get(sid) : undefined;
     if (sid !== undefined && !known) {
@@ -594,7 +600,9 @@ export function mcpHandler(mgr, { maxBody = 1 << 20, log = () => {}, maxMcpSessi
   async function startMcpSession(req, res, body) {
     const server = buildMcpServer(mgr);
     const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
+      // Named by the instance, as terminal session ids are: a router sends the MCP
+      // session's later requests here by this header (docs/scaling.md).
+      sessionIdGenerator: () => `${mgr.instance}.${randomUUID()}`,
       onsessioninitialized: (id) => {
         open.set(id, transport);
         if (open.size > maxMcpSessions) open.values().next().value.close().catch(() => undefined);

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { ClientError, size } from './sessions.mjs';
 import { COOKIE, makeAuth } from './auth.mjs';
 import { noOAuth, readJson, unauthorized } from './http.mjs';
+import { misdirected } from './instance.mjs';
 import { mcpHandler } from './mcp.mjs';
 import { attachWebSocket } from './ws.mjs';
 
@@ -240,6 +241,10 @@ export function startServe(mgr, { port = 0, host = '127.0.0.1', token, maxBody =
         unauthorized(res);
         return;
       }
+      const wrong = misdirected(url, mgr.instance);
+      if (wrong) return send(res, 421, { error: wrong, code: 'misdirected' });
+      // Behind a router, the router answers this one with every instance it knows.
+      if (req.method === 'GET' && url.pathname === '/instances') return send(res, 200, { instances: [mgr.instance] });
       if (mcpRoute && url.pathname === '/mcp') {
         await mcpRoute(req, res);
         return;

@@ -7,6 +7,7 @@ import { EventEmitter } from 'node:events';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Session, SessionPool, TuiDriverError } from 'tuidriver';
+import { defaultInstance, instanceOf } from './instance.mjs';
 import { OutputLog } from './output_log.mjs';
 import { RowLog } from './row_log.mjs';
 import { keyNames } from './keys.mjs';
@@ -44,7 +45,8 @@ export function size(b, field) {
   return v;
 }
 
-const ID_RE = /^[A-Za-z0-9_-]{1,64}$/;
+// `INSTANCE.hex` (src/instance.mjs); plain hex ids, from before instances, are still taken.
+const ID_RE = /^[A-Za-z0-9_.-]{1,64}$/;
 /** The events a chat pane shows, and how many of them a session keeps. */
 const CHAT_EVENTS = new Set(['ask', 'needs_input', 'reply']);
 const CHAT_KEPT = 300;
@@ -116,9 +118,11 @@ export class SessionManager {
   /**
    * @param {{maxSessions?: number, idleTimeoutMs?: number, logChars?: number,
    *   binaryPath?: string, baseEnv?: NodeJS.ProcessEnv, log?: (msg: string) => void,
-   *   warm?: [string, number][]}} opts
+   *   warm?: [string, number][], instance?: string}} opts
    */
   constructor(opts = {}) {
+    /** This server's name, the first part of every session id (src/instance.mjs). */
+    this.instance = opts.instance ?? defaultInstance();
     this.maxSessions = opts.maxSessions ?? 16;
     this.idleTimeoutMs = opts.idleTimeoutMs ?? 0;
     this.logChars = opts.logChars ?? 1 << 20;
@@ -185,7 +189,7 @@ export class SessionManager {
       this.starting--;
     }
     let id;
-    do id = randomBytes(6).toString('hex'); while (this.entries.has(id));
+    do id = `${this.instance}.${randomBytes(6).toString('hex')}`; while (this.entries.has(id));
     const entry = new Entry(id, session, { command }, this.logChars);
     this.entries.set(id, entry);
     this.logLine(`session ${id} started: ${engine ?? command[0]} (pid ${session.pid})`);
@@ -270,6 +274,8 @@ export class SessionManager {
   get(id) {
     if (typeof id !== 'string' || !ID_RE.test(id)) throw new ClientError('bad_request', 'session_id must be a session id string from session_start or list');
     const e = this.entries.get(id);
+    const holder = instanceOf(id);
+    if (!e && holder !== null && holder !== this.instance) throw new ClientError('not_found', `session_id "${id}" is held by instance ${holder}, not by this one (${this.instance}): reach it through the router, or that instance itself`);
     if (!e) throw new ClientError('not_found', `unknown session_id "${id}" (terminated, idle-closed, or never started; list shows the open ones)`);
     e.lastUsed = Date.now();
     return e;

@@ -7,6 +7,7 @@
 import { StringDecoder } from 'node:string_decoder';
 import { WebSocketServer } from 'ws';
 import { sameOrigin } from './auth.mjs';
+import { misdirected } from './instance.mjs';
 import { ClientError, size } from './sessions.mjs';
 
 /** Above this much unsent data a client is too slow: it is disconnected rather than fed partially. */
@@ -22,6 +23,10 @@ export function attachWebSocket(server, mgr, { auth, maxPayload, log }) {
     }
     if (!auth(req, url)) {
       socket.end('HTTP/1.1 401 Unauthorized\r\nWWW-Authenticate: Bearer\r\nConnection: close\r\n\r\n');
+      return;
+    }
+    if (misdirected(url, mgr.instance)) {
+      socket.end('HTTP/1.1 421 Misdirected Request\r\nConnection: close\r\n\r\n');
       return;
     }
     // A browser says which page opens the socket: only this server's own page may

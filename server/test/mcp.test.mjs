@@ -86,7 +86,7 @@ async function scenario(client, dir) {
 
   // python: run and ask, result as text and as structuredContent.
   const py = (await ok('session_start', { engine: 'python', cols: 100, rows: 30 })).structuredContent;
-  assert.match(py.session_id, /^[0-9a-f]{12}$/);
+  assert.match(py.session_id, /^[a-z0-9-]+\.[0-9a-f]{12}$/);
   assert.equal(py.engine, 'python');
   assert.equal(py.cols, 100);
   const run = await ok('run', { session_id: py.session_id, line: '6*7' });

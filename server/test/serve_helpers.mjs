@@ -56,9 +56,9 @@ export async function* sseEvents(res) {
  * bytes of each channel (replay and live alike, in arrival order).
  */
 export class WsClient {
-  static open(url, token = TOKEN) {
+  static open(url, token = TOKEN, query = '') {
     const c = new WsClient();
-    c.ws = new WebSocket(`${url.replace(/^http/, 'ws')}/ws`, { headers: { authorization: `Bearer ${token}` } });
+    c.ws = new WebSocket(`${url.replace(/^http/, 'ws')}/ws${query}`, { headers: { authorization: `Bearer ${token}` } });
     c.messages = [];
     c.data = new Map();
     c.waiters = [];

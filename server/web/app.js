@@ -7,6 +7,8 @@
 const $ = (id) => document.getElementById(id);
 const state = {
   ws: null,
+  /** The instance the socket reaches (?instance=), the one holding the shown session. */
+  wsInstance: null,
   sessionId: null,
   channel: null,
   engine: null,
@@ -44,8 +46,25 @@ async function api(method, path, body) {
 /** The list as last drawn: redrawn only when it changed, so a person's choice stays. */
 let listed = '';
 
+/** The instance a session id names (`NAME.hex`), or null (ids from before instances). */
+function instanceOf(id) {
+  const dot = id ? id.indexOf('.') : -1;
+  return dot > 0 ? id.slice(0, dot) : null;
+}
+
+/**
+ * The sessions of every instance. Behind a router (docs/scaling.md) /instances names
+ * them all and each list is asked of its own instance; a lone server names itself.
+ * An instance that does not answer lists nothing.
+ */
+async function listSessions() {
+  const { instances } = await api('GET', '/instances');
+  const lists = await Promise.all(instances.map((i) => api('GET', `/sessions?instance=${encodeURIComponent(i)}`).then((r) => r.sessions, () => [])));
+  return lists.flat();
+}
+
 async function refreshSessions(select) {
-  const { sessions } = await api('GET', '/sessions');
+  const sessions = await listSessions();
   const key = JSON.stringify(sessions.map((s) => [s.session_id, s.exited]));
   if (select === undefined && key === listed && (state.sessionId || sessions.length === 0)) return;
   listed = key;
@@ -69,10 +88,14 @@ async function refreshSessions(select) {
 
 // --- the WebSocket ---
 
+/** A socket to the instance holding the shown session: a router sends it there by ?instance. */
 function connect() {
-  const ws = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`);
+  const inst = instanceOf(state.sessionId);
+  const query = inst ? `?instance=${encodeURIComponent(inst)}` : '';
+  const ws = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws${query}`);
   ws.binaryType = 'arraybuffer';
   state.ws = ws;
+  state.wsInstance = inst;
   ws.onopen = () => {
     state.retry = 0;
     if (state.sessionId) sendJson({ type: 'attach', session_id: state.sessionId });
@@ -160,7 +183,17 @@ function attach(sessionId, engine) {
   $('messages').textContent = '';
   $('chat-pane').hidden = !engine;
   status('attaching…');
-  sendJson({ type: 'attach', session_id: sessionId });
+  if (instanceOf(sessionId) === state.wsInstance) {
+    sendJson({ type: 'attach', session_id: sessionId });
+    return;
+  }
+  // Another instance holds it: a socket to that one, which attaches once open.
+  if (state.ws) {
+    state.ws.onclose = null;
+    state.ws.onmessage = null; // nothing of the old session reaches the new one's terminal
+    state.ws.close();
+  }
+  connect();
 }
 
 /** The Fit button: the session takes this window's size (an agent's terminal changes too). */
