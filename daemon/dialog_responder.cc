@@ -73,7 +73,8 @@ std::string DialogResponder::Answered() const {
     if (answered_[i] == 0) continue;
     if (!out.empty()) out += ", ";
     out += engine_.dialogs[i].name + " " + (answered_[i] == 1 ? "once" : std::to_string(answered_[i]) + " times");
-    if (static_cast<int>(i) == armed_) out += tries_ >= kMaxTries ? ", the most it is answered, and still there" : ", and still there";
+    if (static_cast<int>(i) != armed_) continue;
+    out += tries_ >= kMaxTries ? ", the most it is answered, and still there" : ", and still there";
   }
   return out;
 }
