@@ -511,7 +511,7 @@ def profile_throughput(cfg):
         return md, tops
 
 
-EMULATOR_FILES = ("/daemon/vt_parser.", "/daemon/terminal.")
+EMULATOR_FILES = ("/daemon/vt_parser.", "/daemon/terminal.", "/daemon/grid.", "/daemon/grid_reflow.")
 
 
 def callgrind_split(cfg):
@@ -541,7 +541,7 @@ def callgrind_split(cfg):
               "libc (memset, memchr, malloc, syscall stubs...)": 0, "other (libstdc++, startup)": 0}
     keys = list(groups)
     for ir, path, fn, obj in rows:
-        if any(f in path for f in EMULATOR_FILES) or "Terminal::" in fn or "VtParser::" in fn:
+        if any(f in path for f in EMULATOR_FILES) or any(c in fn for c in ("Terminal::", "VtParser::", "Grid::", "GridLine::")):
             groups[keys[0]] += ir
         elif "CharWidth" in fn or "utf8proc" in fn or "utf8proc" in path:
             groups[keys[2]] += ir

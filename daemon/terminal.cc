@@ -5,7 +5,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <type_traits>
 
 #include "swar.h"
 #include "utf8.h"
@@ -35,9 +34,7 @@ std::string CsiReply(const char* fmt, int a, int b = 0) {
 }  // namespace
 
 Terminal::Terminal(int cols, int rows, size_t scrollback_limit)
-    : parser_(this), cols_(cols), rows_(rows), bottom_(rows), scrollback_limit_(scrollback_limit) {
-  CutBuffer(&main_, cols, rows, nullptr);
-  CutBuffer(&alt_, cols, rows, nullptr);
+    : parser_(this), grid_(cols, rows, scrollback_limit), bottom_(rows) {
   tab_stops_.assign(static_cast<size_t>(cols), false);
   for (int c = 0; c < cols; c += 8) tab_stops_[static_cast<size_t>(c)] = true;
 }
@@ -122,28 +119,28 @@ const unsigned char* Terminal::PrintRun(const unsigned char* p, const unsigned c
     return p + 1;
   }
   int width = RunWidth(cp);
-  if (width == 0 || (wrap_next_ ? 0 : cursor_.col) + width > cols_) {
+  if (width == 0 || (wrap_next_ ? 0 : cursor_.col) + width > grid_.cols()) {
     PrintCodePoint(cp);  // wraps or drops a wide character at the margin
     return p + bytes;
   }
   if (wrap_next_) WrapToNextLine();
-  Line& line = ScreenLine(cursor_.row);
+  GridLine& line = grid_.Row(cursor_.row);
   int col = cursor_.col;
-  if (line.cells[static_cast<size_t>(col)].kind == kWideRight) SplitWideAt(&line, col);
-  Cell* cells = line.cells.data();
-  const Cell pen = pen_;  // a copy: the cells written cannot alias it
+  if (line.cells[static_cast<size_t>(col)].kind == kWideRight) line.SplitWideAt(col);
+  GridCell* cells = line.cells.data();
+  const GridCell pen = pen_;  // a copy: the cells written cannot alias it
   char32_t last = 0;
   for (;;) {
     if (width == 1 && cp < 0x80) {
       // ASCII, most of the text: the bytes up to the margin or the next other byte.
-      size_t n = std::min(static_cast<size_t>(end - p), static_cast<size_t>(cols_ - col));
+      size_t n = std::min(static_cast<size_t>(end - p), static_cast<size_t>(grid_.cols() - col));
       size_t ascii = 1 + swar::AsciiPrefix(p + 1, n - 1);
       FillAscii(cells + col, p, ascii, pen);
       last = p[ascii - 1];
       p += ascii;
       col += static_cast<int>(ascii);
     } else {
-      Cell& cell = cells[static_cast<size_t>(col)];
+      GridCell& cell = cells[static_cast<size_t>(col)];
       cell = pen;
       cell.ch = cp;
       if (width == 2) {
@@ -155,18 +152,18 @@ const unsigned char* Terminal::PrintRun(const unsigned char* p, const unsigned c
       p += bytes;
       col += width;
     }
-    if (col >= cols_ || p == end) break;
+    if (col >= grid_.cols() || p == end) break;
     bytes = DecodeWhole(p, end, &cp);
     if (bytes == 0) break;
     width = RunWidth(cp);
-    if (width == 0 || col + width > cols_) break;
+    if (width == 0 || col + width > grid_.cols()) break;
   }
-  ClearPaddingAfter(&line, col);
+  line.ClearPaddingAfter(col);
   last_char_ = last;
   line.used = std::max(line.used, col);
-  Touch(&line, col);
-  if (col >= cols_) {
-    cursor_.col = cols_ - 1;
+  line.Touch(col);
+  if (col >= grid_.cols()) {
+    cursor_.col = grid_.cols() - 1;
     wrap_next_ = autowrap_;
   } else {
     cursor_.col = col;
@@ -177,8 +174,8 @@ const unsigned char* Terminal::PrintRun(const unsigned char* p, const unsigned c
 // A cell is written as two words, the character in the low half of the
 // first (words are little-endian, swar.h): the pen then stays in registers
 // instead of being copied field by field for every character.
-void Terminal::FillAscii(Cell* cells, const unsigned char* text, size_t n, const Cell& pen) {
-  static_assert(offsetof(Cell, ch) == 0 && sizeof(Cell::ch) == 4, "the character is the low half of word 0");
+void Terminal::FillAscii(GridCell* cells, const unsigned char* text, size_t n, const GridCell& pen) {
+  static_assert(offsetof(GridCell, ch) == 0 && sizeof(GridCell::ch) == 4, "the character is the low half of word 0");
   uint64_t style[2];
   memcpy(style, &pen, sizeof style);
   style[0] &= ~uint64_t{0xFFFFFFFF};
@@ -240,29 +237,29 @@ void Terminal::PrintCodePoint(char32_t cp) {
     return;
   }
   if (wrap_next_) WrapToNextLine();
-  if (width == 2 && cursor_.col == cols_ - 1) {
-    if (!autowrap_ || cols_ < 2) return;  // it cannot be shown
+  if (width == 2 && cursor_.col == grid_.cols() - 1) {
+    if (!autowrap_ || grid_.cols() < 2) return;  // it cannot be shown
     WrapToNextLine();
   }
   if (insert_mode_) InsertCells(width);
-  Line& line = ScreenLine(cursor_.row);
+  GridLine& line = grid_.Row(cursor_.row);
   int col = cursor_.col;
-  if (line.cells[static_cast<size_t>(col)].kind == kWideRight) SplitWideAt(&line, col);
-  ClearPaddingAfter(&line, col + width);
-  Cell& cell = line.cells[static_cast<size_t>(col)];
+  if (line.cells[static_cast<size_t>(col)].kind == kWideRight) line.SplitWideAt(col);
+  line.ClearPaddingAfter(col + width);
+  GridCell& cell = line.cells[static_cast<size_t>(col)];
   cell = pen_;
   cell.ch = cp;
   if (width == 2) {
     cell.kind = kWideLeft;
-    Cell& right = line.cells[static_cast<size_t>(col + 1)];
+    GridCell& right = line.cells[static_cast<size_t>(col + 1)];
     right = pen_;
     right.kind = kWideRight;
   }
   last_char_ = ascii;
   line.used = std::max(line.used, col + width);
-  Touch(&line, col + width);
-  if (col + width >= cols_) {
-    cursor_.col = cols_ - 1;
+  line.Touch(col + width);
+  if (col + width >= grid_.cols()) {
+    cursor_.col = grid_.cols() - 1;
     wrap_next_ = autowrap_;
   } else {
     cursor_.col = col + width;
@@ -274,12 +271,12 @@ void Terminal::PrintCodePoint(char32_t cp) {
 void Terminal::AddCombining(char32_t cp) {
   int col = wrap_next_ ? cursor_.col : cursor_.col - 1;
   if (col < 0) return;
-  Line& line = ScreenLine(cursor_.row);
+  GridLine& line = grid_.Row(cursor_.row);
   if (line.cells[static_cast<size_t>(col)].kind == kWideRight) {
     if (col == 0) return;
     --col;
   }
-  Cell& cell = line.cells[static_cast<size_t>(col)];
+  GridCell& cell = line.cells[static_cast<size_t>(col)];
   size_t bytes = Utf8Length(cell.ch) + Utf8Length(cp);
   if (cell.marks != 0) {
     for (char32_t m : line.marks[cell.marks - 1]) bytes += Utf8Length(m);
@@ -287,28 +284,18 @@ void Terminal::AddCombining(char32_t cp) {
   if (bytes > kMaxClusterBytes) return;
   if (cell.marks == 0) {
     // Overwritten cells leave their marks behind: drop them now and then.
-    if (line.marks.size() >= line.cells.size() * 2 + 16) CompactMarks(&line);
+    if (line.marks.size() >= line.cells.size() * 2 + 16) line.CompactMarks();
     line.marks.emplace_back();
     cell.marks = static_cast<uint16_t>(line.marks.size());
   }
   line.marks[cell.marks - 1].push_back(cp);
   line.used = std::max(line.used, col + 1);
-  Touch(&line, col + 1);
+  line.Touch(col + 1);
   ++generation_;
 }
 
-void Terminal::CompactMarks(Line* line) {
-  std::vector<std::u32string> kept;
-  for (Cell& cell : line->cells) {
-    if (cell.marks == 0) continue;
-    kept.push_back(std::move(line->marks[cell.marks - 1]));
-    cell.marks = static_cast<uint16_t>(kept.size());
-  }
-  line->marks = std::move(kept);
-}
-
 void Terminal::WrapToNextLine() {
-  ScreenLine(cursor_.row).wrapped = true;
+  grid_.Row(cursor_.row).wrapped = true;
   wrap_next_ = false;
   cursor_.col = 0;
   Index(0);  // as tmux: a wrap scrolls in a default row, a line feed a BCE one
@@ -397,7 +384,7 @@ bool Terminal::CsiCursor(const CsiSequence& csi) {
   // Vertical moves stop at the scroll region's edges when they start inside
   // it; VPR (CSI e) ignores the margins, as in xterm.
   int up_limit = row >= top_ ? top_ : 0;
-  int down_limit = row < bottom_ ? bottom_ - 1 : rows_ - 1;
+  int down_limit = row < bottom_ ? bottom_ - 1 : grid_.rows() - 1;
   int origin_row = origin_mode_ ? top_ : 0;
   switch (csi.final) {
     case 'A': MoveTo(std::max(row - n, up_limit), col); break;
@@ -434,22 +421,22 @@ bool Terminal::CsiEdit(const CsiSequence& csi) {
     case '@': InsertCells(n); break;
     case 'P': DeleteCells(n); break;
     case 'X':  // cells are erased one by one, wide halves too (as tmux)
-      BlankCells(&ScreenLine(cursor_.row), cursor_.col, std::min(cols_, cursor_.col + n), pen_.bg);
+      grid_.Row(cursor_.row).BlankCells(cursor_.col, std::min(grid_.cols(), cursor_.col + n), pen_.bg);
       wrap_next_ = false;
       break;
     case 'L':
     case 'M':
       // Lines are inserted or deleted only inside the scroll region.
       if (cursor_.row >= top_ && cursor_.row < bottom_) {
-        ScrollRows(cursor_.row, bottom_, csi.final == 'M' ? n : -n, false, pen_.bg);
+        grid_.ScrollRows(cursor_.row, bottom_, csi.final == 'M' ? n : -n, false, pen_.bg);
         cursor_.col = 0;
         wrap_next_ = false;
       }
       break;
-    case 'S': ScrollRows(top_, bottom_, n, !alt_screen_ && top_ == 0, pen_.bg); break;
-    case 'T': ScrollRows(top_, bottom_, -n, false, pen_.bg); break;
+    case 'S': grid_.ScrollRows(top_, bottom_, n, !grid_.alt() && top_ == 0, pen_.bg); break;
+    case 'T': grid_.ScrollRows(top_, bottom_, -n, false, pen_.bg); break;
     case 'b': {  // REP: as tmux, up to the right margin, never past it
-      int times = std::min(n, wrap_next_ ? 0 : cols_ - cursor_.col);
+      int times = std::min(n, wrap_next_ ? 0 : grid_.cols() - cursor_.col);
       char32_t ch = last_char_;
       for (int i = 0; ch != 0 && i < times; ++i) PrintCodePoint(ch);
       break;
@@ -530,7 +517,7 @@ void Terminal::SetPrivateMode(int mode, bool set) {
     case 1048: set ? SaveCursor() : RestoreCursor(); break;
     case 1049:
       // The cursor is saved on the main screen and restored on return.
-      if (set && !alt_screen_) SaveCursor();
+      if (set && !grid_.alt()) SaveCursor();
       SwitchScreen(set);
       if (!set) RestoreCursor();
       break;
@@ -556,7 +543,7 @@ void Terminal::ReportMode(const CsiSequence& csi) {
       case 6: state = origin_mode_; break;
       case 7: state = autowrap_; break;
       case 25: state = cursor_.visible; break;
-      case 47: case 1047: case 1049: state = alt_screen_; break;
+      case 47: case 1047: case 1049: state = grid_.alt(); break;
       case 2004: state = bracketed_paste_; break;
       case 12: case 1000: case 1002: case 1003: case 1004: case 1005: case 1006: case 1015:
         state = other_modes_[mode];
@@ -572,7 +559,7 @@ void Terminal::ReportMode(const CsiSequence& csi) {
 
 void Terminal::SetScrollRegion(const CsiSequence& csi) {
   int top = csi.Count(0) - 1;
-  int bottom = std::min(csi.Param(1, rows_) == 0 ? rows_ : csi.Param(1, rows_), rows_);
+  int bottom = std::min(csi.Param(1, grid_.rows()) == 0 ? grid_.rows() : csi.Param(1, grid_.rows()), grid_.rows());
   if (top + 1 >= bottom) return;  // two rows at least, as xterm
   top_ = top;
   bottom_ = bottom;
@@ -581,14 +568,14 @@ void Terminal::SetScrollRegion(const CsiSequence& csi) {
 
 // SGR, as tmux reads it: 16, 256 and RGB colours, with ';' or ':'.
 void Terminal::SetGraphics(const CsiSequence& csi) {
-  Cell& pen = pen_;
+  GridCell& pen = pen_;
   for (int i = 0; i < csi.count; ++i) {
     int p = csi.Param(i, 0);
     int next = i + 1;  // the sub-parameters (after ':') belong to this one
     while (next < csi.count && (csi.colons >> next) & 1) ++next;
     static const uint16_t kSet[10] = {0, kBold, kDim, kItalic, kUnderline, kBlink, kBlink, kReverse, kInvisible, kStrike};
     if (p == 0) {
-      pen = Cell();
+      pen = GridCell();
     } else if (p == 4 && next > i + 1) {  // 4:0 off, 4:1-5 the underline styles
       if (csi.Param(i + 1, 0) == 0) pen.attrs &= static_cast<uint16_t>(~kUnderline);
       else pen.attrs |= kUnderline;
@@ -669,8 +656,8 @@ void Terminal::Osc(const std::string& payload) {
     osc_frame_[number] = synchronized_updates_;
     // A pending wrap puts the next character on the next row: the mark is there.
     bool next_row = wrap_next_ && autowrap_;
-    osc_place_[number] = {lines_scrolled_ + static_cast<uint64_t>(cursor_.row + (next_row ? 1 : 0)),
-                          next_row ? 0 : cursor_.col, alt_screen_, true};
+    osc_place_[number] = {grid_.lines_scrolled() + static_cast<uint64_t>(cursor_.row + (next_row ? 1 : 0)),
+                          next_row ? 0 : cursor_.col, grid_.alt(), true};
   }
 }
 
@@ -699,11 +686,11 @@ Terminal::OscPlace Terminal::osc_place(int number) const {
 }
 
 void Terminal::ForgetOscPlaces(int from_row, int from_col, int to_row, int to_col) {
-  uint64_t top = lines_scrolled_;
+  uint64_t top = grid_.lines_scrolled();
   auto before = [](uint64_t r1, int c1, uint64_t r2, int c2) { return r1 < r2 || (r1 == r2 && c1 < c2); };
   for (auto& kv : osc_place_) {
     OscPlace& p = kv.second;
-    if (p.alt != alt_screen_ || !p.held) continue;
+    if (p.alt != grid_.alt() || !p.held) continue;
     if (!before(p.row, p.col, top + static_cast<uint64_t>(from_row), from_col) &&
         before(p.row, p.col, top + static_cast<uint64_t>(to_row), to_col)) {
       p.held = false;
@@ -719,18 +706,18 @@ uint64_t Terminal::osc_frame(int number) const {
 // ---- cursor and screen operations ------------------------------------------
 
 void Terminal::MoveTo(int row, int col) {
-  cursor_.row = std::clamp(row, 0, rows_ - 1);
-  cursor_.col = std::clamp(col, 0, cols_ - 1);
+  cursor_.row = std::clamp(row, 0, grid_.rows() - 1);
+  cursor_.col = std::clamp(col, 0, grid_.cols() - 1);
   wrap_next_ = false;
 }
 
 void Terminal::Index(uint32_t bg) {
-  if (cursor_.row == bottom_ - 1) ScrollRows(top_, bottom_, 1, !alt_screen_ && top_ == 0, bg);
-  else if (cursor_.row < rows_ - 1) ++cursor_.row;
+  if (cursor_.row == bottom_ - 1) grid_.ScrollRows(top_, bottom_, 1, !grid_.alt() && top_ == 0, bg);
+  else if (cursor_.row < grid_.rows() - 1) ++cursor_.row;
 }
 
 void Terminal::ReverseIndex() {
-  if (cursor_.row == top_) ScrollRows(top_, bottom_, -1, false, pen_.bg);
+  if (cursor_.row == top_) grid_.ScrollRows(top_, bottom_, -1, false, pen_.bg);
   else if (cursor_.row > 0) --cursor_.row;
 }
 
@@ -738,24 +725,24 @@ void Terminal::Tab(int count) {
   int col = cursor_.col;
   while (count-- > 0) {
     do ++col;
-    while (col < cols_ - 1 && !tab_stops_[static_cast<size_t>(col)]);
-    if (col >= cols_ - 1) break;
+    while (col < grid_.cols() - 1 && !tab_stops_[static_cast<size_t>(col)]);
+    if (col >= grid_.cols() - 1) break;
   }
-  cursor_.col = std::min(col, cols_ - 1);
+  cursor_.col = std::min(col, grid_.cols() - 1);
 }
 
 // Cells [from, to) a TAB moved over, if all blank.
 void Terminal::MarkTab(int from, int to) {
   if (to <= from) return;
-  Line& line = ScreenLine(cursor_.row);
+  GridLine& line = grid_.Row(cursor_.row);
   for (int c = from; c < to; ++c) {
-    const Cell& cell = line.cells[static_cast<size_t>(c)];
+    const GridCell& cell = line.cells[static_cast<size_t>(c)];
     if ((cell.ch != 0 && cell.ch != ' ') || cell.marks != 0 || (cell.kind != kNarrow && cell.kind != kTabSkip)) {
       return;
     }
   }
   for (int c = from; c < to; ++c) line.cells[static_cast<size_t>(c)].kind = c == from ? kTab : kTabSkip;
-  Touch(&line, to);
+  line.Touch(to);
 }
 
 void Terminal::BackTab(int count) {
@@ -768,7 +755,7 @@ void Terminal::BackTab(int count) {
 }
 
 void Terminal::SaveCursor() {
-  SavedCursor& s = saved_[alt_screen_];
+  SavedCursor& s = saved_[grid_.alt()];
   s.row = cursor_.row;
   s.col = cursor_.col;
   s.wrap_next = wrap_next_;
@@ -784,7 +771,7 @@ void Terminal::SaveCursor() {
 // terminal: the next character overwrites the last column; X11 xterm 379
 // and DEC's VT220 and later restore it).
 void Terminal::RestoreCursor() {
-  const SavedCursor& s = saved_[alt_screen_];
+  const SavedCursor& s = saved_[grid_.alt()];
   MoveTo(s.row, s.col);
   origin_mode_ = s.origin_mode;
   graphics_[0] = s.graphics[0];
@@ -795,13 +782,12 @@ void Terminal::RestoreCursor() {
 
 // The alternate screen starts blank each time, as in tmux.
 void Terminal::SwitchScreen(bool alt) {
-  if (alt == alt_screen_) return;
+  if (alt == grid_.alt()) return;
   if (!alt) {
     for (auto& kv : osc_place_) kv.second.held &= !kv.second.alt;  // that screen is gone
   }
-  alt_screen_ = alt;
-  screen_ = alt ? &alt_ : &main_;
-  if (alt) BlankRows(0, rows_);
+  grid_.UseAlt(alt);
+  if (alt) grid_.BlankRows(0, grid_.rows());
   // A pending wrap stays pending across the switch, as in tmux and xterm.
 }
 
@@ -809,17 +795,17 @@ void Terminal::SwitchScreen(bool alt) {
 void Terminal::EraseInDisplay(int how) {
   if (how == 0) {
     EraseInLine(0);
-    BlankRows(cursor_.row + 1, rows_, pen_.bg);
+    grid_.BlankRows(cursor_.row + 1, grid_.rows(), pen_.bg);
   } else if (how == 1) {
-    BlankRows(0, cursor_.row, pen_.bg);
+    grid_.BlankRows(0, cursor_.row, pen_.bg);
     EraseInLine(1);
   } else if (how == 2) {
-    BlankRows(0, rows_, pen_.bg);
+    grid_.BlankRows(0, grid_.rows(), pen_.bg);
   }
   // 3 (erase the scrollback) keeps the history: replies may still be read from it.
-  if (how == 0) ForgetOscPlaces(cursor_.row, cursor_.col, rows_, 0);
+  if (how == 0) ForgetOscPlaces(cursor_.row, cursor_.col, grid_.rows(), 0);
   else if (how == 1) ForgetOscPlaces(0, 0, cursor_.row, cursor_.col + 1);
-  else if (how == 2) ForgetOscPlaces(0, 0, rows_, 0);
+  else if (how == 2) ForgetOscPlaces(0, 0, grid_.rows(), 0);
 }
 
 // With a wrap pending the cursor is past the last column, as tmux and
@@ -830,73 +816,52 @@ void Terminal::EraseInDisplay(int how) {
 // would lose its last character.
 void Terminal::EraseInLine(int how) {
   if (how > 2) return;
-  Line& line = ScreenLine(cursor_.row);
-  int col = wrap_next_ ? cols_ : cursor_.col;
+  GridLine& line = grid_.Row(cursor_.row);
+  int col = wrap_next_ ? grid_.cols() : cursor_.col;
   int from = how == 0 ? col : 0;
-  int to = how == 1 ? std::min(col + 1, cols_) : cols_;
+  int to = how == 1 ? std::min(col + 1, grid_.cols()) : grid_.cols();
   if (from >= to) return;
-  BlankCells(&line, from, to, pen_.bg);  // a wide character's other half stays, as in tmux
-  if (to == cols_) line.wrapped = false;
+  line.BlankCells(from, to, pen_.bg);  // a wide character's other half stays, as in tmux
+  if (to == grid_.cols()) line.wrapped = false;
   ForgetOscPlaces(cursor_.row, from, cursor_.row, to);
 }
 
 // ICH and DCH move cells as they are: a wide character's halves may part,
 // and a lone half stays (the left one still shows its character), as in tmux.
 void Terminal::InsertCells(int count) {
-  Line& line = ScreenLine(cursor_.row);
+  GridLine& line = grid_.Row(cursor_.row);
   int col = cursor_.col;
-  int n = std::min(count, cols_ - col);
+  int n = std::min(count, grid_.cols() - col);
   std::copy_backward(line.cells.begin() + col, line.cells.end() - n, line.cells.end());
-  if (line.extent > col) line.extent = std::min(cols_, line.extent + n);
-  BlankCells(&line, col, col + n, pen_.bg);
-  if (line.used > col) line.used = std::min(cols_, line.used + n);
+  if (line.extent > col) line.extent = std::min(grid_.cols(), line.extent + n);
+  line.BlankCells(col, col + n, pen_.bg);
+  if (line.used > col) line.used = std::min(grid_.cols(), line.used + n);
   wrap_next_ = false;
 }
 
 void Terminal::DeleteCells(int count) {
-  Line& line = ScreenLine(cursor_.row);
+  GridLine& line = grid_.Row(cursor_.row);
   int col = cursor_.col;
-  int n = std::min(count, cols_ - col);
+  int n = std::min(count, grid_.cols() - col);
   std::copy(line.cells.begin() + col + n, line.cells.end(), line.cells.begin() + col);
-  BlankCells(&line, cols_ - n, cols_, pen_.bg);
+  line.BlankCells(grid_.cols() - n, grid_.cols(), pen_.bg);
   wrap_next_ = false;
 }
 
-// Scrolls rows [top, bottom) up by `up` rows (down if negative) by rotating
-// row indices; rows that leave the top go to the history if `to_history`.
-void Terminal::ScrollRows(int top, int bottom, int up, bool to_history, uint32_t bg) {
-  int height = bottom - top;
-  if (height <= 0 || up == 0) return;
-  int n = std::min(std::abs(up), height);
-  if (up > 0 && to_history) {
-    for (int r = top; r < top + n; ++r) PushHistory(ScreenLine(r));
-    TrimHistory();
-  }
-  auto first = screen_->order.begin() + top;
-  auto last = screen_->order.begin() + bottom;
-  if (up > 0) {
-    std::rotate(first, first + n, last);
-    BlankRows(bottom - n, bottom, bg);
-  } else {
-    std::rotate(first, last - n, last);
-    BlankRows(top, top + n, bg);
-  }
-}
-
 void Terminal::ScreenAlignment() {
-  for (int r = 0; r < rows_; ++r) {
-    Line& line = ScreenLine(r);
-    for (Cell& cell : line.cells) {
-      cell = Cell();
+  for (int r = 0; r < grid_.rows(); ++r) {
+    GridLine& line = grid_.Row(r);
+    for (GridCell& cell : line.cells) {
+      cell = GridCell();
       cell.ch = 'E';
     }
     line.marks.clear();
     line.wrapped = false;
-    line.used = cols_;
-    line.extent = cols_;
+    line.used = grid_.cols();
+    line.extent = grid_.cols();
   }
   top_ = 0;
-  bottom_ = rows_;
+  bottom_ = grid_.rows();
   origin_mode_ = false;
   MoveTo(0, 0);
 }
@@ -904,11 +869,11 @@ void Terminal::ScreenAlignment() {
 // RIS: a full reset. The history stays.
 void Terminal::Reset() {
   SwitchScreen(false);
-  BlankRows(0, rows_);
+  grid_.BlankRows(0, grid_.rows());
   ResetModes();
   saved_[0] = saved_[1] = SavedCursor();
   std::fill(tab_stops_.begin(), tab_stops_.end(), false);
-  for (int c = 0; c < cols_; c += 8) tab_stops_[static_cast<size_t>(c)] = true;
+  for (int c = 0; c < grid_.cols(); c += 8) tab_stops_[static_cast<size_t>(c)] = true;
   MoveTo(0, 0);
   bracketed_paste_ = app_cursor_keys_ = app_keypad_ = synchronized_update_ = false;
   other_modes_.clear();
@@ -918,281 +883,56 @@ void Terminal::Reset() {
 }
 
 void Terminal::ResetModes() {
-  pen_ = Cell();
+  pen_ = GridCell();
   autowrap_ = true;
   origin_mode_ = insert_mode_ = newline_mode_ = false;
   graphics_[0] = graphics_[1] = false;
   shift_ = 0;
   top_ = 0;
-  bottom_ = rows_;
+  bottom_ = grid_.rows();
   cursor_.visible = true;
   wrap_next_ = false;
 }
 
-void Terminal::BlankRows(int from, int to, uint32_t bg) {
-  for (int r = std::max(from, 0); r < std::min(to, rows_); ++r) {
-    Line& line = ScreenLine(r);
-    BlankCells(&line, 0, cols_, bg);
-    line.marks.clear();
-    line.wrapped = false;
-    line.used = 0;
-  }
-}
-
-bool Terminal::BlankPastExtent() const {
-  for (const Buffer* b : {&main_, &alt_}) {
-    for (const Line& line : b->pool) {
-      for (size_t c = Extent(line); c < line.cells.size(); ++c) {
-        const Cell& cell = line.cells[c];
-        if (cell.ch != 0 || cell.fg != 0 || cell.bg != 0 || cell.marks != 0 || cell.attrs != 0 || cell.kind != kNarrow) {
-          return false;
-        }
-      }
-    }
-  }
-  return true;
-}
-
-Terminal::Line& Terminal::ScreenLine(int row) {
-  return screen_->pool[static_cast<size_t>(screen_->order[static_cast<size_t>(row)])];
-}
-
-const Terminal::Line& Terminal::ScreenLine(int row) const {
-  return screen_->pool[static_cast<size_t>(screen_->order[static_cast<size_t>(row)])];
-}
-
-void Terminal::BlankCells(Line* line, int from, int to, uint32_t bg) {
-  from = std::max(from, 0);
-  to = std::min(to, static_cast<int>(line->cells.size()));
-  static_assert(std::is_trivially_copyable<Cell>::value, "cells are blanked with memset");
-  if (from >= to) return;
-  if (bg == 0) {
-    // Past the extent the cells are blank already.
-    int end = std::min(to, line->extent);
-    if (from >= end) return;
-    memset(static_cast<void*>(line->cells.data() + from), 0, static_cast<size_t>(end - from) * sizeof(Cell));
-    if (end == line->extent) line->extent = from;
-    return;
-  }
-  Cell blank;
-  blank.bg = bg;
-  std::fill(line->cells.begin() + from, line->cells.begin() + to, blank);
-  Touch(line, to);
-}
-
-// Writing over the right half of a wide character destroys all of it (as
-// in xterm; tmux keeps the character and shows it overlapped).
-void Terminal::SplitWideAt(Line* line, int col) {
-  int n = static_cast<int>(line->cells.size());
-  if (col < 0 || col >= n || line->cells[static_cast<size_t>(col)].kind != kWideRight) return;
-  bool pair = col > 0 && line->cells[static_cast<size_t>(col - 1)].kind == kWideLeft;
-  BlankCells(line, pair ? col - 1 : col, col + 1);
-}
-
-
-
-char* Terminal::EncodeCells(const Line& line, size_t end, char* out, bool tabs) {
-  const Cell* cells = line.cells.data();
-  bool in_tab = false;  // the cells of a TAB follow its first
-  for (size_t i = 0; i < end; ++i) {
-    const Cell& cell = cells[i];
-    // Most cells: one narrow ASCII character (or a blank), no marks.
-    if (cell.ch < 0x80 && cell.kind == kNarrow && cell.marks == 0) {
-      *out++ = cell.ch == 0 ? ' ' : static_cast<char>(cell.ch);
-      in_tab = false;
-      continue;
-    }
-    if (cell.kind == kWideRight) continue;  // its character is in the left half
-    in_tab = cell.kind == kTab || (in_tab && cell.kind == kTabSkip);
-    if (tabs && in_tab) {
-      if (cell.kind == kTab) *out++ = '\t';
-      continue;
-    }
-    char32_t first = cell.ch;
-    if (first < 0x80) *out++ = first == 0 ? ' ' : static_cast<char>(first);
-    else out = WriteUtf8(first, out);
-    if (cell.marks == 0) continue;
-    for (char32_t mark : line.marks[cell.marks - 1]) out = WriteUtf8(mark, out);
-  }
-  return out;
-}
-
-// Text of cells [0, end).
-std::string Terminal::LineText(const Line& line, size_t end, bool tabs) {
-  std::string buf(end * kMaxCellBytes, '\0');
-  size_t n = static_cast<size_t>(EncodeCells(line, end, &buf[0], tabs) - buf.data());
-  return std::string(buf.data(), n);
-}
-
-namespace {
-
-// Cells up to the last one that is not blank, looking from `end` back.
-template <typename Cells>
-size_t TrimmedEnd(const Cells& cells, size_t end) {
-  while (end > 0 && (cells[end - 1].ch == 0 || cells[end - 1].ch == ' ') && cells[end - 1].marks == 0 &&
-         (cells[end - 1].kind == 0 || cells[end - 1].kind >= 3)) {  // (3, 4: a TAB's cells)
-    --end;
-  }
-  return end;
-}
-
-}  // namespace
-
-std::string Terminal::RowText(int row) const {
-  if (row < 0 || row >= rows_) return std::string();
-  const Line& line = ScreenLine(row);
-  return LineText(line, TrimmedEnd(line.cells, Extent(line)));
-}
-
-std::string Terminal::RowPrefix(int row, int cols) const {
-  if (row < 0 || row >= rows_) return std::string();
-  const Line& line = ScreenLine(row);
-  return LineText(line, static_cast<size_t>(std::max(0, std::min(cols, cols_))));
-}
-
 std::vector<std::string> Terminal::ScreenLines() const {
   std::vector<std::string> lines;
-  lines.reserve(static_cast<size_t>(rows_));
-  for (int r = 0; r < rows_; ++r) lines.push_back(RowText(r));
+  lines.reserve(static_cast<size_t>(grid_.rows()));
+  for (int r = 0; r < grid_.rows(); ++r) lines.push_back(grid_.RowText(r));
   return lines;
 }
 
-std::vector<StyleRun> Terminal::RowStyles(int row) const {
-  std::vector<StyleRun> runs;
-  if (row < 0 || row >= rows_) return runs;
-  const Line& line = ScreenLine(row);
-  for (int c = 0; c < cols_; ++c) {
-    const Cell& cell = line.cells[static_cast<size_t>(c)];
-    if (cell.fg == 0 && cell.bg == 0 && cell.attrs == 0) continue;
-    if (!runs.empty()) {
-      StyleRun& last = runs.back();
-      if (last.col + last.len == c && last.fg == cell.fg && last.bg == cell.bg && last.attrs == cell.attrs) {
-        ++last.len;
-        continue;
-      }
-    }
-    runs.push_back(StyleRun{c, 1, cell.fg, cell.bg, cell.attrs});
+// The grid resizes the cells (grid_reflow.cc); the cursor, the tab stops and
+// the scroll region follow here.
+void Terminal::Resize(int cols, int rows) {
+  int old_cols = grid_.cols();
+  int old_rows = grid_.rows();
+  // The main screen's cursor: the live one, or the one saved on entering
+  // the alternate screen (restored on leaving it).
+  SavedCursor& saved = saved_[0];
+  bool alt = grid_.alt();
+  GridCursor main{alt ? std::clamp(saved.row, 0, old_rows - 1) : cursor_.row,
+                  alt ? std::clamp(saved.col, 0, old_cols - 1) : cursor_.col, alt ? saved.wrap_next : wrap_next_};
+  int alt_row = cursor_.row;
+  std::vector<GridPlace*> places;
+  for (auto& kv : osc_place_) places.push_back(&kv.second);
+  grid_.Resize(cols, rows, &main, alt ? &alt_row : nullptr, autowrap_, places);
+  if (cols == old_cols && rows == old_rows) return;
+  tab_stops_.resize(static_cast<size_t>(cols), false);
+  for (int c = (old_cols + 7) / 8 * 8; c < cols; c += 8) tab_stops_[static_cast<size_t>(c)] = true;
+  // The region goes back to the whole screen; a program redraws (and sets
+  // its region again) on the SIGWINCH that follows.
+  top_ = 0;
+  bottom_ = rows;
+  if (alt) {
+    saved.row = main.row;
+    saved.col = main.col;
+    saved.wrap_next = main.wrap_next;
+    MoveTo(alt_row, cursor_.col);
+  } else {
+    MoveTo(main.row, main.col);
+    wrap_next_ = main.wrap_next && cursor_.col == cols - 1;
   }
-  return runs;
-}
-
-bool Terminal::RowWrapped(int row) const {
-  return row >= 0 && row < rows_ && ScreenLine(row).wrapped;
-}
-
-void Terminal::PushHistory(const Line& line) {
-  history_.push_back(ToHistory(line));
-  ++lines_scrolled_;
-}
-
-Terminal::HistoryLine Terminal::ToHistory(const Line& line) {
-  size_t end = TrimmedEnd(line.cells, Extent(line));
-  if (encode_buf_.size() < end * kMaxCellBytes) encode_buf_.resize(end * kMaxCellBytes);
-  size_t n = static_cast<size_t>(EncodeCells(line, end, encode_buf_.data(), true) - encode_buf_.data());
-  HistoryLine h{std::string(encode_buf_.data(), n), line.wrapped, 0};
-  h.blanks = static_cast<uint16_t>(std::max(0, line.used - static_cast<int>(end)));
-  return h;
-}
-
-// The cells of a history line again, as they were printed: a character and
-// the marks (or joined characters) after it share a cell.
-Terminal::Line Terminal::FromHistory(const HistoryLine& h, int cols) {
-  Line line;
-  line.wrapped = h.wrapped;
-  line.cells.reserve(static_cast<size_t>(cols));
-  size_t pos = 0;
-  bool joining = false;
-  uint32_t cp;
-  while (pos < h.text.size()) {
-    DecodeUtf8(h.text, &pos, &cp);
-    if (cp == '\t') {  // a TAB kept in history: its cells up to the next stop of 8
-      size_t stop = (line.cells.size() / 8 + 1) * 8;
-      Cell cell;
-      cell.kind = kTab;
-      do {
-        line.cells.push_back(cell);
-        cell.kind = kTabSkip;
-      } while (line.cells.size() < stop);
-      joining = false;
-      continue;
-    }
-    int width = CharWidth(cp);
-    if ((joining || width <= 0) && !line.cells.empty()) {
-      Cell& cell = line.cells[line.cells.size() - (line.cells.back().kind == kWideRight ? 2 : 1)];
-      if (cell.marks == 0) {
-        line.marks.emplace_back();
-        cell.marks = static_cast<uint16_t>(line.marks.size());
-      }
-      line.marks[cell.marks - 1].push_back(cp);
-      joining = cp == 0x200D;
-      continue;
-    }
-    Cell cell;
-    cell.ch = cp;
-    cell.kind = width == 2 ? kWideLeft : kNarrow;
-    line.cells.push_back(cell);
-    if (width == 2) {
-      cell = Cell();
-      cell.kind = kWideRight;
-      line.cells.push_back(cell);
-    }
-  }
-  line.used = static_cast<int>(line.cells.size()) + h.blanks;
-  line.cells.resize(static_cast<size_t>(std::max(cols, line.used)));
-  line.extent = static_cast<int>(line.cells.size());
-  return line;
-}
-
-void Terminal::TrimHistory() {
-  while (history_.size() > scrollback_limit_) {
-    if (pinned_ && first_retained_row() >= pin_row_) break;
-    history_.pop_front();
-  }
-}
-
-bool Terminal::LineAt(uint64_t abs, std::string* text, bool* wrapped, bool tabs) const {
-  if (abs < first_retained_row()) return false;
-  if (abs < lines_scrolled_) {
-    const HistoryLine& h = history_[static_cast<size_t>(abs - first_retained_row())];
-    if (tabs || h.text.find('\t') == std::string::npos) {
-      *text = h.text;
-    } else {
-      Line cells = FromHistory(h, cols_);
-      *text = LineText(cells, TrimmedEnd(cells.cells, Extent(cells)));
-    }
-    *wrapped = h.wrapped;
-    if (h.wrapped) text->append(h.blanks, ' ');
-    return true;
-  }
-  uint64_t row = abs - lines_scrolled_;
-  if (row >= static_cast<uint64_t>(rows_)) return false;
-  const Line& line = ScreenLine(static_cast<int>(row));
-  *wrapped = line.wrapped;
-  size_t end = TrimmedEnd(line.cells, Extent(line));
-  if (line.wrapped) end = std::max(end, static_cast<size_t>(std::min(line.used, cols_)));
-  *text = LineText(line, end, tabs);
-  return true;
-}
-
-bool Terminal::LineBefore(uint64_t abs, int col, std::string* text) const {
-  if (abs < first_retained_row()) return false;
-  if (abs >= lines_scrolled_ + static_cast<uint64_t>(rows_)) return false;
-  Line history;
-  if (abs < lines_scrolled_) history = FromHistory(history_[static_cast<size_t>(abs - first_retained_row())], cols_);
-  const Line& line = abs < lines_scrolled_ ? history : ScreenLine(static_cast<int>(abs - lines_scrolled_));
-  size_t end = TrimmedEnd(line.cells, std::min(static_cast<size_t>(std::max(col, 0)), Extent(line)));
-  *text = LineText(line, end, true);
-  return true;
-}
-
-void Terminal::PinHistory(uint64_t abs) {
-  pinned_ = true;
-  pin_row_ = abs;
-}
-
-void Terminal::UnpinHistory() {
-  pinned_ = false;
-  TrimHistory();
+  ++generation_;
 }
 
 }  // namespace tuidriver

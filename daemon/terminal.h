@@ -2,14 +2,12 @@
 // history and reply bytes (answers to DA/DSR/colour queries) out. Pure: it
 // does no I/O, so it is tested and fuzzed on byte strings.
 //
-// VtParser splits the bytes into text, controls and sequences; this class
-// acts on them the way xterm and tmux do (tmux is the reference the tests
-// compare screens with). Screen cells keep characters, colours and
-// attributes; the history keeps text. Printable runs are written straight
-// into the row, because program output is mostly text and the emulator must
-// keep up with the PTY. Rows live in a fixed pool and scrolling rotates row
-// indices, so scrolling never copies the screen; lines that leave the top go
-// to a bounded history.
+// Three layers, as tmux's: VtParser splits the bytes into text, controls
+// and sequences; this class acts on them the way xterm and tmux do (tmux is
+// the reference the tests compare screens with): the cursor, the modes, the
+// scroll region, the replies; Grid (grid.h) holds the cells, the history and
+// the reflow. Printable runs are written straight into the row, because
+// program output is mostly text and the emulator must keep up with the PTY.
 //
 // Rows are numbered two ways. Screen rows are 0..rows()-1. Absolute rows
 // count every line held: absolute row lines_scrolled() + r is screen row r,
@@ -19,36 +17,16 @@
 #ifndef TUIDRIVER_TERMINAL_H_
 #define TUIDRIVER_TERMINAL_H_
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <deque>
 #include <map>
-#include <memory>
 #include <string>
 #include <vector>
 
+#include "grid.h"
 #include "vt_parser.h"
 
 namespace tuidriver {
-
-// Cell attributes (SGR), as bits.
-enum CellAttr : uint8_t {
-  kBold = 1, kDim = 2, kItalic = 4, kUnderline = 8,
-  kBlink = 16, kReverse = 32, kInvisible = 64, kStrike = 128,
-};
-// A colour: 0 is the default; else a palette index or an RGB value, tagged.
-constexpr uint32_t kPaletteColour = 1u << 24;  // | index 0-255
-constexpr uint32_t kRgbColour = 2u << 24;      // | 0xrrggbb
-
-// Cells of one row with the same attributes, not all default.
-struct StyleRun {
-  int col = 0;
-  int len = 0;  // columns
-  uint32_t fg = 0;
-  uint32_t bg = 0;
-  uint16_t attrs = 0;
-};
 
 struct Cursor {
   int row = 0;
@@ -82,12 +60,12 @@ class Terminal : private VtParser::Handler {
   void Resize(int cols, int rows);
   // Where absolute row `abs`, as numbered before the last Resize, is now
   // (reflow renumbers rows). For what holds an absolute row across a resize.
-  uint64_t RowAfterResize(uint64_t abs) const;
+  uint64_t RowAfterResize(uint64_t abs) const { return grid_.RowAfterResize(abs); }
 
-  int cols() const { return cols_; }
-  int rows() const { return rows_; }
+  int cols() const { return grid_.cols(); }
+  int rows() const { return grid_.rows(); }
   Cursor cursor() const { return cursor_; }
-  bool alt_screen() const { return alt_screen_; }
+  bool alt_screen() const { return grid_.alt(); }
   const std::string& title() const { return title_; }
   bool bracketed_paste() const { return bracketed_paste_; }
   bool app_cursor_keys() const { return app_cursor_keys_; }
@@ -111,12 +89,7 @@ class Terminal : private VtParser::Handler {
   // prompt_osc). The place follows its text through scrolling and reflow;
   // it is forgotten (held false) when the cells there are erased (ED, EL,
   // RIS), or, on the alternate screen, when that screen is left.
-  struct OscPlace {
-    uint64_t row = 0;  // absolute
-    int col = 0;
-    bool alt = false;  // on the alternate screen
-    bool held = false;
-  };
+  using OscPlace = GridPlace;
   OscPlace osc_place(int number) const;
   // Its column then. With a wrap pending the mark is at the start of the
   // next row, where the next character goes (an end mark after a full row
@@ -124,84 +97,45 @@ class Terminal : private VtParser::Handler {
   int osc_col(int number) const { return osc_place(number).col; }
 
   // Text of screen row `row`, without trailing blanks.
-  std::string RowText(int row) const;
+  std::string RowText(int row) const { return grid_.RowText(row); }
   std::vector<std::string> ScreenLines() const;
   // Text of the first `cols` columns of screen row `row`, blanks kept.
-  std::string RowPrefix(int row, int cols) const;
+  std::string RowPrefix(int row, int cols) const { return grid_.RowPrefix(row, cols); }
   // True when the terminal wrapped screen row `row` onto the next row.
-  bool RowWrapped(int row) const;
+  bool RowWrapped(int row) const { return grid_.RowWrapped(row); }
   // The styled runs of screen row `row`, left to right; default cells are in none.
-  std::vector<StyleRun> RowStyles(int row) const;
+  std::vector<StyleRun> RowStyles(int row) const { return grid_.RowStyles(row); }
 
   // Lines that have left the top of the main screen, ever.
-  uint64_t lines_scrolled() const { return lines_scrolled_; }
+  uint64_t lines_scrolled() const { return grid_.lines_scrolled(); }
   // The oldest absolute row still held.
-  uint64_t first_retained_row() const { return lines_scrolled_ - history_.size(); }
-  size_t scrollback_size() const { return history_.size(); }
+  uint64_t first_retained_row() const { return grid_.first_retained_row(); }
+  size_t scrollback_size() const { return grid_.history_size(); }
   // Text and wrap flag of absolute row `abs`; false if it is not held. A
   // wrapped row keeps its trailing spaces: they are part of the line. With
   // `tabs`, cells a TAB moved over come back as that TAB (replies,
   // scrollback); else as the spaces the screen shows.
-  bool LineAt(uint64_t abs, std::string* text, bool* wrapped, bool tabs = false) const;
+  bool LineAt(uint64_t abs, std::string* text, bool* wrapped, bool tabs = false) const {
+    return grid_.LineAt(abs, text, wrapped, tabs);
+  }
   // Text of absolute row `abs` left of column `col`, trailing blanks
   // dropped, TABs given back (as LineAt with `tabs`); false if the row is
   // not held.
-  bool LineBefore(uint64_t abs, int col, std::string* text) const;
+  bool LineBefore(uint64_t abs, int col, std::string* text) const { return grid_.LineBefore(abs, col, text); }
 
   // While pinned, history at or after absolute row `abs` is never dropped,
   // whatever the limit (a long reply must survive until it is read).
-  void PinHistory(uint64_t abs);
-  void UnpinHistory();
+  void PinHistory(uint64_t abs) { grid_.PinHistory(abs); }
+  void UnpinHistory() { grid_.UnpinHistory(); }
 
   // Changes whenever anything visible changes; cheap to poll.
   uint64_t generation() const { return generation_; }
 
   // For tests and the fuzzer: every row of both screens is blank past its
   // extent (what blanking and trimming rely on).
-  bool BlankPastExtent() const;
+  bool BlankPastExtent() const { return grid_.BlankPastExtent(); }
 
  private:
-  // A blank cell is all zero bytes, so rows are blanked with memset.
-  // A TAB that moved over blank cells marks them (as tmux does), so text
-  // taken with tabs gives the TAB back: kTab the first, kTabSkip the rest.
-  enum CellKind : uint8_t { kNarrow = 0, kWideLeft = 1, kWideRight = 2, kTab = 3, kTabSkip = 4 };
-  struct Cell {
-    char32_t ch = 0;          // the base character; 0: blank
-    uint32_t fg = 0;          // colours (kPaletteColour, kRgbColour), 0: default
-    uint32_t bg = 0;
-    // Combining marks: 0 none, else 1 + index into Line::marks (which
-    // CompactMarks keeps under 2 * cols + 16, and cols are at most 1000).
-    uint16_t marks = 0;
-    uint8_t attrs = 0;        // CellAttr bits
-    CellKind kind = kNarrow;  // the halves of a wide character are marked
-  };
-  static_assert(sizeof(Cell) == 16, "a cell is 16 bytes: rows are blanked and copied by the kilobyte");
-  struct Line {
-    std::vector<Cell> cells;
-    bool wrapped = false;
-    // Columns written since the row was blank (tmux's "cellused", erased
-    // cells included): what reflow carries over.
-    int used = 0;
-    // Cells at and past this column are blank (Cell()); an upper bound,
-    // raised by every write. Blanking and trimming a row stop here, so a
-    // row that scrolls away costs what it held, not the screen's width.
-    int extent = 0;
-    // Combining marks (and what a zero-width joiner joined) of this row's
-    // cells. Rare, so kept aside: a cell stays small for the ASCII path.
-    std::vector<std::u32string> marks;
-  };
-  // tmux keeps a cell's UTF-8 up to this many bytes; marks past it are dropped.
-  static constexpr size_t kMaxClusterBytes = 21;
-  struct Buffer {
-    std::vector<Line> pool;   // the rows' storage
-    std::vector<int> order;   // screen row -> index into pool
-  };
-  struct HistoryLine {
-    std::string text;      // without trailing blanks
-    bool wrapped = false;
-    uint16_t blanks = 0;   // blank columns after the text that were used
-  };
-
   // What VtParser found (see vt_parser.h).
   void Print(const unsigned char* text, size_t len) override;
   void Execute(unsigned char control) override;
@@ -213,17 +147,9 @@ class Terminal : private VtParser::Handler {
   // Text.
   const unsigned char* PrintRun(const unsigned char* p, const unsigned char* end);
   // Cells [0, n) get the ASCII characters text[0, n) in the pen's style.
-  static void FillAscii(Cell* cells, const unsigned char* text, size_t n, const Cell& pen);
+  static void FillAscii(GridCell* cells, const unsigned char* text, size_t n, const GridCell& pen);
   void PrintCodePoint(char32_t cp);
   void AddCombining(char32_t cp);
-  // A character written up to `col` leaves no stray right half after it
-  // (inline: every run of text asks; past the extent nothing is there).
-  void ClearPaddingAfter(Line* line, int col) {
-    if (col >= 0 && col < line->extent && line->cells[static_cast<size_t>(col)].kind == kWideRight) {
-      BlankCells(line, col, col + 1);
-    }
-  }
-  static void CompactMarks(Line* line);
   void WrapToNextLine();
   void DecodeUtf8Byte(unsigned char b);
 
@@ -252,7 +178,6 @@ class Terminal : private VtParser::Handler {
   void EraseInLine(int how);
   void InsertCells(int count);
   void DeleteCells(int count);
-  void ScrollRows(int top, int bottom, int up, bool to_history, uint32_t bg);
   void ScreenAlignment();
   void Reset();
   void ResetModes();
@@ -260,33 +185,7 @@ class Terminal : private VtParser::Handler {
   // `from` up to (not including) `to`, in reading order: their cells were erased.
   void ForgetOscPlaces(int from_row, int from_col, int to_row, int to_col);
 
-  Line& ScreenLine(int row);
-  const Line& ScreenLine(int row) const;
-  static std::string LineText(const Line& line, size_t end, bool tabs = false);
-  // Writes the UTF-8 text of cells [0, end) to `out`, which has room for
-  // end * kMaxCellBytes bytes; returns the end of what it wrote.
-  static char* EncodeCells(const Line& line, size_t end, char* out, bool tabs = false);
   void MarkTab(int from, int to);
-  static constexpr size_t kMaxCellBytes = kMaxClusterBytes + 3;
-  // Erased cells keep background `bg` (the current one for erases: BCE, as tmux).
-  void BlankCells(Line* line, int from, int to, uint32_t bg = 0);
-  static void Touch(Line* line, int end) { line->extent = std::max(line->extent, end); }
-  static size_t Extent(const Line& line) { return std::min(line.cells.size(), static_cast<size_t>(line.extent)); }
-  void BlankRows(int from, int to, uint32_t bg = 0);
-  void SplitWideAt(Line* line, int col);
-  void PushHistory(const Line& line);
-  void TrimHistory();
-  HistoryLine ToHistory(const Line& line);
-  static Line FromHistory(const HistoryLine& h, int cols);
-
-  // Resize, in terminal_resize.cc.
-  void ResizeMainHeight(int rows, int* cursor_row);
-  void ReflowMain(int cols, int* cursor_row, int* cursor_col, bool* wrap_next);
-  static void CutBuffer(Buffer* b, int cols, int rows, int* cursor_row);
-  static void Rewrap(std::vector<Line>* all, size_t first, size_t last, int cols,
-                     std::vector<Line>* out, std::vector<uint64_t>* map);
-  static std::vector<Line> TakeLines(Buffer* b);
-  static void PutLines(Buffer* b, std::vector<Line> lines);
 
   // What DECSC saves and DECRC restores.
   struct SavedCursor {
@@ -298,20 +197,15 @@ class Terminal : private VtParser::Handler {
     bool origin_mode = false;
     bool graphics[2] = {false, false};
     int shift = 0;
-    Cell pen;
+    GridCell pen;
   };
 
   VtParser parser_;
-  int cols_;
-  int rows_;
-  Buffer main_;
-  Buffer alt_;
-  Buffer* screen_ = &main_;
-  bool alt_screen_ = false;
+  Grid grid_;
   Cursor cursor_;
   // The last character filled the last column: the next one wraps first.
   bool wrap_next_ = false;
-  Cell pen_;  // the attributes new characters get (SGR); its ch is unused
+  GridCell pen_;  // the attributes new characters get (SGR); its ch is unused
   SavedCursor saved_[2];  // main screen, alternate screen
   int top_ = 0;           // scroll region: rows [top_, bottom_)
   int bottom_;
@@ -347,19 +241,7 @@ class Terminal : private VtParser::Handler {
   std::map<int, OscPlace> osc_place_;
   std::string replies_;
 
-  std::deque<HistoryLine> history_;
-  std::vector<char> encode_buf_;  // PushHistory's scratch, reused
-  size_t scrollback_limit_;
-  bool pinned_ = false;
-  uint64_t pin_row_ = 0;
-  uint64_t lines_scrolled_ = 0;
   uint64_t generation_ = 0;
-  // The last reflow: absolute row resize_base_ + i went to resize_map_[i];
-  // rows from resize_old_end_ on moved to resize_new_end_ on.
-  uint64_t resize_base_ = 0;
-  std::vector<uint64_t> resize_map_;
-  uint64_t resize_old_end_ = 0;
-  uint64_t resize_new_end_ = 0;
 };
 
 }  // namespace tuidriver

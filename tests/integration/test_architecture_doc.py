@@ -25,8 +25,8 @@ EXEMPT = {
     "platform_linux.cc": "one of platform.h's files: platform_test.cc tests platform.h on the OS it runs on",
     "platform_darwin.cc": "one of platform.h's files: platform_test.cc tests platform.h on the OS it runs on",
     "platform_windows.cc": "one of platform.h's files: tests/windows/test_wine.py, under Wine",
-    "terminal_resize.cc": "Terminal's resize, apart from terminal.cc: terminal_test.cc and "
-                          "tests/integration/test_resize_vs_tmux.py",
+    "grid_reflow.cc": "Grid's resize, apart from grid.cc: grid_test.cc, terminal_test.cc and "
+                      "tests/integration/test_resize_vs_tmux.py",
     "sqlite_reader.cc": "through its one user: transcript_opencode_test.cc writes a database as opencode does",
     "transcript_formats.cc": "the format table and the formats' shared helpers: transcript_test.cc and each "
                              "format's test",

@@ -18,6 +18,7 @@ import termios
 import time
 import unittest
 
+from tmux import require_reference
 from tuiclient import Daemon
 
 # Writes the output events of a recording; at each resize event it shows
@@ -66,6 +67,7 @@ def asciinema_cat(path):
 
 
 def play_in_tmux(tmp, path):
+    require_reference()  # the screen compared with is tmux's
     header, evs = events(path)
     player = os.path.join(tmp, "player.py")
     with open(player, "w") as f:

@@ -7,13 +7,16 @@ case added or changed without running tests/ref/generate.py fails here.
 """
 import json
 import os
+import shutil
 import sys
+import tempfile
 import unittest
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 sys.path.insert(0, os.path.join(ROOT, "tests", "ref"))
 
 import generate  # noqa: E402
+import tmux  # noqa: E402
 
 
 def ref_files():
@@ -67,6 +70,38 @@ class RefFiles(unittest.TestCase):
             self.assertIn(why, doc["not_tmux"])
         self.assertEqual([k for k, d in files.items() if "not_tmux" in d],
                          [("screen", n) for n in generate.screen_cases.NOT_TMUX])
+
+
+class ReferenceVersion(unittest.TestCase):
+    """The vs-tmux tests refuse a tmux other than the one tests/ref/ pins,
+    naming the one found; a fake `tmux` on PATH says each version."""
+
+    def env_with_tmux(self, says):
+        folder = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, folder, True)
+        if says is not None:
+            fake = os.path.join(folder, "tmux")
+            with open(fake, "w") as f:
+                f.write("#!/bin/sh\necho '%s'\n" % says)
+            os.chmod(fake, 0o755)
+        return {**os.environ, "PATH": folder}
+
+    def test_only_the_pinned_version_passes(self):
+        self.assertEqual(generate.TMUX_VERSION, tmux.REFERENCE_VERSION)
+        tmux.require_reference(self.env_with_tmux(tmux.REFERENCE_VERSION))
+        with self.assertRaisesRegex(RuntimeError, r"the tmux on PATH is 'tmux 3\.4'"):
+            tmux.require_reference(self.env_with_tmux("tmux 3.4"))
+        with self.assertRaisesRegex(RuntimeError, "the tmux on PATH is missing"):
+            tmux.require_reference(self.env_with_tmux(None))
+
+    def test_the_reference_tmux_checks_before_it_starts(self):
+        path = os.environ["PATH"]
+        os.environ["PATH"] = self.env_with_tmux("tmux 3.2")["PATH"]
+        try:
+            with self.assertRaisesRegex(RuntimeError, "'tmux 3.2'"):
+                tmux.ReferenceTmux(tempfile.gettempdir(), 10, 5)
+        finally:
+            os.environ["PATH"] = path
 
 
 if __name__ == "__main__":

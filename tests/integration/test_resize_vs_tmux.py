@@ -12,7 +12,7 @@ import sys
 import tempfile
 import unittest
 
-from tmux import Tmux
+from tmux import ReferenceTmux
 from tuiclient import Daemon
 
 ESC = "\x1b"
@@ -90,7 +90,7 @@ def command(program, paths):
 
 
 def run_tmux(tmp, program, name, paths, sizes):
-    with Tmux(tmp, *START, command=command(program, paths), socket="tmux-%s.sock" % name) as tmux:
+    with ReferenceTmux(tmp, *START, command=command(program, paths), socket="tmux-%s.sock" % name) as tmux:
         for i, (cols, rows) in enumerate(sizes):
             tmux.wait_title("STEP%d" % i)
             tmux.resize(cols, rows)

@@ -8,7 +8,7 @@ import os
 import tempfile
 import unittest
 
-from tmux import Tmux
+from tmux import ReferenceTmux
 from tuiclient import Daemon
 
 COLS, ROWS = 40, 10
@@ -145,7 +145,7 @@ def command(path):
 def run_tmux(paths, tmp):
     """For each case path: screen lines, (row, col) and cursor visibility as
     tmux shows them. One tmux server renders every case, a window each."""
-    with Tmux(tmp, COLS, ROWS) as tmux:
+    with ReferenceTmux(tmp, COLS, ROWS) as tmux:
         for i, path in enumerate(paths):
             tmux.new_window(i + 1, command(path))
         results = []

@@ -12,7 +12,7 @@ import tempfile
 import unicodedata
 import unittest
 
-from tmux import Tmux
+from tmux import ReferenceTmux
 from tuiclient import Daemon
 
 COLS, ROWS = 40, 10
@@ -136,7 +136,7 @@ def runs_from_capture(line, style):
 
 
 def run_tmux(paths, tmp):
-    with Tmux(tmp, COLS, ROWS) as tmux:
+    with ReferenceTmux(tmp, COLS, ROWS) as tmux:
         for i, path in enumerate(paths):
             tmux.new_window(i + 1, command(path))
         results = []

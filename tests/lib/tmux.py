@@ -3,11 +3,34 @@
 A server of its own (its own socket, no configuration, no status line),
 one window per case; a case's program sets its title once every byte before
 it was written, and the test reads the pane back with `display` and
-`capture-pane`.
+`capture-pane`. The vs-tmux tests compare with one tmux, the version the
+reference screens of tests/ref/ were made with: ReferenceTmux refuses any
+other (another version renders some cases differently, so a test against it
+would fail, or pass, for the wrong reason).
 """
 import os
 import subprocess
 import time
+
+# Debian bookworm's tmux: what the vs-tmux tests and tests/ref/ compare with.
+REFERENCE_VERSION = "tmux 3.3a"
+
+
+def version(env=None):
+    """What `tmux -V` says; "" when there is no tmux on PATH."""
+    try:
+        return subprocess.run(["tmux", "-V"], capture_output=True, text=True, env=env).stdout.strip()
+    except FileNotFoundError:
+        return ""
+
+
+def require_reference(env=None):
+    """Raises unless the tmux on PATH is REFERENCE_VERSION, naming the one found."""
+    found = version(env)
+    if found != REFERENCE_VERSION:
+        raise RuntimeError("the vs-tmux tests compare with %s (tests/ref/ pins it); the tmux on PATH is %s. "
+                           "Install %s (Debian bookworm's)." % (REFERENCE_VERSION, repr(found) if found else "missing",
+                                                                REFERENCE_VERSION))
 
 
 class Tmux:
@@ -65,3 +88,11 @@ class Tmux:
 
     def __exit__(self, *exc):
         self.kill()
+
+
+class ReferenceTmux(Tmux):
+    """A Tmux that is the reference version, or raises (require_reference)."""
+
+    def __init__(self, *args, **kwargs):
+        require_reference()
+        super().__init__(*args, **kwargs)

@@ -17,7 +17,6 @@ refuses to run. Run it after changing a case (tests/py tests/ref/generate.py).
 """
 import json
 import os
-import subprocess
 import sys
 import tempfile
 
@@ -27,10 +26,10 @@ sys.path.insert(0, os.path.join(HERE, "..", "integration"))
 import test_resize_vs_tmux as resize_cases  # noqa: E402
 import test_screen_vs_tmux as screen_cases  # noqa: E402
 import test_styles_vs_tmux as styles_cases  # noqa: E402
+import tmux  # noqa: E402
 
-
-# Debian bookworm's tmux: the one the files were made with.
-TMUX_VERSION = "tmux 3.3a"
+# The tmux the files were made with: the one the vs-tmux tests require.
+TMUX_VERSION = tmux.REFERENCE_VERSION
 OSC_TITLE = "\x1b]2;%s\x07"
 
 
@@ -152,10 +151,10 @@ def write_files(expected):
 
 
 def main():
-    version = subprocess.run(["tmux", "-V"], capture_output=True, text=True).stdout.strip()
-    if version != TMUX_VERSION:
-        sys.exit("tests/ref/generate.py: the reference screens are %s's; this machine has %r. "
-                 "Install %s (Debian bookworm's) to regenerate them." % (TMUX_VERSION, version, TMUX_VERSION))
+    try:
+        tmux.require_reference()
+    except RuntimeError as e:
+        sys.exit("tests/ref/generate.py: %s" % e)
     expected = {}
     for kind, expect in (("screen", expect_screen), ("styles", expect_styles), ("resize", expect_resize)):
         with tempfile.TemporaryDirectory() as tmp:  # a tmux server, its socket and files each
