@@ -12,16 +12,6 @@
 #include "utf8.h"
 
 namespace tuidriver {
-namespace {
-
-// The prompt's lines, without the empty ones that end it (one is kept).
-std::vector<std::string> PromptLines(const std::string& text) {
-  std::vector<std::string> lines = SplitLines(text);
-  while (lines.size() > 1 && lines.back().empty()) lines.pop_back();
-  return lines;
-}
-
-}  // namespace
 
 Ask::Ask(const Request& request, const EngineConfig& config,
          const ScreenMatcher& matcher, TimePoint now)
@@ -30,6 +20,7 @@ Ask::Ask(const Request& request, const EngineConfig& config,
       id_(request.id),
       streaming_(request.type == RequestType::kAskStream),
       prompt_(SanitizePrompt(request.prompt)),
+      submission_(config),
       questions_(config, matcher, request.on_input == "wait") {
   long timeout_ms = request.timeout_ms > 0 ? request.timeout_ms : config.timeouts.ask_ms;
   timeout_ms_ = timeout_ms;
@@ -41,7 +32,7 @@ uint64_t Ask::CursorRow(const Terminal& term) const {
 }
 
 TimePoint Ask::next_wakeup() const {
-  TimePoint typing = typist_.next_wakeup();
+  TimePoint typing = submission_.next_wakeup();
   if (typing < deadline_) return typing;
   if (phase_ == Phase::kWaiting && questions_.pending()) return std::min(questions_.next_wakeup(), deadline_);
   if (phase_ == Phase::kWaiting && settle_until_ > last_change_ && settle_until_ < deadline_) {
@@ -60,8 +51,8 @@ void Ask::Start(const Terminal& term, ChildInput* child, TimePoint now) {
   start_row_ = config_.submit.mode == SubmitMode::kLines ? CursorRow(term)
                                                          : term.lines_scrolled();
   if (config_.submit.mode == SubmitMode::kLines) {
-    lines_ = config_.submit.wrap.empty() ? PromptLines(prompt_) : std::vector<std::string>{WrapPrompt(child)};
-    QueueLine(term);
+    submission_.SplitLines(prompt_, child);
+    QueueLine(term, *submission_.NextLine(false));
   } else {
     stale_reply_ = config_.reply.start.empty() ? std::string() : CurrentReply(term, true);
     QueueWhole(term);
@@ -86,30 +77,12 @@ bool Ask::TurnNotStarted(const Terminal& term) const {
 
 void Ask::Requeue() {
   phase_ = Phase::kQueued;
-  typist_.Restart();
+  submission_.Restart();
   saw_echo_ = saw_busy_ = false;
   questions_.Reset();
   stream_.Reset();
   seen_rows_.clear();
   rows_missing_ = false;
-}
-
-// The whole prompt as one line: submit.wrap with {json} replaced by the
-// prompt as a JSON string literal (no newline or TAB left to type), or with
-// {pipe} by the number the prompt got in the program's prompt pipe.
-std::string Ask::WrapPrompt(ChildInput* child) {
-  std::string line = config_.submit.wrap;
-  size_t at = line.find("{pipe}");
-  if (at != std::string::npos) {
-    piped_ = child->PipePrompt(prompt_);
-    if (piped_ > 0 && (config_.submit.enter_only || config_.submit.pipe_only)) return std::string();
-    if (piped_ > 0) return line.replace(at, 6, std::to_string(piped_));
-  } else {
-    at = line.find("{json}");
-  }
-  std::string literal;
-  AppendJsonString(prompt_, &literal);
-  return line.replace(at, 6, literal);
 }
 
 void Ask::FollowResize(const Terminal& term) {
@@ -123,8 +96,7 @@ void Ask::FollowResize(const Terminal& term) {
   if (!sent_row_text_.empty() && !term.LineAt(sent_row_, &sent_row_text_, &wrapped)) sent_row_text_.clear();
 }
 
-void Ask::QueueLine(const Terminal& term) {
-  const std::string& line = lines_[next_line_++];
+void Ask::QueueLine(const Terminal& term, const std::string& line) {
   sent_row_ = CursorRow(term);
   sent_prompt_cols_ = term.cursor().col;
   sent_line_ = line;
@@ -135,55 +107,29 @@ void Ask::QueueLine(const Terminal& term) {
   echo_redrawn_ = false;
   if (config_.echo_osc > 0) echo_report_ = term.osc(config_.echo_osc);
   output_ended_ = false;
-  if (piped_ > 0 && config_.submit.pipe_only) return;  // the helper runs it from the pipe
-  // Pasted, a line is taken literally: a TAB inserts a TAB instead of
-  // completing, and auto-indenting REPLs do not indent it twice.
-  if (term.bracketed_paste() && !line.empty()) {
-    typist_.Queue(BracketedPaste(line), 0);
-  } else {
-    typist_.Queue(line, 0);
-  }
-  typist_.Queue(KeysToBytes(config_.submit.enter, TerminalKeyModes(term)), config_.submit.enter_delay_ms);
+  submission_.TypeLine(term, line);
 }
 
 void Ask::QueueWhole(const Terminal& term) {
   sent_row_ = CursorRow(term);
-  std::string text = prompt_;
-  bool paste = config_.submit.mode == SubmitMode::kPaste && term.bracketed_paste();
-  size_t chunk = config_.submit.chunk_size ? config_.submit.chunk_size : text.size();
-  if (paste) typist_.Queue("\x1b[200~", 0);
-  for (size_t pos = 0; pos < text.size(); pos += chunk) {
-    size_t len = std::min(chunk, text.size() - pos);
-    // Never split a UTF-8 character between chunks.
-    while (pos + len < text.size() && (static_cast<unsigned char>(text[pos + len]) & 0xC0) == 0x80) ++len;
-    typist_.Queue(text.substr(pos, len), pos ? config_.submit.chunk_delay_ms : 0);
-    chunk = config_.submit.chunk_size ? config_.submit.chunk_size : text.size();
-    if (len > chunk) pos += len - chunk;
-  }
-  if (paste) typist_.Queue("\x1b[201~", 0);
-  typist_.Queue(KeysToBytes(config_.submit.enter, TerminalKeyModes(term)), config_.submit.enter_delay_ms,
-                config_.submit.enter_after_echo);
+  submission_.TypeWhole(term, prompt_);
 }
 
 void Ask::Flush(const Terminal& term, ChildInput* child, TimePoint now) {
-  typist_.Update(term.generation(), child, now);
-  if (typist_.empty() && phase_ == Phase::kSending) {
+  submission_.Update(term.generation(), child, now);
+  if (submission_.typed() && phase_ == Phase::kSending) {
     phase_ = Phase::kWaiting;
-    typist_.Submitted(now);
+    submission_.Submitted(now);
   }
 }
 
-// submit.resubmit_ms: a program still taking in a paste may take the Enter
-// as part of it (Gemini, after a paste of more than five lines, or under
-// load). Such a turn never begins: the prompt stays in the input box,
-// nothing is busy, the screen is still. Returns when to press Enter again, or the deadline when
-// it is not to be pressed.
+// submit.resubmit_ms: a turn whose Enter a paste took never begins: the
+// prompt stays in the input box, nothing is busy, the screen is still.
+// Returns when to press Enter again, or the deadline when it is not to be
+// pressed.
 TimePoint Ask::ResubmitDue() const {
-  if (phase_ != Phase::kWaiting || config_.submit.resubmit_ms <= 0 ||
-      config_.submit.mode == SubmitMode::kLines || saw_busy_ || !stream_.streamed().empty()) {
-    return deadline_;
-  }
-  TimePoint due = typist_.ResubmitDue(last_change_, config_.submit.resubmit_ms);
+  if (phase_ != Phase::kWaiting || saw_busy_ || !stream_.streamed().empty()) return deadline_;
+  TimePoint due = submission_.ResubmitDue(last_change_);
   return due == TimePoint::max() ? deadline_ : due;
 }
 
@@ -196,10 +142,10 @@ void Ask::ResubmitIfLost(const Terminal& term, ChildInput* child, TimePoint now)
   bool lost = !matcher_.Busy(term) && !matcher_.PromptVisible(term) &&
               (CurrentReply(term, true).empty() || ShowsStaleReply(term));
   if (!lost) {
-    typist_.Decline(due);
+    submission_.DeclineResubmit(due);
     return;
   }
-  typist_.Resubmit(KeysToBytes(config_.submit.enter, TerminalKeyModes(term)), child, now);
+  submission_.Resubmit(term, child, now);
 }
 
 void Ask::Update(const Terminal& term, ChildInput* child, TimePoint now) {
@@ -263,17 +209,12 @@ bool Ask::Answer(const Request& r, const Terminal& term, ChildInput* child, Time
   }
   std::vector<std::string> keys;
   if (!questions_.Answer(static_cast<int>(r.option), &keys, err)) return false;
-  // One key at a time, a little apart: a TUI may read a burst as one key.
-  constexpr int kKeyGapMs = 80;
-  if (r.option <= 0 && !r.text.empty()) typist_.Queue(r.text, 0);
-  for (const std::string& key : keys) {
-    typist_.Queue(KeysToBytes({key}, TerminalKeyModes(term)), typist_.empty() ? 0 : kKeyGapMs);
-  }
   // A TUI may ignore keys for a moment after it shows a question, so that a
   // key meant for something else does not answer it (Claude drops them for
   // about half a second): the answer goes out no sooner than this.
   constexpr int kAnswerAfterMs = 800;
-  typist_.HoldUntil(std::max(now, questions_.shown_at() + Ms(kAnswerAfterMs)));
+  submission_.TypeAnswer(term, r.option <= 0 ? r.text : std::string(), keys,
+                         std::max(now, questions_.shown_at() + Ms(kAnswerAfterMs)));
   phase_ = Phase::kSending;
   Flush(term, child, now);
   return true;
@@ -294,7 +235,7 @@ bool Ask::PromptAfterSend(const Terminal& term, bool* continuation) {
   // With nothing typed (submit.pipe_only), any prompt before the mark is
   // the REPL's before the helper ran the ask (after a person's line).
   if (config_.echo_osc > 0 && !echo_redrawn_ &&
-      (CursorRow(term) <= sent_row_ || (piped_ > 0 && config_.submit.pipe_only))) {
+      (CursorRow(term) <= sent_row_ || submission_.runs_from_pipe())) {
     return false;
   }
   // The helper marks the end of every submission's output (end_osc): a
@@ -310,12 +251,8 @@ void Ask::UpdateLines(const Terminal& term, ChildInput* child, TimePoint now) {
   bool continuation = false;
   if (!PromptAfterSend(term, &continuation)) return;
   CloseLineSegment(term);
-  if (next_line_ < lines_.size() || (continuation && config_.submit.close_blocks && !block_closed_)) {
-    if (next_line_ >= lines_.size()) {
-      block_closed_ = true;
-      lines_.push_back("");
-    }
-    QueueLine(term);
+  if (const std::string* line = submission_.NextLine(continuation)) {
+    QueueLine(term, *line);
     phase_ = Phase::kSending;
     Flush(term, child, now);
     return;
@@ -356,7 +293,7 @@ bool Ask::EchoWiped(const Terminal& term) const {
   if (echo_redrawn_) return false;  // the helper redrew it, as the user's code
   // The line's start as the screen shows it: up to a TAB (drawn as spaces).
   std::string start = sent_line_.substr(0, std::min<size_t>(8, sent_line_.find('\t')));
-  if (term.generation() == typist_.written_generation() || start.empty()) return false;
+  if (term.generation() == submission_.written_generation() || start.empty()) return false;
   std::string row;
   bool wrapped;
   if (!term.LineAt(sent_row_, &row, &wrapped)) return false;  // long gone into history
@@ -522,11 +459,7 @@ void Ask::Interrupt(const Terminal& term, ChildInput* child) {
   child->Write(KeysToBytes(config_.interrupt_keys, TerminalKeyModes(term)));
 }
 
-void Ask::DropUntakenPrompt(ChildInput* child) {
-  if (piped_ == 0 || !(config_.submit.enter_only || config_.submit.pipe_only) || echo_redrawn_) return;
-  child->DropPrompt(piped_);
-  piped_ = 0;
-}
+void Ask::DropUntakenPrompt(ChildInput* child) { submission_.DropUntaken(child, echo_redrawn_); }
 
 void Ask::Cancel(const Terminal& term, ChildInput* child, const std::string& why) {
   if (phase_ == Phase::kDone) return;
@@ -545,7 +478,7 @@ void Ask::Fail(ErrorKind kind, const std::string& error) {
   result_.ok = false;
   result_.kind = kind;
   result_.error = error;
-  typist_.Clear();
+  submission_.Clear();
   phase_ = Phase::kDone;
 }
 

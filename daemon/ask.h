@@ -20,7 +20,7 @@
 #include "request.h"
 #include "terminal.h"
 #include "turn_input.h"
-#include "typist.h"
+#include "submission.h"
 
 namespace tuidriver {
 
@@ -128,8 +128,7 @@ class Ask {
 
  private:
   enum class Phase { kQueued, kSending, kWaiting, kDone };
-  std::string WrapPrompt(ChildInput* child);  // (sends the prompt down the pipe first, for {pipe})
-  void QueueLine(const Terminal& term);
+  void QueueLine(const Terminal& term, const std::string& line);
   void QueueWhole(const Terminal& term);
   void Flush(const Terminal& term, ChildInput* child, TimePoint now);
   void UpdateLines(const Terminal& term, ChildInput* child, TimePoint now);
@@ -169,10 +168,6 @@ class Ask {
   bool streaming_;
   std::string prompt_;              // sanitised
   long timeout_ms_ = 0;
-  std::vector<std::string> lines_;  // kLines: the prompt's lines
-  uint64_t piped_ = 0;              // the prompt's number in the prompt pipe, 0 if none
-  size_t next_line_ = 0;
-  bool block_closed_ = false;
 
   Phase phase_ = Phase::kQueued;
   TimePoint deadline_;
@@ -180,7 +175,7 @@ class Ask {
   TimePoint last_change_;
   TimePoint settle_until_;
   bool settling_ = false;  // see settling()
-  Typist typist_;  // the prompt's and answers' keystrokes, paced; resubmits
+  Submission submission_;  // the prompt's and answers' keystrokes; resubmits
   uint64_t start_row_ = 0;
 
   // Where the current line was typed, and whether its echo has shown
