@@ -3,25 +3,13 @@
 #include <algorithm>
 #include <cstdlib>
 
-#include "json_writer.h"
 #include "keys.h"
-#include "reply_extractor.h"
 #include "screen_matcher.h"
 #include "terminal.h"
 #include "text.h"
 #include "utf8.h"
 
 namespace tuidriver {
-namespace {
-
-// The prompt's lines, without the empty ones that end it (one is kept).
-std::vector<std::string> PromptLines(const std::string& text) {
-  std::vector<std::string> lines = SplitLines(text);
-  while (lines.size() > 1 && lines.back().empty()) lines.pop_back();
-  return lines;
-}
-
-}  // namespace
 
 Ask::Ask(const Request& request, const EngineConfig& config,
          const ScreenMatcher& matcher, TimePoint now)
@@ -30,18 +18,17 @@ Ask::Ask(const Request& request, const EngineConfig& config,
       id_(request.id),
       streaming_(request.type == RequestType::kAskStream),
       prompt_(SanitizePrompt(request.prompt)),
+      submission_(config),
+      echo_(config.echo_osc),
+      reply_(config, matcher, prompt_),
       questions_(config, matcher, request.on_input == "wait") {
   long timeout_ms = request.timeout_ms > 0 ? request.timeout_ms : config.timeouts.ask_ms;
   timeout_ms_ = timeout_ms;
   deadline_ = now + Ms(timeout_ms);
 }
 
-uint64_t Ask::CursorRow(const Terminal& term) const {
-  return term.lines_scrolled() + static_cast<uint64_t>(term.cursor().row);
-}
-
 TimePoint Ask::next_wakeup() const {
-  TimePoint typing = typist_.next_wakeup();
+  TimePoint typing = submission_.next_wakeup();
   if (typing < deadline_) return typing;
   if (phase_ == Phase::kWaiting && questions_.pending()) return std::min(questions_.next_wakeup(), deadline_);
   if (phase_ == Phase::kWaiting && settle_until_ > last_change_ && settle_until_ < deadline_) {
@@ -57,25 +44,20 @@ TimePoint Ask::next_wakeup() const {
 void Ask::Start(const Terminal& term, ChildInput* child, TimePoint now) {
   deadline_ = now + Ms(timeout_ms_);
   if (config_.exit_osc > 0) exit_report_ = term.osc(config_.exit_osc);
-  start_row_ = config_.submit.mode == SubmitMode::kLines ? CursorRow(term)
-                                                         : term.lines_scrolled();
+  reply_.Start(term, echo_);
   if (config_.submit.mode == SubmitMode::kLines) {
-    lines_ = config_.submit.wrap.empty() ? PromptLines(prompt_) : std::vector<std::string>{WrapPrompt(child)};
-    QueueLine(term);
+    submission_.SplitLines(prompt_, child);
+    QueueLine(term, *submission_.NextLine(false));
   } else {
-    stale_reply_ = config_.reply.start.empty() ? std::string() : CurrentReply(term, true);
-    QueueWhole(term);
+    echo_.PromptTyped(term);
+    submission_.TypeWhole(term, prompt_);
   }
   phase_ = Phase::kSending;
   Flush(term, child, now);
 }
 
-bool Ask::ShowsStartReply(const Terminal& term) const {
-  return !stale_reply_.empty() && CurrentReply(term, true) == stale_reply_;
-}
-
 bool Ask::ShowsStaleReply(const Terminal& term) const {
-  return !saw_busy_ && ShowsStartReply(term);
+  return !saw_busy_ && reply_.ShowsStartReply(term, echo_);
 }
 
 bool Ask::TurnNotStarted(const Terminal& term) const {
@@ -86,104 +68,41 @@ bool Ask::TurnNotStarted(const Terminal& term) const {
 
 void Ask::Requeue() {
   phase_ = Phase::kQueued;
-  typist_.Restart();
-  saw_echo_ = saw_busy_ = false;
+  submission_.Restart();
+  saw_busy_ = false;
+  echo_.Forget();
   questions_.Reset();
   stream_.Reset();
-  seen_rows_.clear();
-  rows_missing_ = false;
-}
-
-// The whole prompt as one line: submit.wrap with {json} replaced by the
-// prompt as a JSON string literal (no newline or TAB left to type), or with
-// {pipe} by the number the prompt got in the program's prompt pipe.
-std::string Ask::WrapPrompt(ChildInput* child) {
-  std::string line = config_.submit.wrap;
-  size_t at = line.find("{pipe}");
-  if (at != std::string::npos) {
-    piped_ = child->PipePrompt(prompt_);
-    if (piped_ > 0 && (config_.submit.enter_only || config_.submit.pipe_only)) return std::string();
-    if (piped_ > 0) return line.replace(at, 6, std::to_string(piped_));
-  } else {
-    at = line.find("{json}");
-  }
-  std::string literal;
-  AppendJsonString(prompt_, &literal);
-  return line.replace(at, 6, literal);
+  reply_.Reset();
 }
 
 void Ask::FollowResize(const Terminal& term) {
   if (!started()) return;
-  start_row_ = term.RowAfterResize(start_row_);
-  sent_row_ = term.RowAfterResize(sent_row_);
-  output_start_ = term.RowAfterResize(output_start_);
-  output_end_ = term.RowAfterResize(output_end_);
-  // The typed row may be re-wrapped: what it shows now is what it showed.
-  bool wrapped;
-  if (!sent_row_text_.empty() && !term.LineAt(sent_row_, &sent_row_text_, &wrapped)) sent_row_text_.clear();
+  reply_.FollowResize(term);
+  echo_.FollowResize(term);
 }
 
-void Ask::QueueLine(const Terminal& term) {
-  const std::string& line = lines_[next_line_++];
-  sent_row_ = CursorRow(term);
-  sent_prompt_cols_ = term.cursor().col;
-  sent_line_ = line;
-  bool wrapped;
-  if (!term.LineAt(sent_row_, &sent_row_text_, &wrapped)) sent_row_text_.clear();
-  saw_echo_ = false;
-  output_start_ = sent_row_ + static_cast<uint64_t>(EchoRows(sent_prompt_cols_, line, term.cols()));
-  echo_redrawn_ = false;
-  if (config_.echo_osc > 0) echo_report_ = term.osc(config_.echo_osc);
-  output_ended_ = false;
-  if (piped_ > 0 && config_.submit.pipe_only) return;  // the helper runs it from the pipe
-  // Pasted, a line is taken literally: a TAB inserts a TAB instead of
-  // completing, and auto-indenting REPLs do not indent it twice.
-  if (term.bracketed_paste() && !line.empty()) {
-    typist_.Queue(BracketedPaste(line), 0);
-  } else {
-    typist_.Queue(line, 0);
-  }
-  typist_.Queue(KeysToBytes(config_.submit.enter, TerminalKeyModes(term)), config_.submit.enter_delay_ms);
-}
-
-void Ask::QueueWhole(const Terminal& term) {
-  sent_row_ = CursorRow(term);
-  std::string text = prompt_;
-  bool paste = config_.submit.mode == SubmitMode::kPaste && term.bracketed_paste();
-  size_t chunk = config_.submit.chunk_size ? config_.submit.chunk_size : text.size();
-  if (paste) typist_.Queue("\x1b[200~", 0);
-  for (size_t pos = 0; pos < text.size(); pos += chunk) {
-    size_t len = std::min(chunk, text.size() - pos);
-    // Never split a UTF-8 character between chunks.
-    while (pos + len < text.size() && (static_cast<unsigned char>(text[pos + len]) & 0xC0) == 0x80) ++len;
-    typist_.Queue(text.substr(pos, len), pos ? config_.submit.chunk_delay_ms : 0);
-    chunk = config_.submit.chunk_size ? config_.submit.chunk_size : text.size();
-    if (len > chunk) pos += len - chunk;
-  }
-  if (paste) typist_.Queue("\x1b[201~", 0);
-  typist_.Queue(KeysToBytes(config_.submit.enter, TerminalKeyModes(term)), config_.submit.enter_delay_ms,
-                config_.submit.enter_after_echo);
+void Ask::QueueLine(const Terminal& term, const std::string& line) {
+  echo_.LineTyped(term, line);
+  reply_.LineTyped(term, echo_, line);
+  submission_.TypeLine(term, line);
 }
 
 void Ask::Flush(const Terminal& term, ChildInput* child, TimePoint now) {
-  typist_.Update(term.generation(), child, now);
-  if (typist_.empty() && phase_ == Phase::kSending) {
+  submission_.Update(term.generation(), child, now);
+  if (submission_.typed() && phase_ == Phase::kSending) {
     phase_ = Phase::kWaiting;
-    typist_.Submitted(now);
+    submission_.Submitted(now);
   }
 }
 
-// submit.resubmit_ms: a program still taking in a paste may take the Enter
-// as part of it (Gemini, after a paste of more than five lines, or under
-// load). Such a turn never begins: the prompt stays in the input box,
-// nothing is busy, the screen is still. Returns when to press Enter again, or the deadline when
-// it is not to be pressed.
+// submit.resubmit_ms: a turn whose Enter a paste took never begins: the
+// prompt stays in the input box, nothing is busy, the screen is still.
+// Returns when to press Enter again, or the deadline when it is not to be
+// pressed.
 TimePoint Ask::ResubmitDue() const {
-  if (phase_ != Phase::kWaiting || config_.submit.resubmit_ms <= 0 ||
-      config_.submit.mode == SubmitMode::kLines || saw_busy_ || !stream_.streamed().empty()) {
-    return deadline_;
-  }
-  TimePoint due = typist_.ResubmitDue(last_change_, config_.submit.resubmit_ms);
+  if (phase_ != Phase::kWaiting || saw_busy_ || !stream_.streamed().empty()) return deadline_;
+  TimePoint due = submission_.ResubmitDue(last_change_);
   return due == TimePoint::max() ? deadline_ : due;
 }
 
@@ -196,10 +115,10 @@ void Ask::ResubmitIfLost(const Terminal& term, ChildInput* child, TimePoint now)
   bool lost = !matcher_.Busy(term) && !matcher_.PromptVisible(term) &&
               (CurrentReply(term, true).empty() || ShowsStaleReply(term));
   if (!lost) {
-    typist_.Decline(due);
+    submission_.DeclineResubmit(due);
     return;
   }
-  typist_.Resubmit(KeysToBytes(config_.submit.enter, TerminalKeyModes(term)), child, now);
+  submission_.Resubmit(term, child, now);
 }
 
 void Ask::Update(const Terminal& term, ChildInput* child, TimePoint now) {
@@ -211,8 +130,8 @@ void Ask::Update(const Terminal& term, ChildInput* child, TimePoint now) {
   }
   if (phase_ == Phase::kSending) Flush(term, child, now);
   if (phase_ == Phase::kWaiting) {
-    FollowEchoMarker(term);
-    FollowEndMarker(term);
+    if (echo_.FollowMarker(term)) reply_.OutputFrom(term.osc_row(config_.echo_osc));
+    reply_.FollowEndMarker(term, echo_);
   }
   std::string question;
   if (phase_ == Phase::kWaiting && questions_.Update(term, *child, seen_generation_, last_change_, now, &question)) {
@@ -222,8 +141,8 @@ void Ask::Update(const Terminal& term, ChildInput* child, TimePoint now) {
     return;
   }
   if (phase_ == Phase::kWaiting && !questions_.pending() && !config_.reply.start.empty() &&
-      !ShowsStartReply(term)) {
-    RememberReplyRows(term);
+      !reply_.ShowsStartReply(term, echo_)) {
+    reply_.RememberRows(term);
   }
   if (phase_ == Phase::kWaiting && !questions_.pending()) {
     if (config_.submit.mode == SubmitMode::kLines) {
@@ -240,17 +159,20 @@ void Ask::Update(const Terminal& term, ChildInput* child, TimePoint now) {
     Fail(ErrorKind::kTimeout, "no reply within " + std::to_string(timeout_ms_) + " ms");
     return;
   }
-  // Not while the screen still gives the reply it gave at Start, busy or
-  // not, nor any part of it: Codex says it is working before it draws the
-  // new echo, Claude may redraw the old turn in between, and the previous
-  // turn's reply (same prompt) must not stream as this one's. A new reply
-  // that begins like the old one streams once it differs or outgrows it.
-  if (streaming_ && phase_ == Phase::kWaiting && !ShowsStartReply(term)) {
-    std::string candidate = CurrentReply(term, false);
-    bool part_of_old = !stale_reply_.empty() && candidate.size() <= stale_reply_.size() &&
-                       stale_reply_.compare(0, candidate.size(), candidate) == 0;
-    if (!part_of_old) Stream(candidate, false);
-  }
+  if (streaming_ && phase_ == Phase::kWaiting) StreamSoFar(term);
+}
+
+// Not while the screen still gives the reply it gave at Start, busy or
+// not, nor any part of it: Codex says it is working before it draws the
+// new echo, Claude may redraw the old turn in between, and the previous
+// turn's reply (same prompt) must not stream as this one's. A new reply
+// that begins like the old one streams once it differs or outgrows it.
+void Ask::StreamSoFar(const Terminal& term) {
+  if (reply_.ShowsStartReply(term, echo_)) return;
+  std::string candidate = CurrentReply(term, false);
+  const std::string& old = reply_.start_reply();
+  bool part_of_old = !old.empty() && candidate.size() <= old.size() && old.compare(0, candidate.size(), candidate) == 0;
+  if (!part_of_old) stream_.Offer(candidate, false);
 }
 
 bool Ask::TakeInputEvent(std::string* json) { return questions_.TakeInputEvent(id_, json); }
@@ -263,44 +185,32 @@ bool Ask::Answer(const Request& r, const Terminal& term, ChildInput* child, Time
   }
   std::vector<std::string> keys;
   if (!questions_.Answer(static_cast<int>(r.option), &keys, err)) return false;
-  // One key at a time, a little apart: a TUI may read a burst as one key.
-  constexpr int kKeyGapMs = 80;
-  if (r.option <= 0 && !r.text.empty()) typist_.Queue(r.text, 0);
-  for (const std::string& key : keys) {
-    typist_.Queue(KeysToBytes({key}, TerminalKeyModes(term)), typist_.empty() ? 0 : kKeyGapMs);
-  }
   // A TUI may ignore keys for a moment after it shows a question, so that a
   // key meant for something else does not answer it (Claude drops them for
   // about half a second): the answer goes out no sooner than this.
   constexpr int kAnswerAfterMs = 800;
-  typist_.HoldUntil(std::max(now, questions_.shown_at() + Ms(kAnswerAfterMs)));
+  submission_.TypeAnswer(term, r.option <= 0 ? r.text : std::string(), keys,
+                         std::max(now, questions_.shown_at() + Ms(kAnswerAfterMs)));
   phase_ = Phase::kSending;
   Flush(term, child, now);
   return true;
 }
 
+// A line's prompt came back and it is done (the next prompt, not the one it
+// was typed at, nor the helper's redraw; after the helper's end mark; not
+// busy). *continuation: it is a continuation prompt.
 bool Ask::PromptAfterSend(const Terminal& term, bool* continuation) {
   bool prompt = matcher_.PromptVisible(term);
   bool cont = !prompt && matcher_.ContinuationVisible(term);
   if (!prompt && !cont) {
-    saw_echo_ = true;
+    echo_.NoPromptSeen();
     return false;
   }
-  // The prompt that was there when the line was typed is not the next one,
-  // unless the screen was cleared since (`clear`), wiping the echo.
-  if (!saw_echo_ && CursorRow(term) <= sent_row_ && !EchoWiped(term)) return false;
-  // The helper marks every submission's echo (echo_osc): before its mark, a
-  // prompt on the typed line is its redraw of the echo, read half drawn.
-  // With nothing typed (submit.pipe_only), any prompt before the mark is
-  // the REPL's before the helper ran the ask (after a person's line).
-  if (config_.echo_osc > 0 && !echo_redrawn_ &&
-      (CursorRow(term) <= sent_row_ || (piped_ > 0 && config_.submit.pipe_only))) {
-    return false;
-  }
+  if (!echo_.PromptIsNext(term, submission_.written_generation(), submission_.runs_from_pipe())) return false;
   // The helper marks the end of every submission's output (end_osc): a
   // prompt before its mark is not the submission's end (one drawn again
   // below late output before the submission began).
-  if (!cont && config_.end_osc > 0 && !output_ended_) return false;
+  if (!cont && config_.end_osc > 0 && !reply_.output_ended()) return false;
   if (matcher_.Busy(term)) return false;
   *continuation = cont;
   return true;
@@ -309,19 +219,15 @@ bool Ask::PromptAfterSend(const Terminal& term, bool* continuation) {
 void Ask::UpdateLines(const Terminal& term, ChildInput* child, TimePoint now) {
   bool continuation = false;
   if (!PromptAfterSend(term, &continuation)) return;
-  CloseLineSegment(term);
-  if (next_line_ < lines_.size() || (continuation && config_.submit.close_blocks && !block_closed_)) {
-    if (next_line_ >= lines_.size()) {
-      block_closed_ = true;
-      lines_.push_back("");
-    }
-    QueueLine(term);
+  reply_.CloseLine(term, echo_, submission_.written_generation());
+  if (const std::string* line = submission_.NextLine(continuation)) {
+    QueueLine(term, *line);
     phase_ = Phase::kSending;
     Flush(term, child, now);
     return;
   }
   if (continuation) {
-    result_.text = finished_output_;
+    result_.text = reply_.finished_output();
     Fail(ErrorKind::kNeedsInput, "the program waits for more input (continuation prompt)");
     result_.question = CursorLineText(term);
     return;
@@ -329,142 +235,19 @@ void Ask::UpdateLines(const Terminal& term, ChildInput* child, TimePoint now) {
   Finish(term);
 }
 
-// The current line's output: rows from after its echo up to the prompt
-// the cursor now sits on.
-// True once the row the line was typed on shows neither what it showed then
-// (the prompt: the echo may not be drawn yet) nor the line: the program
-// cleared the screen.
-void Ask::FollowEchoMarker(const Terminal& term) {
-  if (config_.echo_osc <= 0 || term.osc(config_.echo_osc) == echo_report_) return;
-  echo_report_ = term.osc(config_.echo_osc);
-  echo_redrawn_ = true;
-  output_start_ = term.osc_row(config_.echo_osc);
-}
-
-// The end mark of the submission whose echo mark was followed (the same
-// payload). Where it is, not where the prompt is now, ends the output:
-// the terminal noted its place as it came, so late output the helper
-// printed after it (above a fresh prompt) stays out, however late this runs.
-void Ask::FollowEndMarker(const Terminal& term) {
-  if (config_.end_osc <= 0 || output_ended_ || !echo_redrawn_ || term.osc(config_.end_osc) != echo_report_) return;
-  output_ended_ = true;
-  output_end_ = term.osc_row(config_.end_osc);
-  if (!term.LineBefore(output_end_, term.osc_col(config_.end_osc), &output_tail_)) output_tail_.clear();
-}
-
-bool Ask::EchoWiped(const Terminal& term) const {
-  if (echo_redrawn_) return false;  // the helper redrew it, as the user's code
-  // The line's start as the screen shows it: up to a TAB (drawn as spaces).
-  std::string start = sent_line_.substr(0, std::min<size_t>(8, sent_line_.find('\t')));
-  if (term.generation() == typist_.written_generation() || start.empty()) return false;
-  std::string row;
-  bool wrapped;
-  if (!term.LineAt(sent_row_, &row, &wrapped)) return false;  // long gone into history
-  return row != sent_row_text_ && row.find(start) == std::string::npos;
-}
-
-void Ask::CloseLineSegment(const Terminal& term) {
-  uint64_t end = output_ended_ ? output_end_ : CursorRow(term);
-  uint64_t first = output_start_;
-  if (end <= sent_row_ || EchoWiped(term)) first = term.lines_scrolled();  // screen was cleared
-  std::vector<Row> rows = RowsBetween(term, first, end);
-  // Output without a final newline ends on the prompt's own row.
-  std::string before = output_ended_ ? output_tail_ : end > sent_row_ ? matcher_.TextBeforePrompt(term) : "";
-  if (!before.empty()) rows.push_back({before, false});
-  AppendSegment(rows, &finished_output_, &has_output_);
-}
-
-void Ask::AppendSegment(const std::vector<Row>& rows, std::string* text, bool* has) const {
-  if (rows.empty()) return;
-  if (*has) *text += '\n';
-  *text += JoinRows(rows);
-  *has = true;
-}
-
-// A failed ask's text: what it printed so far, with the unfinished last
-// line (a question, a partial line) for line-by-line engines.
-std::string Ask::UnfinishedReply(const Terminal& term) const {
-  std::string text = CurrentReply(term, false);
-  if (config_.submit.mode != SubmitMode::kLines || phase_ != Phase::kWaiting) return text;
-  if (CursorRow(term) < output_start_) return text;
-  std::string tail = CursorLineText(term);
-  size_t end = tail.find_last_not_of(' ');
-  if (end == std::string::npos) return text;
-  if (!text.empty() && text.back() != '\n') text += '\n';
-  return text + tail;
-}
-
-// Everything from the ask's first row down to the input prompt, which is
-// where the cursor waits once the program is done.
-std::vector<Row> Ask::AskRows(const Terminal& term) const {
-  uint64_t end = CursorRow(term);
-  if (end <= start_row_) end = term.lines_scrolled() + static_cast<uint64_t>(term.rows());
-  return RowsBetween(term, start_row_, end);
-}
-
-void Ask::RememberReplyRows(const Terminal& term) {
-  bool headless = false;
-  std::vector<std::string> window = MarkedReplyRows(AskRows(term), prompt_, matcher_, config_.reply, true, &headless);
-  if (headless) rows_missing_ |= !seen_rows_.empty() && !MergeReplyRows(&seen_rows_, window);
-  else if (!window.empty()) seen_rows_ = std::move(window);
-}
-
 std::string Ask::CurrentReply(const Terminal& term, bool final) const {
-  if (config_.submit.mode != SubmitMode::kLines) {
-    std::vector<Row> rows = AskRows(term);
-    // A marked reply leaves out only the row being drawn, so a paragraph
-    // streams row by row. When only its tail shows, the rows seen before
-    // come first.
-    if (!config_.reply.start.empty()) {
-      bool headless = false;
-      std::vector<std::string> body = MarkedReplyRows(rows, prompt_, matcher_, config_.reply, !final, &headless);
-      if (headless) {
-        std::vector<std::string> seen = seen_rows_;
-        MergeReplyRows(&seen, body);
-        body.swap(seen);
-      }
-      return JoinReplyRows(std::move(body), config_.reply, term.cols());
-    }
-    std::string text = ExtractMarkedOrPlain(term, rows);
-    if (final) return text;
-    // While the program is still writing, its last line may change.
-    size_t nl = text.rfind('\n');
-    return nl == std::string::npos ? std::string() : text.substr(0, nl + 1);
-  }
-  std::string text = finished_output_;
-  if (final || phase_ != Phase::kWaiting) return text;
-  // Completed rows of the line being answered; the cursor's row may still grow.
-  uint64_t end = output_ended_ ? output_end_ : CursorRow(term);
-  if (end <= output_start_) return text;
-  std::vector<Row> rows = RowsBetween(term, output_start_, end);
-  while (!rows.empty() && rows.back().wrapped) rows.pop_back();
-  bool has = has_output_;
-  AppendSegment(rows, &text, &has);
-  if (!rows.empty()) text += '\n';  // those rows are complete lines
-  return text;
+  return reply_.Text(term, echo_, final, phase_ == Phase::kWaiting);
 }
 
-std::string Ask::ExtractMarkedOrPlain(const Terminal& term, const std::vector<Row>& rows) const {
-  if (!config_.reply.start.empty()) {
-    return ExtractMarkedReply(rows, prompt_, matcher_, config_.reply, term.cols());
-  }
-  // No reply marker: everything after the echo of the prompt, up to the
-  // prompt row.
-  uint64_t first = sent_row_ + static_cast<uint64_t>(EchoRows(sent_prompt_cols_, prompt_, term.cols()));
-  uint64_t end = CursorRow(term);
-  std::vector<Row> out;
-  for (size_t i = 0; i < rows.size(); ++i) {
-    uint64_t abs = start_row_ + i;
-    if (abs >= first && abs < end && !matcher_.IsChrome(rows[i].text)) out.push_back(rows[i]);
-  }
-  return JoinRows(out);
+std::string Ask::UnfinishedReply(const Terminal& term) const {
+  return reply_.Unfinished(term, echo_, phase_ == Phase::kWaiting);
 }
 
 void Ask::UpdateWhole(const Terminal& term, TimePoint now) {
   bool busy = matcher_.Busy(term);
   bool prompt = matcher_.PromptVisible(term);
   saw_busy_ |= busy;
-  if (!prompt) saw_echo_ = true;
+  if (!prompt) echo_.NoPromptSeen();
   if (busy || !prompt) return;
   // The turn has begun once the program showed it was busy, or shows a
   // reply marker after the echo (a turn too quick to see busy). Engines
@@ -473,7 +256,7 @@ void Ask::UpdateWhole(const Terminal& term, TimePoint now) {
   if (!config_.reply.start.empty()) {
     started = saw_busy_ || (!CurrentReply(term, true).empty() && !ShowsStaleReply(term));
   } else {
-    started = saw_busy_ || saw_echo_ || CursorRow(term) != sent_row_;
+    started = saw_busy_ || echo_.seen() || CursorRow(term) != echo_.row();
   }
   if (!started) return;
   // Some TUIs paint the end of a reply just after their done state. One
@@ -493,8 +276,8 @@ void Ask::UpdateWhole(const Terminal& term, TimePoint now) {
 
 void Ask::Finish(const Terminal& term, bool stream_screen) {
   result_.ok = true;
-  if (!config_.reply.start.empty() && config_.submit.mode != SubmitMode::kLines) RememberReplyRows(term);
-  result_.rows_missing = rows_missing_;
+  if (!config_.reply.start.empty() && config_.submit.mode != SubmitMode::kLines) reply_.RememberRows(term);
+  result_.rows_missing = reply_.rows_missing();
   result_.text = CurrentReply(term, true);
   std::string report = config_.exit_osc > 0 ? term.osc(config_.exit_osc) : exit_report_;
   size_t semi = report.find(';');
@@ -505,11 +288,9 @@ void Ask::Finish(const Terminal& term, bool stream_screen) {
                        "; the session goes on");
     return;
   }
-  if (streaming_ && stream_screen) Stream(result_.text, true);
+  if (streaming_ && stream_screen) stream_.Offer(result_.text, true);
   phase_ = Phase::kDone;
 }
-
-void Ask::Stream(const std::string& candidate, bool final) { stream_.Offer(candidate, final); }
 
 std::string Ask::TakeDelta() { return stream_.TakeDelta(); }
 
@@ -522,11 +303,7 @@ void Ask::Interrupt(const Terminal& term, ChildInput* child) {
   child->Write(KeysToBytes(config_.interrupt_keys, TerminalKeyModes(term)));
 }
 
-void Ask::DropUntakenPrompt(ChildInput* child) {
-  if (piped_ == 0 || !(config_.submit.enter_only || config_.submit.pipe_only) || echo_redrawn_) return;
-  child->DropPrompt(piped_);
-  piped_ = 0;
-}
+void Ask::DropUntakenPrompt(ChildInput* child) { submission_.DropUntaken(child, echo_.redrawn()); }
 
 void Ask::Cancel(const Terminal& term, ChildInput* child, const std::string& why) {
   if (phase_ == Phase::kDone) return;
@@ -545,7 +322,7 @@ void Ask::Fail(ErrorKind kind, const std::string& error) {
   result_.ok = false;
   result_.kind = kind;
   result_.error = error;
-  typist_.Clear();
+  submission_.Clear();
   phase_ = Phase::kDone;
 }
 

@@ -1,7 +1,10 @@
-// One ask: submit a prompt the engine's way, detect completion from the
-// screen, and extract the reply. Pure logic: it reads a Terminal, writes
-// through a ChildInput, and is driven by the session with explicit times,
-// so it is tested without a PTY or a clock.
+// One ask: its phase (queued, sending, waiting, done), its deadline and its
+// result. It tells from the screen when the program is done with the prompt;
+// its parts type the prompt (Submission), follow the echo (EchoTracker),
+// gather the reply (ReplyCollector) and watch for a question
+// (QuestionWatch). Pure logic: it reads a Terminal, writes through a
+// ChildInput, and is driven by the session with explicit times, so it is
+// tested without a PTY or a clock.
 #ifndef TUIDRIVER_ASK_H_
 #define TUIDRIVER_ASK_H_
 
@@ -12,15 +15,16 @@
 
 #include "child.h"
 #include "clock.h"
+#include "echo_tracker.h"
 #include "engine_config.h"
 #include "error_kind.h"
 #include "question_watch.h"
-#include "reply_extractor.h"
+#include "reply_collector.h"
 #include "reply_stream.h"
 #include "request.h"
+#include "submission.h"
 #include "terminal.h"
 #include "turn_input.h"
-#include "typist.h"
 
 namespace tuidriver {
 
@@ -43,6 +47,8 @@ class Ask {
   // `config` and `matcher` must outlive the Ask.
   Ask(const Request& request, const EngineConfig& config,
       const ScreenMatcher& matcher, TimePoint now);
+  Ask(const Ask&) = delete;  // its parts hold its prompt
+  Ask& operator=(const Ask&) = delete;
 
   const RequestId& id() const { return id_; }
   // The prompt as typed (sanitised): how a transcript records this turn.
@@ -121,58 +127,41 @@ class Ask {
   // its prompt, which the interrupt brings.
   void DropUntakenPrompt(ChildInput* child);
   // First row of the ask on the terminal: history from here is pinned.
-  uint64_t start_row() const { return start_row_; }
+  uint64_t start_row() const { return reply_.start_row(); }
   // The terminal was just resized: its rows were renumbered by reflow, so
   // the rows this ask holds follow their text (Terminal::RowAfterResize).
   void FollowResize(const Terminal& term);
 
  private:
   enum class Phase { kQueued, kSending, kWaiting, kDone };
-  std::string WrapPrompt(ChildInput* child);  // (sends the prompt down the pipe first, for {pipe})
-  void QueueLine(const Terminal& term);
-  void QueueWhole(const Terminal& term);
+  // Types `line` (submit.mode `lines`), noting where.
+  void QueueLine(const Terminal& term, const std::string& line);
   void Flush(const Terminal& term, ChildInput* child, TimePoint now);
   void UpdateLines(const Terminal& term, ChildInput* child, TimePoint now);
   void UpdateWhole(const Terminal& term, TimePoint now);
   TimePoint ResubmitDue() const;
   void ResubmitIfLost(const Terminal& term, ChildInput* child, TimePoint now);
   bool PromptAfterSend(const Terminal& term, bool* continuation);
-  bool EchoWiped(const Terminal& term) const;
-  void CloseLineSegment(const Terminal& term);
-  void AppendSegment(const std::vector<Row>& rows, std::string* text, bool* has) const;
   std::string CurrentReply(const Terminal& term, bool final) const;
-  // Rows from the ask's first row down to the input prompt.
-  std::vector<Row> AskRows(const Terminal& term) const;
-  // A marked reply's complete rows as the screen shows them now, added to
-  // those seen before: a reply taller than a screen that never scrolls
-  // into the history is only ever seen in pieces.
-  void RememberReplyRows(const Terminal& term);
   std::string UnfinishedReply(const Terminal& term) const;
-  std::string ExtractMarkedOrPlain(const Terminal& term, const std::vector<Row>& rows) const;
   // True while the screen still gives the reply it gave at Start and the
   // turn has shown nothing yet: an earlier ask of the same prompt, whose
   // echo and reply are still on screen, not this ask's reply.
   bool ShowsStaleReply(const Terminal& term) const;
-  // The screen gives the reply it gave at Start (busy or not).
-  bool ShowsStartReply(const Terminal& term) const;
+  // ask_stream: offers the reply so far as a delta.
+  void StreamSoFar(const Terminal& term);
   // `stream_screen`: an ask_stream's last delta comes from the screen (else
   // from ReplaceText, the record's text).
   void Finish(const Terminal& term, bool stream_screen = true);
-  void Stream(const std::string& candidate, bool final);
   void Fail(ErrorKind kind, const std::string& error);
   void Interrupt(const Terminal& term, ChildInput* child);
-  uint64_t CursorRow(const Terminal& term) const;
 
   const EngineConfig& config_;
   const ScreenMatcher& matcher_;
   RequestId id_;
   bool streaming_;
-  std::string prompt_;              // sanitised
+  std::string prompt_;  // sanitised
   long timeout_ms_ = 0;
-  std::vector<std::string> lines_;  // kLines: the prompt's lines
-  uint64_t piped_ = 0;              // the prompt's number in the prompt pipe, 0 if none
-  size_t next_line_ = 0;
-  bool block_closed_ = false;
 
   Phase phase_ = Phase::kQueued;
   TimePoint deadline_;
@@ -180,43 +169,14 @@ class Ask {
   TimePoint last_change_;
   TimePoint settle_until_;
   bool settling_ = false;  // see settling()
-  Typist typist_;  // the prompt's and answers' keystrokes, paced; resubmits
-  uint64_t start_row_ = 0;
-
-  // Where the current line was typed, and whether its echo has shown
-  // (the prompt left the cursor line), so that the prompt that was already
-  // there is not taken for the next one.
-  uint64_t sent_row_ = 0;
-  int sent_prompt_cols_ = 0;
-  std::string sent_line_;
-  std::string sent_row_text_;  // that row as it was (the prompt), for EchoWiped
-  bool saw_echo_ = false;
   bool saw_busy_ = false;
-  // kLines: output of the lines already answered, and where the current
-  // line's output starts.
-  std::string finished_output_;
-  bool has_output_ = false;
-  uint64_t output_start_ = 0;
-
-  QuestionWatch questions_;  // needs_input: the question, waiting, answering
-
   std::string exit_report_;  // exit_osc's payload at Start
-  // echo_osc's payload when the line was typed, and whether the helper has
-  // redrawn the echo since (the output then starts at its marker).
-  std::string echo_report_;
-  bool echo_redrawn_ = false;
-  void FollowEchoMarker(const Terminal& term);
-  // Whether the helper has marked where the line's output ends (end_osc),
-  // the row of its mark and the text left of it there (output without a
-  // final newline).
-  bool output_ended_ = false;
-  uint64_t output_end_ = 0;
-  std::string output_tail_;
-  void FollowEndMarker(const Terminal& term);
-  std::string stale_reply_;  // reply engines: what the screen gave at Start
-  std::vector<std::string> seen_rows_;  // marked replies: the rows seen so far
-  bool rows_missing_ = false;           // some rows were never on screen
-  ReplyStream stream_;  // ask_stream's deltas
+
+  Submission submission_;    // the prompt's and answers' keystrokes; resubmits
+  EchoTracker echo_;         // where the line was typed, and whether its echo showed
+  ReplyCollector reply_;     // the reply's text as the screen gives it (holds prompt_)
+  QuestionWatch questions_;  // needs_input: the question, waiting, answering
+  ReplyStream stream_;       // ask_stream's deltas
   AskResult result_;
 };
 
