@@ -125,6 +125,14 @@ std::string OutputDroppedEvent(int64_t bytes, int64_t events) {
   return o.Finish();
 }
 
+std::string ProgramStateEvent(const std::string& state, const std::string& question) {
+  JsonObject o;
+  o.Add("type", "program_state").Add("state", state);
+  if (state == "needs_input") o.Add("question", question);
+  else o.AddNull("question");
+  return o.Finish();
+}
+
 std::string NeedsInputEvent(const RequestId& id, const InputQuestion& q) {
   std::string options = "[";
   for (size_t i = 0; i < q.options.size(); ++i) {

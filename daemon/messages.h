@@ -53,6 +53,9 @@ std::string ReadyEvent(const std::string& engine, int64_t pid, int cols, int row
 // {"type":"output_dropped","bytes","events","reason"}: output events the
 // client did not read in time were dropped (counted, never silently).
 std::string OutputDroppedEvent(int64_t bytes, int64_t events);
+// {"type":"program_state","state":…,"question":…|null}: what a raw
+// session's program does now (program_state.h), for subscribers.
+std::string ProgramStateEvent(const std::string& state, const std::string& question);
 // {"id":ID,"type":"needs_input","question":"...","options":[{"index":1,"label":"Yes"},...]}
 std::string NeedsInputEvent(const RequestId& id, const InputQuestion& q);
 // {"type":"error","kind":…,"error":…, …fields}: a failure no request caused

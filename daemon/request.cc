@@ -233,8 +233,8 @@ bool ReadEvents(const object& obj, Request* r, JsonFields* f, std::string* err) 
   if (!f->Strings(obj, "events", false, &r->events)) return false;
   if (r->events.empty()) r->events = {"output"};
   for (const std::string& e : r->events) {
-    if (e != "output") {
-      *err = "unknown event '" + e + "' (known: output)";
+    if (e != "output" && e != "program_state") {
+      *err = "unknown event '" + e + "' (known: output, program_state)";
       return false;
     }
   }

@@ -6,6 +6,7 @@
 #include "cli_version.h"
 #include "keys.h"
 #include "messages.h"
+#include "question_watch.h"
 
 namespace tuidriver {
 SessionCore::SessionCore(const SessionOptions& options, SessionChild* child, MessageSink* out)
@@ -104,6 +105,7 @@ TimePoint SessionCore::NextWakeup(TimePoint now) const {
     consider(ready_wake_);
   }
   if (state_ == State::kReady) consider(asks_.next_wakeup());
+  if (state_ == State::kReady && options_.raw) consider(program_state_.next_wakeup(subscribed_state_));
   if (state_ != State::kExited) {
     consider(dialogs_.next_wakeup());
     if (term_.synchronized_update()) consider(frame_started_ + Ms(kFrameLimitMs));
@@ -141,6 +143,7 @@ void SessionCore::ReportExit() {
   bool was_starting = state_ == State::kStarting;
   state_ = State::kExited;
   out_->Send(ExitEvent(ExitFields()));
+  if (subscribed_state_ && options_.raw) out_->Send(ProgramStateEvent("exited", ""));
   std::string why = ExitDescription();
   asks_.ChildExited(&term_, why, now);
   FailPending(ErrorKind::kExited, why);
@@ -170,6 +173,7 @@ void SessionCore::OnScreen(TimePoint now) {
     }
     if (state_ == State::kStarting) CheckReady(now);
     if (state_ == State::kReady) asks_.Update(&term_, last_output_, dialogs_.sending(), child_, now);
+    UpdateProgramState(now);
   }
   UpdateWaiters(now);
   // After stdin's end, requests already received finish first (each within
@@ -347,6 +351,7 @@ void SessionCore::HandleInput(const Request& r) {
     return;
   }
   asks_.OnInput(now_);  // what the program does with input is unknown
+  program_state_.LookSoon(now_);
   JsonObject extra;
   if (r.type == RequestType::kSendSecret) {
     recorder_.Marker("[secret]");  // the secret itself is never recorded
@@ -487,6 +492,40 @@ const char* SessionCore::IdleState() const {
   }
 }
 
+void SessionCore::UpdateProgramState(TimePoint now) {
+  if (!options_.raw || state_ != State::kReady) return;
+  ProgramLook look;
+  if (program_state_.Update(term_, *child_, last_output_, subscribed_state_, now, &look)) {
+    out_->Send(ProgramStateEvent(look.state, look.question));
+  }
+}
+
+ProgramLook SessionCore::ProgramLookNow(const std::string& state) const {
+  if (state_ == State::kExited) return {"exited", ""};
+  if (state_ == State::kStarting) return {"starting", ""};
+  return options_.raw ? program_state_.Judge(term_, *child_) : EngineLook(state);
+}
+
+// A question an ask met with on_input "wait" comes in its needs_input event;
+// between asks the process (IdleState) or a dialog or needs_input rule that
+// shows without the prompt says one is up.
+ProgramLook SessionCore::EngineLook(const std::string& state) const {
+  std::vector<RuleMatch> rules = matcher_.Explain(term_, options_.mode);
+  std::string question;
+  bool certain = false;
+  if (state == "needs_input" && QuestionShows(options_.engine, matcher_, term_, TerminalReader::kReading,
+                                              &question, &certain)) {
+    return {"needs_input", question};
+  }
+  bool prompt = std::any_of(rules.begin(), rules.end(), [](const RuleMatch& m) { return m.rule == "prompt"; });
+  if (!rules.empty() && rules[0].verdict == "dialog") return {"needs_input", rules[0].text};
+  if (!rules.empty() && rules[0].verdict == "needs_input" && !prompt && matcher_.NeedsInput(term_, &question)) {
+    return {"needs_input", question};
+  }
+  if (term_.alt_screen()) return {"fullscreen", ""};
+  return {state == "busy" ? "running" : "ready", ""};
+}
+
 void SessionCore::SetCliVersion(const std::string& version) {
   cli_version_ = version;
   cli_warning_ = UnverifiedVersionWarning(options_.engine.name, version, options_.engine.cli.verified);
@@ -498,7 +537,12 @@ void SessionCore::HandleStatus(const Request& r) {
   if (state_ == State::kExited) state = "exited";
   else if (state_ == State::kReady) state = asks_.busy() ? "busy" : IdleState();
   JsonObject o;
-  o.Add("state", state).Add("pid", child_->pid());
+  if (options_.raw && state_ == State::kReady) program_state_.LearnPrompt(term_, *child_, last_output_, now_);
+  ProgramLook look = ProgramLookNow(state);
+  o.Add("state", state).Add("program_state", look.state);
+  if (look.state == "needs_input") o.Add("question", look.question);
+  else o.AddNull("question");
+  o.Add("pid", child_->pid());
   if (state_ == State::kExited) o.AddNull("foreground_pid").AddNull("cwd");
   else o.Add("foreground_pid", child_->ForegroundPid()).Add("cwd", child_->Cwd());
   // Raw sessions too: whether the foreground waits reading the terminal (null: unknown).
@@ -540,17 +584,30 @@ void SessionCore::HandleHistory(const Request& r) {
 }
 
 void SessionCore::HandleSubscribe(const Request& r) {
-  subscribed_output_ = r.type == RequestType::kSubscribe;
-  if (subscribed_output_ && r.output_base64 != batch_.base64()) {
+  bool on = r.type == RequestType::kSubscribe;
+  bool output = false;
+  for (const std::string& e : r.events) {
+    if (e == "output") {
+      subscribed_output_ = on;
+      output = true;
+    } else {
+      subscribed_state_ = on;
+      if (on) program_state_.LookSoon(now_);  // the subscriber hears the state soon
+    }
+  }
+  if (on && output && r.output_base64 != batch_.base64()) {
     // A character held back for its end goes out in the old encoding.
     std::string tail;
     output_utf8_.Flush(&tail);
     batch_.AddOutput(tail, tail.size(), now_);
     batch_.set_base64(r.output_base64);
   }
+  std::vector<std::string> events;  // what the client is subscribed to now
+  if (subscribed_output_) events.push_back("output");
+  if (subscribed_state_) events.push_back("program_state");
   JsonObject fields;
-  fields.AddStringArray("events", subscribed_output_ ? r.events : std::vector<std::string>());
-  if (subscribed_output_) fields.Add("encoding", r.output_base64 ? "base64" : "utf8");
+  fields.AddStringArray("events", events);
+  if (subscribed_output_) fields.Add("encoding", batch_.base64() ? "base64" : "utf8");
   ReplyOk(r.id, fields);
 }
 

@@ -10,7 +10,9 @@
 //                    that timed out, was cancelled or ended at a question;
 //   DialogResponder  answers the engine's dialogs with their keys;
 //   Waiters          expect and wait_idle;
-//   Closer           settle, quit keys, SIGTERM, SIGKILL.
+//   Closer           settle, quit keys, SIGTERM, SIGKILL;
+//   ProgramState     what a raw session's program does (ready, running,
+//                    needs_input, fullscreen), for status and its event.
 // This class starts the program's life (ready or not_ready), dispatches
 // requests, answers the ones that need no waiting, and ends the session:
 // every request gets its one reply, also after not_ready, after the
@@ -30,6 +32,7 @@
 #include "engine_config.h"
 #include "json_writer.h"
 #include "output_batch.h"
+#include "program_state.h"
 #include "recorder.h"
 #include "request.h"
 #include "screen_matcher.h"
@@ -156,6 +159,12 @@ class SessionCore {
   void HandleStatus(const Request& request);
   void HandleHistory(const Request& request);
   const char* IdleState() const;
+  // status.program_state and its question: ProgramState's judgement for a
+  // raw session; for an engine, what `state` (an ask, or the process
+  // between asks) and the engine's rules say.
+  ProgramLook ProgramLookNow(const std::string& state) const;
+  ProgramLook EngineLook(const std::string& state) const;
+  void UpdateProgramState(TimePoint now);
   void HandleSubscribe(const Request& request);
   bool IdInUse(const RequestId& id) const;
   // send, keys and paste are refused while more than this much input the
@@ -203,6 +212,7 @@ class SessionCore {
   DialogResponder dialogs_;
   Waiters waiters_;
   Closer closer_;
+  ProgramState program_state_;  // raw sessions only
 
   TimePoint now_;  // the time of the current entry point
   State state_ = State::kStarting;
@@ -210,6 +220,7 @@ class SessionCore {
   TimePoint ready_wake_ = TimePoint::max();  // the ready screen's settle time
   bool stdin_open_ = true;
   bool subscribed_output_ = false;
+  bool subscribed_state_ = false;  // program_state events
   bool child_exited_ = false;
   bool quit_ = false;
   int exit_code_ = 0;

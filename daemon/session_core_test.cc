@@ -313,5 +313,60 @@ TEST_F(SessionCoreTest, AVerifiedOrUnknownVersionWarnsOfNothing) {
   EXPECT_NE(std::string::npos, sink_.Find(R"({"id":2,"type":"reply")").find(R"("cli_version":null,"warnings":[])"));
 }
 
+// issue 44: status says what a raw session's program does, judged as the
+// line engines' questions are (program_state.h); a subscriber hears each change.
+TEST_F(SessionCoreTest, StatusSaysWhatARawProgramDoesAndItsQuestion) {
+  child_.reader = TerminalReader::kReading;
+  Begin(Raw());
+  Output(">>> ", 1);
+  Line(R"({"id":1,"type":"status"})", 200);  // quiet a while: the prompt as first shown
+  EXPECT_NE(std::string::npos,
+            sink_.Find(R"({"id":1,)").find(R"("state":"ready","program_state":"ready","question":null,)"));
+  Output("input('Name? ')\r\nName? ", 300);
+  Line(R"({"id":2,"type":"status"})", 400);
+  EXPECT_NE(std::string::npos,
+            sink_.Find(R"({"id":2,)").find(R"("state":"ready","program_state":"needs_input","question":"Name?",)"));
+  child_.reader = TerminalReader::kNotReading;
+  Line(R"({"id":3,"type":"status"})", 500);
+  EXPECT_NE(std::string::npos, sink_.Find(R"({"id":3,)").find(R"("program_state":"running","question":null,)"));
+  Exit(0, 600);
+  Line(R"({"id":4,"type":"status"})", 700);
+  EXPECT_NE(std::string::npos, sink_.Find(R"({"id":4,)").find(R"("state":"exited","program_state":"exited",)"));
+}
+
+TEST_F(SessionCoreTest, AProgramStateSubscriberHearsEachChangeOnce) {
+  child_.reader = TerminalReader::kReading;
+  Begin(Raw());
+  Output("$ ", 1);
+  Tick(150);  // the prompt is learnt; nobody listens: no look is scheduled
+  EXPECT_EQ(TimePoint::max(), core_->NextWakeup(At(150)));
+  Line(R"({"id":1,"type":"subscribe","events":["program_state"]})", 200);
+  sink_.Find(R"({"id":1,"type":"reply","ok":true,"events":["program_state"]})");
+  EXPECT_EQ(At(300), core_->NextWakeup(At(200)));
+  Tick(300);
+  sink_.Find(R"({"type":"program_state","state":"ready","question":null})");
+  Line(R"({"id":2,"type":"send","data":"read -p 'Sure? ' a\r"})", 400);
+  Output("read -p 'Sure? ' a\r\nSure? ", 410);
+  for (int ms = 410; ms <= 2000; ms += 10) Tick(ms);
+  EXPECT_EQ(1u, sink_.Count(R"({"type":"program_state","state":"needs_input","question":"Sure?"})"));
+  EXPECT_EQ(2u, sink_.Count(R"("type":"program_state")"));
+  Line(R"({"id":3,"type":"unsubscribe","events":["program_state"]})", 2100);
+  sink_.Find(R"({"id":3,"type":"reply","ok":true,"events":[]})");
+  Output("x\r\n$ ", 2200);
+  for (int ms = 2200; ms <= 4000; ms += 10) Tick(ms);
+  EXPECT_EQ(2u, sink_.Count(R"("type":"program_state")"));
+  EXPECT_EQ(TimePoint::max(), core_->NextWakeup(At(4000)));
+}
+
+TEST_F(SessionCoreTest, AnEngineStatusSaysItsProgramStateFromItsRules) {
+  ReadyRepl();
+  Line(R"({"id":1,"type":"status"})", 20);
+  EXPECT_NE(std::string::npos, sink_.Find(R"({"id":1,)").find(R"("state":"ready","program_state":"ready",)"));
+  Line(R"({"id":2,"type":"ask","prompt":"x"})", 30);
+  Tick(30);
+  Line(R"({"id":3,"type":"status"})", 40);
+  EXPECT_NE(std::string::npos, sink_.Find(R"({"id":3,)").find(R"("state":"busy","program_state":"running",)"));
+}
+
 }  // namespace
 }  // namespace tuidriver

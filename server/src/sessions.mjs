@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Session, SessionPool, TuiDriverError } from 'tuidriver';
+import { Session, SessionPool, TuiDriverError, paint } from 'tuidriver';
 import { defaultInstance, instanceOf } from './instance.mjs';
 import { OutputLog } from './output_log.mjs';
 import { RowLog } from './row_log.mjs';
@@ -198,7 +198,7 @@ export class SessionManager {
       // A raw program is "ready" at once; give it a quiet moment to show its prompt, since
       // input typed before it sets up its terminal can be discarded (readline flushes it).
       await session.waitIdle({ idleMs: 300, timeoutMs: 1500 }).catch(() => undefined);
-      // Its prompt as first shown: a quiet screen back at it is ready, not a question.
+      // Its prompt as first shown: a run's output ends before it (the state is the daemon's).
       const scr = await session.screen().catch(() => null);
       if (scr) entry.promptText = scr.lines[scr.cursor.row] ?? '';
     }
@@ -340,8 +340,7 @@ export class SessionManager {
     if (entry.exit) return 'exited';
     if (entry.turn?.question) return 'needs_input'; // the daemon reported it (on_input: wait)
     try {
-      const [st, scr] = await Promise.all([entry.session.status(), entry.session.screen()]);
-      return stateOf(st, scr, entry);
+      return (await entry.session.status()).programState; // the daemon's judgement (docs/protocol.md, status)
     } catch {
       return entry.exit || entry.session.exited ? 'exited' : 'unknown';
     }
@@ -497,7 +496,7 @@ export class SessionManager {
     const promptRow = before.firstRow + Math.max(0, before.lines.length - 1);
     const promptText = before.lines[before.lines.length - 1] ?? '';
     await this.call(entry, 'run', (x) => x.send(`${line}\r`));
-    const state = await this.waitQuiet(entry, { timeoutMs, idleMs, signal, promptText });
+    const state = await this.waitQuiet(entry, { timeoutMs, idleMs, signal });
     // A question is no timeout: the run ended at it (running is for a run that outlived its time).
     const running = state === 'running';
     const open = running || state === 'needs_input';
@@ -526,7 +525,7 @@ export class SessionManager {
    * foreground, or a question waits, the program exits, or time runs out. Resolves with
    * the state then (`running` when time ran out).
    */
-  async waitQuiet(entry, { timeoutMs, idleMs, signal, promptText }) {
+  async waitQuiet(entry, { timeoutMs, idleMs, signal }) {
     const s = entry.session;
     const deadline = Date.now() + timeoutMs;
     for (;;) {
@@ -539,8 +538,7 @@ export class SessionManager {
         if (e instanceof TuiDriverError && e.kind === 'timeout') return 'running';
         throw fromShim(e, 'run');
       }
-      const [st, scr] = await Promise.all([s.status(), s.screen()]);
-      const state = stateOf(st, scr, entry, promptText);
+      const state = (await s.status()).programState;
       if (state !== 'running') return state;
     }
   }
@@ -895,62 +893,6 @@ function dropFirstEcho(text, line, promptText) {
     text = nl < 0 ? '' : text.slice(nl + 1);
   }
   return text;
-}
-
-/** The text before the cursor on its row looks like a question: ends in ] ) ? : or >. */
-export function looksLikeQuestion(scr) {
-  return /[\])?:>]$/.test(textBeforeCursor(scr));
-}
-
-function textBeforeCursor(scr) {
-  const row = scr.lines[scr.cursor.row] ?? '';
-  return [...row].slice(0, scr.cursor.col).join('').trimEnd();
-}
-
-/**
- * The session's state from a status and a screen. A question is decided from the process
- * where it can be observed: engines (bash, python) say needs_input themselves; in a raw
- * session a child of the program that waits reading the terminal asks one, and the
- * program itself does when it reads away from its own prompt (`promptText`, or a row
- * ending like a shell prompt). Only where reading cannot be observed does the shape of
- * a quiet screen decide (the cursor after text ending in ] ) ? : or >).
- */
-export function stateOf(st, scr, entry, promptText) {
-  if (st.state === 'exited') return 'exited';
-  if (st.state === 'starting') return 'starting';
-  if (st.state === 'needs_input' || st.explain?.verdict === 'dialog') return 'needs_input';
-  // A needs_input pattern counts unless the prompt shows too (the bash and python engines'
-  // patterns are their fallback where the process cannot be observed; status decides).
-  if (st.explain?.verdict === 'needs_input' && !(st.explain.also ?? []).some((r) => r.rule === 'prompt')) return 'needs_input';
-  if (scr.altScreen) return 'fullscreen';
-  if (st.state === 'busy') return 'running';
-  if (entry.engine) return 'ready';
-  const reads = st.readsTerminal ?? null;
-  if (st.foregroundPid && st.pid && st.foregroundPid !== st.pid) {
-    if (reads === null) return looksLikeQuestion(scr) ? 'needs_input' : 'running';
-    return reads ? 'needs_input' : 'running';
-  }
-  const prompt = promptText ?? entry.promptText;
-  const cursorRow = scr.lines[scr.cursor.row] ?? '';
-  // At its own prompt, maybe with a typed line after it that the program has not run yet.
-  const atPrompt = prompt !== undefined
-    && (cursorRow.trimEnd() === prompt.trimEnd() || (prompt.trim() !== '' && cursorRow.startsWith(prompt)));
-  if (atPrompt) return 'ready';
-  if (reads === false) return 'running';
-  if (looksLikeQuestion(scr)) return 'needs_input';
-  return reads === true && !/[$#%]$/.test(textBeforeCursor(scr)) ? 'needs_input' : 'ready';
-}
-
-/**
- * Escape codes that draw `scr` (text only, no colours) on a fresh terminal, as the shim's
- * pseudoterminal does, after its history: printed, then scrolled up just off the screen.
- */
-function paint(scr) {
-  const history = scr.history?.length ? `${scr.history.join('\r\n')}${'\r\n'.repeat(scr.rows)}` : '';
-  const alt = scr.altScreen ? '\x1b[?1049h' : '';
-  const cursor = `\x1b[${scr.cursor.row + 1};${scr.cursor.col + 1}H`;
-  const visible = scr.cursor.visible ? '\x1b[?25h' : '\x1b[?25l';
-  return `${history}${alt}\x1b[H\x1b[2J${scr.lines.join('\r\n')}${cursor}${visible}`;
 }
 
 /** The screen as text for a model: the rows, then where the cursor is. */

@@ -3,7 +3,7 @@ import { strict as assert } from 'node:assert';
 import { test } from 'node:test';
 import { OutputLog } from '../src/output_log.mjs';
 import { RowLog } from '../src/row_log.mjs';
-import { capTail, dropEchoAndPrompt, echoOf, jsRegex, rowAfter, screenText, stateOf, unshown } from '../src/sessions.mjs';
+import { capTail, dropEchoAndPrompt, echoOf, jsRegex, rowAfter, screenText, unshown } from '../src/sessions.mjs';
 import { keyName, keyNames } from '../src/keys.mjs';
 
 test('OutputLog: offsets, draining from an offset, old chunks (or the front of one, to a line start) dropped over the cap', () => {
@@ -46,34 +46,6 @@ test('capTail: the tail, never half an emoji', () => {
   assert.deepEqual(capTail('abc', 5), { text: 'abc', truncated: false });
   assert.deepEqual(capTail('abcdef', 3), { text: 'def', truncated: true });
   assert.deepEqual(capTail('a😀b', 2), { text: 'b', truncated: true });
-});
-
-test('stateOf: exited, needs_input by rule or by the shape of a quiet screen, fullscreen, running, ready', () => {
-  const scr = (row, extra = {}) => ({ lines: [row], cursor: { row: 0, col: [...row].length }, altScreen: false, ...extra });
-  const st = (extra = {}) => ({ state: 'ready', pid: 10, foregroundPid: 10, explain: { verdict: 'ready' }, ...extra });
-  const raw = { engine: null, promptText: '$ ' };
-  assert.equal(stateOf(st({ state: 'exited' }), scr('$ '), raw), 'exited');
-  assert.equal(stateOf(st(), scr('$ '), raw), 'ready');
-  assert.equal(stateOf(st(), scr('Continue? [y/N] '), raw), 'needs_input');
-  assert.equal(stateOf(st(), scr('package name: (demo) '), raw), 'needs_input');
-  assert.equal(stateOf(st({ foregroundPid: 11 }), scr('compiling'), raw), 'running');
-  assert.equal(stateOf(st({ foregroundPid: 11 }), scr('Password:'), raw), 'needs_input');
-  assert.equal(stateOf(st(), scr('>>> '), { engine: null, promptText: '>>> ' }), 'ready');
-  assert.equal(stateOf(st(), scr('~', { altScreen: true }), raw), 'fullscreen');
-  assert.equal(stateOf(st({ state: 'busy' }), scr('x'), { engine: 'python' }), 'running');
-  assert.equal(stateOf(st({ explain: { verdict: 'needs_input' } }), scr('x'), { engine: 'claude' }), 'needs_input');
-  // Decided from the process: a child reading the terminal asks, one that does not works.
-  assert.equal(stateOf(st({ foregroundPid: 11, readsTerminal: true }), scr('Press any key to continue...'), raw), 'needs_input');
-  assert.equal(stateOf(st({ foregroundPid: 11, readsTerminal: false }), scr('Building:'), raw), 'running');
-  assert.equal(stateOf(st({ readsTerminal: true }), scr('Press any key'), raw), 'needs_input');
-  assert.equal(stateOf(st({ readsTerminal: true }), scr('/tmp$ '), raw), 'ready');
-  // A shell at its prompt with a typed line it has not run yet is not asking anything.
-  assert.equal(stateOf(st({ readsTerminal: true }), scr('$ echo a\uFFFDb'), raw), 'ready');
-  assert.equal(stateOf(st({ readsTerminal: true }), scr('Continue? [y/N] '), raw), 'needs_input');
-  // An engine's pattern is its fallback: with the prompt showing too, status decides.
-  const atPrompt = { verdict: 'needs_input', also: [{ rule: 'prompt' }] };
-  assert.equal(stateOf(st({ explain: atPrompt }), scr('>>> '), { engine: 'python' }), 'ready');
-  assert.equal(stateOf(st({ state: 'needs_input', explain: atPrompt }), scr('x'), { engine: 'python' }), 'needs_input');
 });
 
 test('screenText: rows without the blank ones below, then the cursor', () => {

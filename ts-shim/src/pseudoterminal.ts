@@ -1,5 +1,5 @@
 import { Session } from './session';
-import type { Disposable, ScreenState } from './types';
+import type { Disposable, MirrorSnapshot } from './types';
 
 /** VS Code's `Event<T>` shape: subscribe with a listener, get a Disposable back. */
 export type Event<T> = (listener: (e: T) => unknown, thisArgs?: unknown, disposables?: Disposable[]) => Disposable;
@@ -124,10 +124,15 @@ Session.prototype.toPseudoterminal = function toPseudoterminalMethod(this: Sessi
   return toPseudoterminal(this, opts);
 };
 
-/** Escape codes that redraw `screen` (text only, no colours) on a fresh terminal. */
-function paint(screen: ScreenState): string {
+/**
+ * Escape codes that draw `screen` (text only, no colours) on a fresh terminal; a snapshot's
+ * `history` (see `Session.mirror`) first, printed and then scrolled up just off the screen, so
+ * that it lands in the terminal's scrollback.
+ */
+export function paint(screen: MirrorSnapshot): string {
+  const history = screen.history?.length ? `${screen.history.join('\r\n')}${'\r\n'.repeat(screen.rows)}` : '';
   const alt = screen.altScreen ? '\x1b[?1049h' : '';
   const cursor = `\x1b[${screen.cursor.row + 1};${screen.cursor.col + 1}H`;
   const visible = screen.cursor.visible ? '\x1b[?25h' : '\x1b[?25l';
-  return `${alt}\x1b[H\x1b[2J${screen.lines.join('\r\n')}${cursor}${visible}`;
+  return `${history}${alt}\x1b[H\x1b[2J${screen.lines.join('\r\n')}${cursor}${visible}`;
 }

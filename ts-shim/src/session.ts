@@ -7,7 +7,7 @@ import { Daemon, type Json, type RequestHandle, type RequestHooks } from './daem
 import type { TuiDriverErrorDetails, TuiDriverErrorKind } from './errors';
 import { TuiDriverError } from './errors';
 import type {
-  AskOptions, Disposable, ExitInfo, ExpectResult, HistoryTurn, MirrorSnapshot, NeedsInputEvent, ScreenState,
+  AskOptions, Disposable, ExitInfo, ExpectResult, HistoryTurn, MirrorSnapshot, NeedsInputEvent, ProgramStateName, ScreenState,
   ScrollbackRows, SessionEvents, SessionStatus, SpawnOptions, StateExplanation, StyledScreenState, StyleRun,
   TurnResult, TurnTool,
 } from './types';
@@ -31,6 +31,7 @@ export class Session extends EventEmitter<SessionEvents> {
   private readonly daemon: Daemon;
   private exitInfo_: ExitInfo | null = null;
   private subscribed: Promise<unknown> | null = null;
+  private subscribedState: Promise<unknown> | null = null;
   /** `output` comes as base64 bytes; a character split between events waits here for its end. */
   private readonly outputDecoder = new TextDecoder();
   private closing: Promise<ExitInfo> | null = null;
@@ -54,6 +55,9 @@ export class Session extends EventEmitter<SessionEvents> {
     });
     (this as EventEmitter).on('newListener', (event: string | symbol) => {
       if (event === 'output') this.ensureSubscribed();
+      if (event === 'programState' && !this.subscribedState) {
+        this.subscribedState = this.subscribe(['program_state']).catch(() => undefined);
+      }
     });
   }
 
@@ -283,6 +287,8 @@ export class Session extends EventEmitter<SessionEvents> {
     const r = await this.call({ type: 'status' });
     return {
       state: r.state as SessionStatus['state'],
+      programState: r.program_state as ProgramStateName,
+      question: typeof r.question === 'string' ? r.question : null,
       pid: (r.pid as number | null) ?? null,
       foregroundPid: (r.foreground_pid as number | null) ?? null,
       readsTerminal: typeof r.reads_terminal === 'boolean' ? r.reads_terminal : null,
@@ -322,7 +328,10 @@ export class Session extends EventEmitter<SessionEvents> {
     await this.call({ type: 'answer', target: askId, ...(typeof answer === 'number' ? { option: answer } : { text: answer }) });
   }
 
-  /** Asks the daemon for events (`output`). Adding an `output` listener does this for you. */
+  /**
+   * Asks the daemon for events (`output`, `program_state`). Adding an `output` or a
+   * `programState` listener does this for you.
+   */
   async subscribe(events: string[] = ['output']): Promise<string[]> {
     // base64: the bytes exactly, cheaper for the daemon than a JSON string (docs/protocol.md).
     const r = await this.call({ type: 'subscribe', events, encoding: 'base64' });
@@ -488,6 +497,12 @@ export class Session extends EventEmitter<SessionEvents> {
         if (text) this.emit('output', text);
         break;
       }
+      case 'program_state':
+        this.emit('programState', {
+          state: msg.state as ProgramStateName,
+          question: typeof msg.question === 'string' ? msg.question : null,
+        });
+        break;
       case 'exit': {
         const tail = this.outputDecoder.decode();  // an unfinished character, as U+FFFD
         if (tail) this.emit('output', tail);

@@ -159,6 +159,14 @@ export interface StyledScreenState extends ScreenState {
 export interface SessionStatus {
   /** `needs_input`: engines that decide questions from the process (bash, python), between asks. */
   state: 'starting' | 'ready' | 'busy' | 'needs_input' | 'exited';
+  /**
+   * What the program does, for every kind of session: at its prompt, running, asking
+   * (`question` holds the question), a full-screen program, or ended. A raw session's is
+   * judged by the daemon as the line engines' questions are (docs/protocol.md, `status`).
+   */
+  programState: ProgramStateName;
+  /** With `programState` `needs_input`: the question (the cursor's row, or a full screen); else null. */
+  question: string | null;
   pid: number | null;
   foregroundPid: number | null;
   /** The foreground process waits reading the terminal; null when that cannot be observed. */
@@ -214,6 +222,16 @@ export interface OutputDroppedEvent {
  * `outputDropped`, `stderr` (the daemon's diagnostics, as they come after the spawn; what came
  * before is in `stderrTail`), `close` (the daemon is gone).
  */
+/** What a program does: `SessionStatus.programState` and the `programState` event. */
+export type ProgramStateName = 'starting' | 'ready' | 'running' | 'needs_input' | 'fullscreen' | 'exited';
+
+/** A raw session's program state changed (the daemon's `program_state` event). */
+export interface ProgramStateEvent {
+  state: ProgramStateName;
+  /** With `needs_input`: the question; else null. */
+  question: string | null;
+}
+
 export interface SessionEvents {
   output: [data: string];
   stderr: [chunk: string];
@@ -221,6 +239,8 @@ export interface SessionEvents {
   dialog: [event: DialogEvent];
   needsInput: [event: NeedsInputEvent];
   outputDropped: [event: OutputDroppedEvent];
+  /** Raw sessions: each change of `status().programState` (listening subscribes). */
+  programState: [event: ProgramStateEvent];
   close: [];
 }
 
