@@ -1,12 +1,11 @@
 #include "cli_version.h"
 
-#include <limits.h>
 #include <simdjson.h>
 #include <stdlib.h>
 
-#include <fstream>
 #include <sstream>
 
+#include "files.h"
 #include "platform.h"
 #include "transcript_format.h"
 
@@ -31,13 +30,11 @@ bool NamesPackage(const std::string& name, const std::vector<std::string>& packa
 
 // The name and version of the package.json in `dir`; false without one.
 bool ReadPackage(const std::string& dir, std::string* name, std::string* version) {
-  std::ifstream in(dir + "/package.json", std::ios::binary);
-  if (!in) return false;
-  std::stringstream buf;
-  buf << in.rdbuf();
+  std::string text;
+  if (!ReadWholeFile(dir + "/package.json", &text)) return false;
   simdjson::dom::parser parser;
   simdjson::dom::element doc;
-  if (parser.parse(simdjson::padded_string(buf.str())).get(doc) || !doc.is_object()) return false;
+  if (parser.parse(simdjson::padded_string(text)).get(doc) || !doc.is_object()) return false;
   *name = JsonStr(doc, "name");
   *version = JsonStr(doc, "version");
   return true;
@@ -64,8 +61,8 @@ std::string NpmPackageVersion(const std::string& executable, const std::vector<s
     std::string dir = Parent(executable) + "/node_modules/" + p;
     if (ReadPackage(dir, &name, &version) && name == p && !version.empty()) return version;
   }
-  char resolved[PATH_MAX];
-  std::string dir = Parent(realpath(executable.c_str(), resolved) ? std::string(resolved) : executable);
+  std::string resolved = RealPath(executable);
+  std::string dir = Parent(resolved.empty() ? executable : resolved);
   for (int i = 0; i <= kFoldersUp && !dir.empty(); ++i, dir = Parent(dir)) {
     std::string name, version;
     if (ReadPackage(dir, &name, &version) && NamesPackage(name, packages) && !version.empty()) return version;

@@ -1,22 +1,21 @@
 #include "engine_config.h"
 
-#include <dirent.h>
 #include <re2/re2.h>
 #include <simdjson.h>
 
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
-#include <fstream>
 #include <functional>
 #include <memory>
 #include <random>
 #include <set>
-#include <sstream>
 
 #include "cli_version.h"
+#include "files.h"
 #include "json_fields.h"
 #include "keys.h"
+#include "platform.h"
 #include "text.h"
 #include "compile_regex.h"
 #include "transcript_format.h"
@@ -426,14 +425,12 @@ bool ParseEngineConfig(const std::string& path, const std::string& json, EngineC
 }
 
 bool LoadEngineFile(const std::string& path, EngineConfig* config, std::string* err) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  std::string text;
+  if (!ReadWholeFile(path, &text)) {
     *err = path + ": cannot read the engine file";
     return false;
   }
-  std::stringstream text;
-  text << in.rdbuf();
-  return ParseEngineConfig(path, text.str(), config, err);
+  return ParseEngineConfig(path, text, config, err);
 }
 
 namespace {
@@ -468,15 +465,13 @@ std::string NewSessionToken() {
 
 std::vector<std::string> ListEngines(const std::string& dir) {
   std::vector<std::string> names;
-  DIR* d = opendir(dir.c_str());
-  if (!d) return names;
-  while (struct dirent* entry = readdir(d)) {
-    std::string file = entry->d_name;
+  std::vector<std::string> files;
+  ListDirectory(dir, &files);
+  for (const std::string& file : files) {
     if (file.size() <= 5 || file.compare(file.size() - 5, 5, ".json") != 0) continue;
     if (file == "schema.json") continue;
     names.push_back(BaseName(file));
   }
-  closedir(d);
   std::sort(names.begin(), names.end());
   return names;
 }

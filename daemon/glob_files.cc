@@ -1,12 +1,10 @@
 #include "glob_files.h"
 
-#include <dirent.h>
 #include <fnmatch.h>
-#include <sys/stat.h>
 
 #include <algorithm>
 
-#include "platform.h"  // lstat on Windows
+#include "platform.h"
 
 namespace tuidriver {
 
@@ -31,19 +29,18 @@ std::vector<std::string> GlobFiles(const std::string& pattern) {
         next.push_back(join(dir, part.c_str()));
         continue;
       }
-      DIR* d = opendir(dir.empty() ? "." : dir.c_str());
-      if (!d) continue;  // missing, or not a directory
-      while (const dirent* e = readdir(d)) {
-        if (fnmatch(part.c_str(), e->d_name, FNM_PERIOD) == 0) next.push_back(join(dir, e->d_name));
+      std::vector<std::string> names;
+      if (!ListDirectory(dir.empty() ? "." : dir, &names)) continue;  // missing, or not a directory
+      for (const std::string& name : names) {
+        if (fnmatch(part.c_str(), name.c_str(), FNM_PERIOD) == 0) next.push_back(join(dir, name.c_str()));
       }
-      closedir(d);
     }
     current.swap(next);
   }
   std::vector<std::string> found;
   for (const std::string& path : current) {
     struct stat st;
-    if (!path.empty() && lstat(path.c_str(), &st) == 0) found.push_back(path);
+    if (!path.empty() && StatPath(path, &st, false)) found.push_back(path);
   }
   std::sort(found.begin(), found.end());
   return found;

@@ -73,7 +73,7 @@ bool LoadEngine(const tuidriver::Options& o, tuidriver::EngineConfig* config, st
     std::string dir = tuidriver::FindEnginesDir();
     path = dir + "/" + o.engine + ".json";
     struct stat st;
-    if (stat(path.c_str(), &st) != 0) {
+    if (!tuidriver::StatPath(path, &st)) {
       // The names, as an unknown request type lists the known ones: a typo
       // is seen at a glance.
       std::string known;
@@ -103,9 +103,9 @@ void AddTranscript(const tuidriver::Options& o, tuidriver::SessionOptions* s) {
     for (size_t p; (p = arg.find("{session_id}")) != std::string::npos;) arg.replace(p, 12, s->session_id);
     s->engine.command.push_back(arg);
   }
-  char buf[PATH_MAX];
-  std::string cwd = o.cwd.empty() ? (getcwd(buf, sizeof buf) ? buf : ".") : o.cwd;
-  if (realpath(cwd.c_str(), buf)) cwd = buf;
+  std::string cwd = o.cwd.empty() ? "." : o.cwd;
+  std::string real = tuidriver::RealPath(cwd);  // "." is the current directory
+  if (!real.empty()) cwd = real;
   s->transcript_cwd = cwd;
   s->transcript_path = tuidriver::TranscriptPath(t.path, ChildHome(s->engine), cwd, s->session_id);
 }

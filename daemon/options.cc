@@ -26,7 +26,7 @@ bool ParseInt(const std::string& name, const std::string& text, long min, long m
 
 bool IsDir(const std::string& path) {
   struct stat st;
-  return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+  return StatPath(path, &st) && S_ISDIR(st.st_mode);
 }
 
 // Splits "--name=value" or takes the value from the next argument.
@@ -161,15 +161,16 @@ const char* UsageText() {
 }
 
 std::string FindEnginesDir() {
-  const char* env = getenv("TUIDRIVER_ENGINES");
-  if (env && *env) return env;
+  std::string env = EnvVar("TUIDRIVER_ENGINES");
+  if (!env.empty()) return env;
   std::string exe = SelfExePath();
   std::string dir = exe.substr(0, exe.rfind('/'));
   if (exe.empty()) return "engines";
   for (const char* rel : {"/../engines", "/../../engines", "/engines", "/../share/tuidriver/engines"}) {
-    char real[PATH_MAX];
     // Canonical, so messages name /opt/x/engines rather than /opt/x/bin/../engines.
-    if (IsDir(dir + rel)) return realpath((dir + rel).c_str(), real) ? real : dir + rel;
+    if (!IsDir(dir + rel)) continue;
+    std::string real = RealPath(dir + rel);
+    return real.empty() ? dir + rel : real;
   }
   return dir + "/../engines";
 }

@@ -10,6 +10,8 @@
 #define TUIDRIVER_PLATFORM_H_
 
 #include <signal.h>
+#include <stdio.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #ifndef _WIN32
 #include <poll.h>
@@ -43,8 +45,6 @@
 #define NSIG 65
 // Files are opened binary (no \n to \r\n) and not inherited by children.
 #define O_CLOEXEC (_O_NOINHERIT | _O_BINARY)
-#define realpath(path, resolved) _fullpath((resolved), (path), PATH_MAX)
-#define lstat stat  // no symbolic links to tell apart
 typedef int uid_t;
 inline uid_t getuid() { return 0; }
 #endif
@@ -65,6 +65,24 @@ int PollWithSignalMask(struct pollfd* fds, nfds_t nfds, int timeout_ms,
 // calls where the kernel has them; otherwise a loop up to the fd limit.
 void CloseFdsExcept(int keep, int also_keep = -1);
 #endif
+
+// Files and directories by their UTF-8 names: every path the daemon opens,
+// lists or checks goes through these. POSIX (platform_posix.cc): the calls
+// themselves. Windows: the C library's narrow calls read a name in the ANSI
+// code page, which cannot hold every name (a --record into 日本/ is not
+// found), so these convert it to UTF-16 and call _wopen, _wfopen, _wstat64,
+// _wopendir and _wfullpath.
+int OpenFd(const std::string& path, int flags, int mode = 0);  // open(2): -1 and errno on failure
+FILE* OpenStream(const std::string& path, const char* mode);  // fopen(3)
+// stat(2), or lstat(2) when !follow_links (Windows has no links to tell apart).
+bool StatPath(const std::string& path, struct stat* st, bool follow_links = true);
+// The names in `dir` as readdir(3) gives them, `.` and `..` included, in no
+// order; false when it cannot be opened.
+bool ListDirectory(const std::string& dir, std::vector<std::string>* names);
+// realpath(3) (Windows: the full path, not resolving links); empty on failure.
+std::string RealPath(const std::string& path);
+// The environment variable `name`; empty when unset. Windows: _wgetenv in UTF-8.
+std::string EnvVar(const char* name);
 
 // Makes fd non-blocking; false where it cannot be (a Windows pipe: writes
 // to it block, see docs/windows.md).

@@ -2,6 +2,7 @@
 // Cross-built with mingw-w64 and tested under Wine (docs/windows.md).
 #include "platform.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <io.h>
 #include <malloc.h>
@@ -205,20 +206,60 @@ bool TryLockFile(int fd) {
   return LockFileEx(file, LOCKFILE_EXCLUSIVE_LOCK | LOCKFILE_FAIL_IMMEDIATELY, 0, 1, 0, &at) != 0;
 }
 
+int OpenFd(const std::string& path, int flags, int mode) { return _wopen(Widen(path).c_str(), flags, mode); }
+
+FILE* OpenStream(const std::string& path, const char* mode) {
+  return _wfopen(Widen(path).c_str(), Widen(mode).c_str());
+}
+
+bool StatPath(const std::string& path, struct stat* st, bool) {
+  struct _stat64 wide;
+  if (_wstat64(Widen(path).c_str(), &wide) != 0) return false;
+  *st = {};
+  st->st_dev = wide.st_dev;
+  st->st_ino = wide.st_ino;
+  st->st_mode = wide.st_mode;
+  st->st_nlink = wide.st_nlink;
+  st->st_size = static_cast<decltype(st->st_size)>(wide.st_size);
+  st->st_atime = wide.st_atime;
+  st->st_mtime = wide.st_mtime;
+  st->st_ctime = wide.st_ctime;
+  return true;
+}
+
+bool ListDirectory(const std::string& dir, std::vector<std::string>* names) {
+  _WDIR* d = _wopendir(Widen(dir).c_str());
+  if (!d) return false;
+  while (const _wdirent* e = _wreaddir(d)) names->push_back(Narrow(e->d_name));
+  _wclosedir(d);
+  return true;
+}
+
+std::string RealPath(const std::string& path) {
+  wchar_t* full = _wfullpath(nullptr, Widen(path).c_str(), 0);
+  if (!full) return "";
+  std::string out = Narrow(full);
+  free(full);
+  return out;
+}
+
+std::string EnvVar(const char* name) {
+  const wchar_t* value = _wgetenv(Widen(name).c_str());
+  return value ? Narrow(value) : "";
+}
+
 std::string TempDir() {
-  char dir[MAX_PATH + 1];
-  DWORD n = GetTempPathA(sizeof dir, dir);
+  wchar_t dir[MAX_PATH + 1];
+  DWORD n = GetTempPathW(MAX_PATH + 1, dir);
   if (n == 0 || n > MAX_PATH) return ".";
-  std::string out(dir, n);
+  std::string out = Narrow(std::wstring(dir, n));
   while (out.size() > 1 && (out.back() == '\\' || out.back() == '/')) out.pop_back();
   return out;
 }
 
 std::string DefaultHome() {
-  const char* home = getenv("HOME");
-  if (home && *home) return home;
-  const char* profile = getenv("USERPROFILE");
-  return profile ? profile : "";
+  std::string home = EnvVar("HOME");
+  return home.empty() ? EnvVar("USERPROFILE") : home;
 }
 
 int StartPlatform(int argc, char** argv) {

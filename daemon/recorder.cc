@@ -9,7 +9,7 @@
 #include <ctime>
 
 #include "json_writer.h"
-#include "platform.h"  // O_CLOEXEC on Windows
+#include "platform.h"
 
 namespace tuidriver {
 
@@ -33,7 +33,7 @@ Recorder::~Recorder() { Stop(); }
 
 bool Recorder::Start(const std::string& path, int cols, int rows, const std::string& term, std::string* err) {
   Stop();
-  int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  int fd = OpenFd(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) {
     *err = "cannot record to '" + path + "': " + strerror(errno);
     return false;

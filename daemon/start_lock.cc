@@ -17,7 +17,7 @@ namespace {
 
 bool Exists(const std::string& path) {
   struct stat st;
-  return stat(path.c_str(), &st) == 0;
+  return StatPath(path, &st);
 }
 
 }  // namespace
@@ -38,7 +38,7 @@ std::unique_ptr<StartLock> StartLock::WaitFor(const std::string& created, int ti
   // The lock is taken even when the store exists: a first start that made
   // it may still be migrating it.
   std::string path = LockPath(created);
-  int fd = open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  int fd = OpenFd(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
   if (fd < 0) {
     *note = "cannot open " + path + " to start alone; starting anyway";
     return nullptr;

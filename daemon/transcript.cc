@@ -8,6 +8,7 @@
 #include <random>
 
 #include "glob_files.h"
+#include "platform.h"
 #include "transcript_format.h"
 
 namespace tuidriver {
@@ -79,7 +80,7 @@ void TranscriptReader::StartTurn(const std::string& prompt) {
     session_.at_turn_start.clear();
     for (const std::string& f : GlobFiles(session_.path)) {
       struct stat st;
-      if (stat(f.c_str(), &st) == 0) session_.at_turn_start[f] = FileVersion(st);
+      if (StatPath(f, &st)) session_.at_turn_start[f] = FileVersion(st);
     }
     format_->CountPrompts(&session_);
   }

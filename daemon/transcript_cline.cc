@@ -2,8 +2,7 @@
 
 #include <simdjson.h>
 
-#include <fstream>
-#include <sstream>
+#include "files.h"
 
 namespace tuidriver {
 namespace {
@@ -161,14 +160,6 @@ bool ParseClineTurn(const std::string& document, size_t prompts_before, Turn* tu
 
 namespace {
 
-std::string ReadAll(const std::string& path, bool* ok) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  *ok = static_cast<bool>(in);
-  return text.str();
-}
-
 class ClineTranscript : public TranscriptFormat {
  public:
   bool Locate(TranscriptSession* session) override;
@@ -183,9 +174,8 @@ class ClineTranscript : public TranscriptFormat {
 };
 
 bool ClineTranscript::Prompts(const std::string& messages_path, std::vector<std::string>* prompts) {
-  bool ok = false;
-  std::string document = ReadAll(messages_path, &ok), id, err;
-  return ok && ReadClineDocument(document, &id, prompts, &err);
+  std::string document, id, err;
+  return ReadWholeFile(messages_path, &document) && ReadClineDocument(document, &id, prompts, &err);
 }
 
 // A tentative file is looked for again until its turn is read whole, so
@@ -210,9 +200,8 @@ void ClineTranscript::StartTurn(const TranscriptSession&) {
 }
 
 TranscriptResult ClineTranscript::ReadTurn(const TranscriptSession&, Turn* turn, std::string* err) {
-  bool ok = false;
-  std::string document = ReadAll(file_, &ok);
-  if (!ok) {
+  std::string document;
+  if (!ReadWholeFile(file_, &document)) {
     *err = "no transcript at " + file_;
     return TranscriptResult::kNotYet;
   }

@@ -5,6 +5,7 @@
 #include <cctype>
 
 #include "glob_files.h"
+#include "platform.h"
 #include "transcript_claude.h"
 #include "transcript_cline.h"
 #include "transcript_codex.h"
@@ -109,7 +110,7 @@ namespace {
 // new since the spawn.
 bool NewInThisCwd(const TranscriptSession& session, const std::string& path, const std::string& cwd) {
   struct stat st;
-  return stat(path.c_str(), &st) == 0 && (cwd.empty() || cwd == session.cwd) &&
+  return StatPath(path, &st) && (cwd.empty() || cwd == session.cwd) &&
          session.before_spawn.count(path) == 0 && st.st_mtime >= session.spawned_ms / 1000 - 1;
 }
 

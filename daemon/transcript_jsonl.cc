@@ -3,24 +3,12 @@
 #include <sys/stat.h>
 
 #include <climits>
-#include <fstream>
 #include <sstream>
 
+#include "files.h"
+#include "platform.h"
+
 namespace tuidriver {
-namespace {
-
-// A file's bytes from `offset` on; false when it cannot be opened.
-bool ReadFileFrom(const std::string& path, uint64_t offset, std::string* text) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  in.seekg(static_cast<std::streamoff>(offset));
-  std::stringstream s;
-  s << in.rdbuf();
-  *text = s.str();
-  return true;
-}
-
-}  // namespace
 
 bool ForEachJsonlRecord(const std::string& jsonl, const JsonlRecordFn& record, std::string* err) {
   simdjson::dom::parser parser;
@@ -63,7 +51,7 @@ bool JsonlTranscript::RecordedPrompts(const std::string& path, std::vector<std::
   prompts->clear();
   std::vector<Turn> turns;
   std::string text, err;
-  if (!history_ || !ReadFileFrom(path, 0, &text) || !history_(text, &turns, &err)) return false;
+  if (!history_ || !ReadWholeFile(path, &text) || !history_(text, &turns, &err)) return false;
   for (Turn& t : PromptedTurns(std::move(turns))) prompts->push_back(std::move(t.prompt));
   return true;
 }
@@ -80,10 +68,9 @@ void JsonlTranscript::CountPrompts(TranscriptSession* session) {
 bool JsonlTranscript::LocateByGlob(TranscriptSession* session) {
   simdjson::dom::parser parser;
   auto by_first_record = [&](const std::string& path, std::string* id, std::string* cwd) {
-    std::ifstream in(path);
     std::string first;
     simdjson::dom::element record;
-    if (std::getline(in, first) && !parser.parse(first).get(record) && identify_(record, id, cwd)) return true;
+    if (ReadFirstLine(path, &first) && !parser.parse(first).get(record) && identify_(record, id, cwd)) return true;
     if (!named_ || !session->id_known() || !named_(path, session->session_id)) return false;
     *id = session->session_id;  // named for it, without the record that says so
     cwd->clear();
@@ -97,12 +84,12 @@ bool JsonlTranscript::LocateByGlob(TranscriptSession* session) {
 
 void JsonlTranscript::StartTurn(const TranscriptSession& session) {
   struct stat st;
-  offset_ = !file_.empty() && stat(file_.c_str(), &st) == 0 ? static_cast<uint64_t>(st.st_size) : 0;
+  offset_ = !file_.empty() && StatPath(file_, &st) ? static_cast<uint64_t>(st.st_size) : 0;
 }
 
 TranscriptResult JsonlTranscript::ReadTurn(const TranscriptSession& session, Turn* turn, std::string* err) {
   std::string text;
-  if (!ReadFileFrom(file_, offset_, &text)) {
+  if (!ReadWholeFile(file_, &text, offset_)) {
     *err = "no transcript at " + file_;
     return TranscriptResult::kNotYet;
   }
@@ -119,7 +106,7 @@ TranscriptResult JsonlTranscript::ReadTurn(const TranscriptSession& session, Tur
 bool JsonlTranscript::ReadHistory(const TranscriptSession& session, std::vector<Turn>* turns, std::string* err) {
   if (!history_) return TranscriptFormat::ReadHistory(session, turns, err);
   std::string text;
-  if (!ReadFileFrom(file_, 0, &text)) {
+  if (!ReadWholeFile(file_, &text)) {
     *err = "no transcript at " + file_;
     return false;
   }

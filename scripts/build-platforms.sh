@@ -186,7 +186,7 @@ build_win32_x64() {
   done
   for f in daemon/*.cc; do
     # The POSIX loop, PTY and platform files have Windows twins; home.cc reads /etc/passwd.
-    case $f in *_test.cc|*_fuzz.cc|*/platform_linux.cc|*/platform_darwin.cc|*/session.cc|*/pty_process.cc|*/home.cc) continue ;; esac
+    case $f in *_test.cc|*_fuzz.cc|*/platform_linux.cc|*/platform_darwin.cc|*/platform_posix.cc|*/session.cc|*/pty_process.cc|*/home.cc) continue ;; esac
     jobs+=("$cxx $flags -Wall -DTUIDRIVER_VERSION='\"$version\"' -Idaemon -Idaemon/win32 -Ideps/simdjson -I$src/re2 -Ideps/sqlite -c $f -o $out/obj/$(basename "$f" .cc).o")
   done
   jobs+=("$cxx $flags -Ideps/simdjson -c deps/simdjson/simdjson.cpp -o $out/obj/simdjson.o")

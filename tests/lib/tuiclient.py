@@ -7,8 +7,10 @@ by hand. The programs the tests drive are in tests/programs (PROGRAMS).
 """
 import json
 import os
+import queue
 import select
 import subprocess
+import threading
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -45,13 +47,73 @@ def parse_line(line: bytes):
     return obj
 
 
+class PipeReader:
+    """Reads one of the daemon's pipes with a deadline. POSIX: select() on it,
+    then one read. Windows, whose select() takes sockets only: a thread reads
+    the pipe into a queue from the start, and the deadline is the queue's."""
+
+    def __init__(self, pipe, threaded):
+        self.pipe = pipe
+        self.chunks = None
+        self.eof = False
+        if threaded:
+            self.chunks = queue.Queue()
+            threading.Thread(target=self._pump, daemon=True).start()
+
+    def _pump(self):
+        while True:
+            try:
+                chunk = os.read(self.pipe.fileno(), 65536)
+            except (OSError, ValueError):  # closed by release()
+                chunk = b""
+            self.chunks.put(chunk)
+            if not chunk:
+                return
+
+    def read(self, timeout):
+        """The next bytes, b"" at end of file, None if none came within
+        `timeout` s (0: only what is there now)."""
+        if self.chunks is None:
+            if not select.select([self.pipe], [], [], timeout)[0]:
+                return None
+            # (64 KiB, as the bench's floors read the PTY: a read of
+            # 1 MiB costs Python an mmap and munmap each, 12 us.)
+            return os.read(self.pipe.fileno(), 65536)
+        if self.eof:
+            return b""
+        try:
+            chunk = self.chunks.get(timeout=timeout) if timeout > 0 else self.chunks.get_nowait()
+        except queue.Empty:
+            return None
+        self.eof = not chunk
+        return chunk
+
+    def available(self):
+        """The bytes there now, or None. The thread lags behind the pipe: what
+        it brings within 0.2 s counts."""
+        return self.read(0 if self.chunks is None else 0.2)
+
+    def rest(self):
+        """What is left once the process has exited: bytes until the end of
+        file, or until none are there (a grandchild may hold the pipe). The
+        thread may lag behind the exit: it gets a second."""
+        out = b""
+        while True:
+            chunk = self.read(0 if self.chunks is None else 1)
+            if not chunk:
+                return out
+            out += chunk
+
+
 class Daemon:
     """One tuidriver process. Lines are read with a deadline, never forever.
     `launcher` replaces the binary's path in the command line (e.g. `chroot DIR /tuidriver`).
     `lean` is for the bench's timed paths: stderr is dropped, lines are parsed
-    without the UTF-8 walk, and messages no one waits for are not kept."""
+    without the UTF-8 walk, and messages no one waits for are not kept.
+    `threaded_reads`: read the pipes with threads (PipeReader), as on Windows."""
 
-    def __init__(self, *args, env=None, wait_ready=True, timeout=20, pass_fds=(), launcher=None, lean=False):
+    def __init__(self, *args, env=None, wait_ready=True, timeout=20, pass_fds=(), launcher=None, lean=False,
+                 threaded_reads=os.name == "nt"):
         full_env = dict(os.environ)
         full_env.setdefault("TUIDRIVER_ENGINES", os.path.join(ROOT, "engines"))
         if env:
@@ -59,6 +121,8 @@ class Daemon:
         self.proc = subprocess.Popen(
             [*(launcher or [BIN]), *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL if lean else subprocess.PIPE, env=full_env, pass_fds=pass_fds)
+        self.stdout = PipeReader(self.proc.stdout, threaded_reads)
+        self.stderr = PipeReader(self.proc.stderr, threaded_reads) if self.proc.stderr else None
         self.lean = lean
         self.buf = b""  # read, not yet parsed (the bench's drain reads raw bytes past it)
         self.events = []  # lines read while waiting for something else
@@ -83,13 +147,10 @@ class Daemon:
             if left <= 0:
                 raise TimeoutError("no line from tuidriver within %.1fs; stderr: %s" % (
                     timeout, self.stderr_tail()))
-            r, _, _ = select.select([self.proc.stdout], [], [], left)
-            if r:
-                # (64 KiB, as the bench's floors read the PTY: a read of
-                # 1 MiB costs Python an mmap and munmap each, 12 us.)
-                chunk = os.read(self.proc.stdout.fileno(), 65536)
-                if not chunk:
-                    raise EOFError("tuidriver closed stdout; stderr: %s" % self.stderr_tail())
+            chunk = self.stdout.read(left)
+            if chunk == b"":
+                raise EOFError("tuidriver closed stdout; stderr: %s" % self.stderr_tail())
+            if chunk:
                 self.buf += chunk
         line, self.buf = self.buf.split(b"\n", 1)
         return json.loads(line) if self.lean else parse_line(line)
@@ -149,11 +210,7 @@ class Daemon:
         if self.proc.stderr is not None and not self.proc.stderr.closed:
             # It has exited, so its writes are all in the pipe: read until
             # EOF or until nothing more is there (a grandchild may hold it).
-            while select.select([self.proc.stderr], [], [], 0)[0]:
-                chunk = os.read(self.proc.stderr.fileno(), 65536)
-                if not chunk:
-                    break
-                self.stderr_rest += chunk
+            self.stderr_rest += self.stderr.rest()
         for f in filter(None, (self.proc.stdin, self.proc.stdout, self.proc.stderr)):
             try:
                 f.close()
@@ -177,9 +234,9 @@ class Daemon:
         if self.proc.stderr.closed:  # released
             return self.stderr_rest.decode(errors="replace")[-2000:]
         try:
-            r, _, _ = select.select([self.proc.stderr], [], [], 0)
-            if r:
-                return os.read(self.proc.stderr.fileno(), 65536).decode(errors="replace")[-2000:]
+            chunk = self.stderr.available()
+            if chunk:
+                return chunk.decode(errors="replace")[-2000:]
         except (OSError, ValueError):
             pass
         return ""

@@ -6,14 +6,16 @@ What Wine 8 lacks gets a test that runs on real Windows and is skipped here,
 naming the reason (docs/windows.md). TUIDRIVER_LINUX_BIN, the Linux build,
 is the reference for bad input: both must answer it alike.
 """
+import json
 import os
 import re
+import shutil
 import subprocess
 import tempfile
 import time
 import unittest
 
-from tuiclient import BIN, Daemon, run_once
+from tuiclient import BIN, ROOT, Daemon, run_once
 
 UNDER_WINE = os.environ.get("TUIDRIVER_UNDER_WINE") == "1"
 LINUX_BIN = os.environ.get("TUIDRIVER_LINUX_BIN", "")
@@ -146,13 +148,38 @@ class NonAscii(unittest.TestCase):
                 self.assertIn(win_dir, [l.strip() for l in s["lines"]], screen_text(s))
                 d.close(30)
 
+    def test_engine_file_engines_dir_and_record(self):
+        # Opened with the C library's ANSI calls (fopen, stat, opendir),
+        # these names were not found: an engine file in a directory named
+        # with 日本, that directory as the engines directory, and a
+        # recording written into it.
+        with tempfile.TemporaryDirectory(prefix="td-é日本-") as unix_dir:
+            engine = os.path.join(unix_dir, "cmd-é日本.json")
+            shutil.copy(os.path.join(ROOT, "engines", "cmd.json"), engine)
+            env = {"TUIDRIVER_ENGINES": win_path(unix_dir)}
+            listed = subprocess.run([BIN, "--list-engines"], env={**os.environ, **env}, capture_output=True,
+                                    timeout=120)
+            out = listed.stdout.decode("utf-8")  # "engines in DIR:", then "  NAME DESCRIPTION" each
+            self.assertIn("engines in %s:" % win_path(unix_dir), out)
+            self.assertEqual([line.split()[0] for line in out.splitlines()[1:]], ["cmd-é日本"], out)
+            cast = os.path.join(unix_dir, "rec-日本.cast")
+            with Daemon("--engine-file", win_path(engine), "--record", win_path(cast), timeout=60) as d:
+                r = d.ask("echo hello", timeout_ms=60000)
+                self.assertEqual((r["ok"], r.get("text")), (True, "hello\n"), r)
+                d.close(60)
+            with open(cast, encoding="utf-8") as f:
+                self.assertEqual(json.loads(f.readline())["version"], 2)
+                self.assertIn("hello", f.read())
+            with Daemon("cmd-é日本", env=env, timeout=60) as d:  # by name, from that directory
+                self.assertEqual(d.ready["engine"], "cmd-é日本")
+                d.close(60)
+
 
 class CmdEngine(unittest.TestCase):
     """engines/cmd.json: cmd.exe as a REPL."""
 
     def test_ask_echo_and_quit(self):
-        root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-        with Daemon("--engine-file", win_path(os.path.join(root, "engines", "cmd.json")), timeout=60) as d:
+        with Daemon("--engine-file", win_path(os.path.join(ROOT, "engines", "cmd.json")), timeout=60) as d:
             r = d.ask("echo hello", timeout_ms=60000)
             self.assertTrue(r["ok"], r)
             self.assertEqual(r["text"], "hello\n")
