@@ -156,7 +156,7 @@ build_darwin() {  # platform zig-target
   sqlite_defs+=" -DSQLITE_LIKE_DOESNT_MATCH_BLOBS -DSQLITE_MAX_EXPR_DEPTH=0 -DSQLITE_USE_ALLOCA"
   jobs+=("$zig cc -target $2 -Os -w $sqlite_defs -c deps/sqlite/sqlite3.c -o $out/obj/sqlite3.o")
   printf '%s\n' "${jobs[@]}" | xargs -d '\n' -P2 -I{} sh -c '{}'
-  $zig c++ -target $2 -s $out/obj/*.o -o $out/tuidriver
+  $zig c++ -target $2 -s $(job_objects "${jobs[@]}") -o $out/tuidriver
   local size; size=$(stat -c %s $out/tuidriver)
   echo "$out/tuidriver: $size bytes"
   [ "$size" -lt "$darwin_max_bytes" ] || { echo "$out/tuidriver is 4 MB or more" >&2; exit 1; }
@@ -205,11 +205,18 @@ build_win32_x64() {
     todo+=("$j")
   done
   [ ${#todo[@]} -eq 0 ] || printf '%s\n' "${todo[@]}" | xargs -d '\n' -P2 -I{} sh -c '{}'
-  $cxx -static -s -Wl,--gc-sections $out/obj/*.o -o $out/tuidriver.exe
+  $cxx -static -s -Wl,--gc-sections $(job_objects "${jobs[@]}") -o $out/tuidriver.exe
   check_win32 $out/tuidriver.exe
   mkdir -p npm/tuidriver-win32-x64/bin
   install -m 755 $out/tuidriver.exe npm/tuidriver-win32-x64/bin/tuidriver.exe
   echo "npm/tuidriver-win32-x64/bin/tuidriver.exe: from $out/tuidriver.exe"
+}
+
+# The objects the compile jobs $@ write: what is linked, not obj/*.o, which
+# keeps the object of a source renamed or removed since an earlier build.
+job_objects() {
+  local j
+  for j in "$@"; do echo "${j##* -o }"; done
 }
 
 # Whether a daemon header is newer than object $1 (a header change rebuilds all).
