@@ -217,7 +217,10 @@ class RowStreaming:
         chunks = self.stream_paragraph(words(300, seed=11))
         finished = self.api.state()["last_turn_finished_at"]
         early = [c for t, c in chunks if t < finished]
-        self.assertGreaterEqual(len(early), 3, "deltas before the model finished: %r" % early)
+        # Two or more: the reply streams as it grows, not whole at the end.
+        # How many rows a CLI draws a frame depends on the load (opencode drew
+        # the paragraph in two frames on a fresh machine at load ~20, 2 cores).
+        self.assertGreaterEqual(len(early), 2, "deltas before the model finished: %r" % early)
 
 
 class TallResume:
