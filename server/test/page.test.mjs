@@ -7,20 +7,10 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { chromium } from 'playwright-core';
 import { SERVER_DIR } from './helpers.mjs';
-import { TOKEN, startTestServer } from './serve_helpers.mjs';
+import { TOKEN, startTestServer, termLines } from './serve_helpers.mjs';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = path.join(SERVER_DIR, 'test-artifacts');
-
-/** The terminal's text rows, as xterm.js holds them (scrollback and screen). */
-function termLines(page) {
-  return page.evaluate(() => {
-    const b = window.tuidriverTerm.buffer.active;
-    const out = [];
-    for (let i = 0; i < b.length; i++) out.push(b.getLine(i).translateToString(true));
-    return out;
-  });
-}
 
 async function until(fn, what) {
   for (let i = 0; ; i++) {

@@ -14,7 +14,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { chromium } from 'playwright-core';
 import { BIN_SERVE, SERVER_DIR, caller, waitForLine } from './helpers.mjs';
-import { TOKEN, WsClient, sseEvents } from './serve_helpers.mjs';
+import { TOKEN, WsClient, sseEvents, termLines } from './serve_helpers.mjs';
 
 const NGINX = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
 const CONF = path.join(SERVER_DIR, 'router', 'nginx.conf');
@@ -300,16 +300,6 @@ test('the page through nginx: lists the sessions of every instance, shows each a
   }
   assert.deepEqual(errors, []);
 });
-
-/** The page's terminal rows, as xterm.js holds them (scrollback and screen). */
-function termLines(page) {
-  return page.evaluate(() => {
-    const b = window.tuidriverTerm.buffer.active;
-    const out = [];
-    for (let i = 0; i < b.length; i++) out.push(b.getLine(i).translateToString(true));
-    return out;
-  });
-}
 
 async function until(fn, what) {
   for (let i = 0; ; i++) {

@@ -121,3 +121,13 @@ export class WsClient {
     return new Promise((r) => (this.closed ? r() : this.ws.once('close', r)));
   }
 }
+
+/** The page's terminal rows, as xterm.js holds them (scrollback and screen). */
+export function termLines(page) {
+  return page.evaluate(() => {
+    const b = window.tuidriverTerm.buffer.active;
+    const out = [];
+    for (let i = 0; i < b.length; i++) out.push(b.getLine(i).translateToString(true));
+    return out;
+  });
+}
