@@ -240,6 +240,20 @@ TEST(ReplyExtractor, CodexTipBelowAReplyIsNotAToolReport) {
                                         "go", m, c.reply, 120));
 }
 
+// Copilot 1.0.102 draws a tip below the prompt's echo when the prompt was
+// typed while it was loading: no reply yet, then the reply after the tip.
+TEST(ReplyExtractor, CopilotTipBelowTheEchoIsNoReply) {
+  EngineConfig c;
+  std::string err;
+  ASSERT_TRUE(LoadEngineFile(TUIDRIVER_SOURCE_DIR "/engines/copilot.json", &c, &err)) << err;
+  ScreenMatcher m(c);
+  std::vector<std::string> screen = {" ❯ say 'early'                                  00:26", " ● Tip: ctrl+x → o",
+                                     "   └ open most recent link", " /tmp/project"};
+  EXPECT_EQ("", ExtractMarkedReply(Rows(screen), "say 'early'", m, c.reply, 120));
+  screen.insert(screen.begin() + 3, " ● said early");
+  EXPECT_EQ("said early", ExtractMarkedReply(Rows(screen), "say 'early'", m, c.reply, 120));
+}
+
 // Cline wraps a tool's long command in its own indent, so the report's
 // first row (`   ⎿ `) is not right below the block's head: the head, the
 // rows it wrapped onto and the report are all left out; rows after a reply's

@@ -196,6 +196,22 @@ TEST(ScreenMatcher, OpencodeShowsAQuestionStillToBeDrawn) {
   }
 }
 
+// Copilot 1.0.102 shows its input box some 9 s before it has loaded, and
+// answers a prompt typed then only once loaded: it is not ready before.
+TEST(ScreenMatcher, CopilotIsBusyWhileItLoads) {
+  EngineConfig c;
+  std::string err;
+  ASSERT_TRUE(LoadEngineFile(TUIDRIVER_SOURCE_DIR "/engines/copilot.json", &c, &err)) << err;
+  ScreenMatcher m(c);
+  Terminal t(100, 5, 100);
+  Feed(&t, "\x1b[2;1H" + std::string(100, '-') + "\x1b[4;1H ● Loading: 2 skills — still waiting on ide   fake-model"
+           "\x1b[3;1H❯ ");
+  EXPECT_TRUE(m.PromptVisible(t));
+  EXPECT_FALSE(m.Ready(t));
+  Feed(&t, "\x1b[4;1H\x1b[2K ← open sidebar · Interactive · / commands · ? help   fake-model\x1b[3;3H");
+  EXPECT_TRUE(m.Ready(t));
+}
+
 TEST(ScreenMatcher, ExplainBusyOsc) {
   EngineConfig c;
   c.prompt = {"^› $", MatchScope::kCursorLine};
