@@ -93,7 +93,10 @@ def python_program(rng, number):
         if kind in ("thread", "late"):
             first, delay, args = previous, rng.choice([0, 0.05, 0.1]), [tag]
             if kind == "late":
-                first, delay, args = "main_done", late_delay(rng) / 1000, [LATE, number * 10 + n]
+                # One argument: print writes its arguments one by one, so
+                # the ticker's line could land between "LATE" and the number
+                # (Python's own print does so; seen once in ~500 asks).
+                first, delay, args = "main_done", late_delay(rng) / 1000, ["%s %d" % (LATE, number * 10 + n)]
             parts.append("done%d = threading.Event()\nthreading.Thread(target=after, args=(%s, %.3f, %r, done%d)).start()"
                          % (n, first, delay, args, n))
             if kind == "thread":
@@ -110,7 +113,7 @@ def python_program(rng, number):
 # Started by the first ask, prints "LATE tick" every 50 ms for ever.
 TICKERS = {
     "node": "setInterval(() => console.log('%s', 'tick'), 50);\nundefined;" % LATE,
-    "python": ("import threading, time\ndef tick():\n    while True:\n        print('%s', 'tick')\n"
+    "python": ("import threading, time\ndef tick():\n    while True:\n        print('%s tick')\n"
                "        time.sleep(0.05)\nthreading.Thread(target=tick, daemon=True).start()\nNone" % LATE),
 }
 
