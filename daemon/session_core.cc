@@ -500,17 +500,17 @@ void SessionCore::UpdateProgramState(TimePoint now) {
   }
 }
 
-ProgramLook SessionCore::ProgramLookNow(const std::string& state) const {
+ProgramLook SessionCore::ProgramLookNow(const std::string& state, const std::vector<RuleMatch>& rules) const {
   if (state_ == State::kExited) return {"exited", ""};
   if (state_ == State::kStarting) return {"starting", ""};
-  return options_.raw ? program_state_.Judge(term_, *child_) : EngineLook(state);
+  return options_.raw ? program_state_.Judge(term_, *child_) : EngineLook(state, rules);
 }
 
 // A question an ask met with on_input "wait" comes in its needs_input event;
 // between asks the process (IdleState) or a dialog or needs_input rule that
-// shows without the prompt says one is up.
-ProgramLook SessionCore::EngineLook(const std::string& state) const {
-  std::vector<RuleMatch> rules = matcher_.Explain(term_, options_.mode);
+// shows without the prompt says one is up. `rules`: the matcher's Explain
+// of the screen now, which `status` also reports.
+ProgramLook SessionCore::EngineLook(const std::string& state, const std::vector<RuleMatch>& rules) const {
   std::string question;
   bool certain = false;
   if (state == "needs_input" && QuestionShows(options_.engine, matcher_, term_, TerminalReader::kReading,
@@ -538,7 +538,8 @@ void SessionCore::HandleStatus(const Request& r) {
   else if (state_ == State::kReady) state = asks_.busy() ? "busy" : IdleState();
   JsonObject o;
   if (options_.raw && state_ == State::kReady) program_state_.LearnPrompt(term_, *child_, last_output_, now_);
-  ProgramLook look = ProgramLookNow(state);
+  std::vector<RuleMatch> rules = matcher_.Explain(term_, options_.mode);
+  ProgramLook look = ProgramLookNow(state, rules);
   o.Add("state", state).Add("program_state", look.state);
   if (look.state == "needs_input") o.Add("question", look.question);
   else o.AddNull("question");
@@ -559,8 +560,7 @@ void SessionCore::HandleStatus(const Request& r) {
   else o.Add("cli_version", cli_version_);
   o.AddStringArray("warnings", cli_warning_.empty() ? std::vector<std::string>() : std::vector<std::string>{cli_warning_});
   if (state_ == State::kStarting) matcher_.UpdateStarted(term_, &started_);
-  o.AddRaw("explain", matcher_.ExplainJson(matcher_.Explain(term_, options_.mode), started_,
-                                           state_ == State::kStarting));
+  o.AddRaw("explain", matcher_.ExplainJson(rules, started_, state_ == State::kStarting));
   if (state_ == State::kExited) o.Merge(ExitFields());
   else o.AddNull("exit_code").AddNull("signal");
   ReplyOk(r.id, o);

@@ -162,8 +162,8 @@ class SessionCore {
   // status.program_state and its question: ProgramState's judgement for a
   // raw session; for an engine, what `state` (an ask, or the process
   // between asks) and the engine's rules say.
-  ProgramLook ProgramLookNow(const std::string& state) const;
-  ProgramLook EngineLook(const std::string& state) const;
+  ProgramLook ProgramLookNow(const std::string& state, const std::vector<RuleMatch>& rules) const;
+  ProgramLook EngineLook(const std::string& state, const std::vector<RuleMatch>& rules) const;
   void UpdateProgramState(TimePoint now);
   void HandleSubscribe(const Request& request);
   bool IdInUse(const RequestId& id) const;
