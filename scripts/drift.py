@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Version drift: each agent CLI's e2e suite against its newest release on
 npm, then against the version pinned in tests/e2e/package.json (and, with
---older, the release before the pin), and a matrix of the results.
+--older, the release before the pin), and a matrix of the results. When the
+newest installs no executable for this platform, the newest release that
+does is tried too ("newest here").
 
 The pins are not touched: other releases are installed into scratch folders
 under $TUIDRIVER_DRIFT_DIR (default /tmp/tuidriver-drift) and the suite finds
@@ -132,7 +134,12 @@ def check(cli, older, scratch):
     package = PACKAGES[cli]
     pinned = pinned_version(package)
     # The newest is what `npm install -g` gives a user today: the latest tag.
-    versions = [("newest", npm_view(package, "dist-tags.latest")), ("pinned", pinned)]
+    newest = npm_view(package, "dist-tags.latest")
+    versions = [("newest", newest)]
+    here = newest_installable(cli, newest, pinned, scratch)
+    if here != newest:
+        versions.append(("newest here", here))
+    versions.append(("pinned", pinned))
     if older:
         before = [v for v in releases(package) if version_key(v) < version_key(pinned)]
         if before:
@@ -160,14 +167,29 @@ def check(cli, older, scratch):
     return rows
 
 
+def newest_installable(cli, newest, pinned, scratch):
+    """The newest release after the pin that installs this platform's
+    executable: the latest may not, while its platform package is not
+    published yet (kilo 7.8.1 has no cli-linux-x64), and users of this
+    platform then get the one before. The pin when none does."""
+    later = [v for v in releases(PACKAGES[cli]) if version_key(pinned) < version_key(v) <= version_key(newest)]
+    for version in reversed(later):
+        try:
+            modules_for(cli, version, scratch)
+            return version
+        except RuntimeError:
+            continue
+    return pinned
+
+
 def print_matrix(rows):
-    print("\n%-9s %-7s %-10s %-6s %s" % ("CLI", "which", "version", "result", "failing tests (log)"))
+    print("\n%-9s %-11s %-10s %-6s %s" % ("CLI", "which", "version", "result", "failing tests (log)"))
     for r in rows:
         result = "pass" if r["passed"] else "FAIL"
         detail = "" if r["passed"] else ", ".join(r["failing"])
         if not r["passed"] and os.path.exists(r["log"]):
             detail += " (%s)" % r["log"]
-        print("%-9s %-7s %-10s %-6s %s" % (r["cli"], r["role"], r["version"], "%s/%d" % (result, r["ran"]), detail))
+        print("%-9s %-11s %-10s %-6s %s" % (r["cli"], r["role"], r["version"], "%s/%d" % (result, r["ran"]), detail))
 
 
 def engine_file(cli, engines):

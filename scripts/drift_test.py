@@ -24,6 +24,25 @@ class DriftTest(unittest.TestCase):
         self.assertEqual(drift.parse_unittest(text), (12, ["Kilo.test_a", "KiloExact.test_b"]))
         self.assertEqual(drift.parse_unittest("Traceback ...\nSystemExit: not installed\n"), (0, []))
 
+    def test_the_newest_that_installs_here_is_found_when_the_latest_does_not(self):
+        installable = {"7.7.9", "7.7.7"}
+
+        def modules_for(cli, version, scratch):
+            if version not in installable:
+                raise RuntimeError("%s installs no executable" % version)
+            return "/modules"
+        saved = drift.releases, drift.modules_for
+        drift.releases = lambda package: ["7.7.5", "7.7.7", "7.7.9", "7.8.1", "7.9.0"]
+        drift.modules_for = modules_for
+        try:
+            self.assertEqual(drift.newest_installable("kilo", "7.8.1", "7.7.7", "/scratch"), "7.7.9")
+            installable.discard("7.7.9")
+            self.assertEqual(drift.newest_installable("kilo", "7.8.1", "7.7.7", "/scratch"), "7.7.7")
+            installable.add("7.8.1")
+            self.assertEqual(drift.newest_installable("kilo", "7.8.1", "7.7.7", "/scratch"), "7.8.1")
+        finally:
+            drift.releases, drift.modules_for = saved
+
     def test_the_engines_ranges_widen_by_what_passed_and_the_table_follows(self):
         tmp = tempfile.mkdtemp()
         engines, doc_path = os.path.join(tmp, "engines"), os.path.join(tmp, "engines.md")
