@@ -67,7 +67,7 @@ Screen::Screen(int cols, int rows, size_t scrollback_limit) : grid_(cols, rows, 
 // margin or the first character that needs more (see RunWidth, DecodeWhole).
 // What a character at a time would do at each cell is done once at the
 // run's edges: its start may split a wide character, its end may leave a
-// stray right half.
+// stray right half. One function: a call per run costs the throughput.
 const unsigned char* Screen::WriteRun(const unsigned char* p, const unsigned char* end) {
   char32_t cp;
   size_t bytes = DecodeWhole(p, end, &cp);
@@ -78,13 +78,6 @@ const unsigned char* Screen::WriteRun(const unsigned char* p, const unsigned cha
     return p + bytes;
   }
   if (wrap_next_) WrapToNextLine();
-  return FillRun(p, end, cp, bytes, width);
-}
-
-// WriteRun's loop: the first character (`cp`, `bytes` long, `width`
-// columns) fits on the row.
-const unsigned char* Screen::FillRun(const unsigned char* p, const unsigned char* end, char32_t cp, size_t bytes,
-                                     int width) {
   GridLine& line = grid_.Row(cursor_.row);
   int col = cursor_.col;
   if (line.cells[static_cast<size_t>(col)].kind == kWideRight) line.SplitWideAt(col);

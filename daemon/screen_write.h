@@ -166,9 +166,6 @@ class Screen {
 
   // Cells [0, n) get the ASCII characters text[0, n) in the pen's style.
   static void FillAscii(GridCell* cells, const unsigned char* text, size_t n, const GridCell& pen);
-  // The run's writing once its first character fits (WriteRun).
-  const unsigned char* FillRun(const unsigned char* p, const unsigned char* end, char32_t cp, size_t bytes,
-                               int width);
   void WriteWide(GridLine* line, int col, char32_t cp, int width);
   void AddCombining(char32_t cp);
   void WrapToNextLine();
