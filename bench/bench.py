@@ -511,7 +511,9 @@ def profile_throughput(cfg):
         return md, tops
 
 
-EMULATOR_FILES = ("/daemon/vt_parser.", "/daemon/terminal.", "/daemon/grid.", "/daemon/grid_reflow.")
+EMULATOR_FILES = ("/daemon/vt_parser.", "/daemon/terminal.", "/daemon/screen_write.", "/daemon/grid.",
+                  "/daemon/grid_reflow.")
+EMULATOR_CLASSES = ("Terminal::", "Screen::", "VtParser::", "Grid::", "GridLine::")
 
 
 def callgrind_split(cfg):
@@ -541,7 +543,7 @@ def callgrind_split(cfg):
               "libc (memset, memchr, malloc, syscall stubs...)": 0, "other (libstdc++, startup)": 0}
     keys = list(groups)
     for ir, path, fn, obj in rows:
-        if any(f in path for f in EMULATOR_FILES) or any(c in fn for c in ("Terminal::", "VtParser::", "Grid::", "GridLine::")):
+        if any(f in path for f in EMULATOR_FILES) or any(c in fn for c in EMULATOR_CLASSES):
             groups[keys[0]] += ir
         elif "CharWidth" in fn or "utf8proc" in fn or "utf8proc" in path:
             groups[keys[2]] += ir

@@ -594,9 +594,9 @@ PROFILE_NOTES = """How to read it:
 
 - The callgrind table is the load-independent picture of user space: the emulator
   (`VtParser::Feed`, which scans runs of text up to the next control byte eight bytes at
-  a time, and a CSI's digits in a loop of their own; `Terminal::PrintRun`, which writes a
+  a time, and a CSI's digits in a loop of their own; `Screen::WriteRun`, which writes a
   run's cells, ASCII and UTF-8 alike, straight into the row, with `CharWidth` inline for
-  the widths (utf8proc's, as a table); `PrintCodePoint`/`DecodeUtf8Byte` for the characters
+  the widths (utf8proc's, as a table); `Screen::WriteChar`/`Terminal::DecodeUtf8Byte` for the characters
   that need more (marks, joiners, invalid or cut UTF-8); `PushHistory`/`EncodeCells`, the
   text of each row that scrolls into the history) against the rest of the daemon (the PTY
   reads and the `ppoll` loop) and libc.

@@ -1,8 +1,8 @@
 // The emulator's bottom layer, as tmux's grid.c: the cells of the main and
 // the alternate screen, the history behind the main screen, the text read
 // back from them, and the reflow of a resize (grid_reflow.cc). It knows
-// nothing of escape sequences or of the cursor's rules: Terminal
-// (terminal.cc) writes into it.
+// nothing of escape sequences or of the cursor's rules: Screen
+// (screen_write.h) writes into it.
 //
 // Rows live in a fixed pool and scrolling rotates row indices, so scrolling
 // never copies the screen; lines that leave the top go to a bounded history,

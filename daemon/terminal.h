@@ -2,12 +2,15 @@
 // history and reply bytes (answers to DA/DSR/colour queries) out. Pure: it
 // does no I/O, so it is tested and fuzzed on byte strings.
 //
-// Three layers, as tmux's: VtParser splits the bytes into text, controls
-// and sequences; this class acts on them the way xterm and tmux do (tmux is
-// the reference the tests compare screens with): the cursor, the modes, the
-// scroll region, the replies; Grid (grid.h) holds the cells, the history and
-// the reflow. Printable runs are written straight into the row, because
-// program output is mostly text and the emulator must keep up with the PTY.
+// Three layers, as tmux's: VtParser (vt_parser.h, tmux's input.c) splits
+// the bytes into text, controls and sequences, and this class dispatches
+// them: it maps each to an operation of the Screen (screen_write.h, tmux's
+// screen-write.c: the cursor, the pending wrap, the scroll region, the
+// drawing modes, the saved cursors, erasing and scrolling), answers the
+// queries, and keeps what is not drawn (the title, OSC payloads, the key
+// and report modes). Grid (grid.h, tmux's grid.c), under the Screen, holds
+// the cells, the history and the reflow. tmux is the reference the tests
+// compare screens with.
 //
 // Rows are numbered two ways. Screen rows are 0..rows()-1. Absolute rows
 // count every line held: absolute row lines_scrolled() + r is screen row r,
@@ -24,15 +27,10 @@
 #include <vector>
 
 #include "grid.h"
+#include "screen_write.h"
 #include "vt_parser.h"
 
 namespace tuidriver {
-
-struct Cursor {
-  int row = 0;
-  int col = 0;
-  bool visible = true;
-};
 
 class Terminal : private VtParser::Handler {
  public:
@@ -60,12 +58,12 @@ class Terminal : private VtParser::Handler {
   void Resize(int cols, int rows);
   // Where absolute row `abs`, as numbered before the last Resize, is now
   // (reflow renumbers rows). For what holds an absolute row across a resize.
-  uint64_t RowAfterResize(uint64_t abs) const { return grid_.RowAfterResize(abs); }
+  uint64_t RowAfterResize(uint64_t abs) const { return screen_.grid().RowAfterResize(abs); }
 
-  int cols() const { return grid_.cols(); }
-  int rows() const { return grid_.rows(); }
-  Cursor cursor() const { return cursor_; }
-  bool alt_screen() const { return grid_.alt(); }
+  int cols() const { return screen_.cols(); }
+  int rows() const { return screen_.rows(); }
+  Cursor cursor() const { return screen_.cursor(); }
+  bool alt_screen() const { return screen_.alt(); }
   const std::string& title() const { return title_; }
   bool bracketed_paste() const { return bracketed_paste_; }
   bool app_cursor_keys() const { return app_cursor_keys_; }
@@ -90,50 +88,50 @@ class Terminal : private VtParser::Handler {
   // it is forgotten (held false) when the cells there are erased (ED, EL,
   // RIS), or, on the alternate screen, when that screen is left.
   using OscPlace = GridPlace;
-  OscPlace osc_place(int number) const;
+  OscPlace osc_place(int number) const { return screen_.place(number); }
   // Its column then. With a wrap pending the mark is at the start of the
   // next row, where the next character goes (an end mark after a full row
   // ends the reply with that row whole).
   int osc_col(int number) const { return osc_place(number).col; }
 
   // Text of screen row `row`, without trailing blanks.
-  std::string RowText(int row) const { return grid_.RowText(row); }
+  std::string RowText(int row) const { return screen_.grid().RowText(row); }
   std::vector<std::string> ScreenLines() const;
   // Text of the first `cols` columns of screen row `row`, blanks kept.
-  std::string RowPrefix(int row, int cols) const { return grid_.RowPrefix(row, cols); }
+  std::string RowPrefix(int row, int cols) const { return screen_.grid().RowPrefix(row, cols); }
   // True when the terminal wrapped screen row `row` onto the next row.
-  bool RowWrapped(int row) const { return grid_.RowWrapped(row); }
+  bool RowWrapped(int row) const { return screen_.grid().RowWrapped(row); }
   // The styled runs of screen row `row`, left to right; default cells are in none.
-  std::vector<StyleRun> RowStyles(int row) const { return grid_.RowStyles(row); }
+  std::vector<StyleRun> RowStyles(int row) const { return screen_.grid().RowStyles(row); }
 
   // Lines that have left the top of the main screen, ever.
-  uint64_t lines_scrolled() const { return grid_.lines_scrolled(); }
+  uint64_t lines_scrolled() const { return screen_.grid().lines_scrolled(); }
   // The oldest absolute row still held.
-  uint64_t first_retained_row() const { return grid_.first_retained_row(); }
-  size_t scrollback_size() const { return grid_.history_size(); }
+  uint64_t first_retained_row() const { return screen_.grid().first_retained_row(); }
+  size_t scrollback_size() const { return screen_.grid().history_size(); }
   // Text and wrap flag of absolute row `abs`; false if it is not held. A
   // wrapped row keeps its trailing spaces: they are part of the line. With
   // `tabs`, cells a TAB moved over come back as that TAB (replies,
   // scrollback); else as the spaces the screen shows.
   bool LineAt(uint64_t abs, std::string* text, bool* wrapped, bool tabs = false) const {
-    return grid_.LineAt(abs, text, wrapped, tabs);
+    return screen_.grid().LineAt(abs, text, wrapped, tabs);
   }
   // Text of absolute row `abs` left of column `col`, trailing blanks
   // dropped, TABs given back (as LineAt with `tabs`); false if the row is
   // not held.
-  bool LineBefore(uint64_t abs, int col, std::string* text) const { return grid_.LineBefore(abs, col, text); }
+  bool LineBefore(uint64_t abs, int col, std::string* text) const { return screen_.grid().LineBefore(abs, col, text); }
 
   // While pinned, history at or after absolute row `abs` is never dropped,
   // whatever the limit (a long reply must survive until it is read).
-  void PinHistory(uint64_t abs) { grid_.PinHistory(abs); }
-  void UnpinHistory() { grid_.UnpinHistory(); }
+  void PinHistory(uint64_t abs) { screen_.grid().PinHistory(abs); }
+  void UnpinHistory() { screen_.grid().UnpinHistory(); }
 
   // Changes whenever anything visible changes; cheap to poll.
   uint64_t generation() const { return generation_; }
 
   // For tests and the fuzzer: every row of both screens is blank past its
   // extent (what blanking and trimming rely on).
-  bool BlankPastExtent() const { return grid_.BlankPastExtent(); }
+  bool BlankPastExtent() const { return screen_.grid().BlankPastExtent(); }
 
  private:
   // What VtParser found (see vt_parser.h).
@@ -144,13 +142,7 @@ class Terminal : private VtParser::Handler {
   void Osc(const std::string& payload) override;
   void Dcs(const std::string& payload) override;
 
-  // Text.
-  const unsigned char* PrintRun(const unsigned char* p, const unsigned char* end);
-  // Cells [0, n) get the ASCII characters text[0, n) in the pen's style.
-  static void FillAscii(GridCell* cells, const unsigned char* text, size_t n, const GridCell& pen);
-  void PrintCodePoint(char32_t cp);
-  void AddCombining(char32_t cp);
-  void WrapToNextLine();
+  // Text the screen cannot take as a run: a byte of a multi-byte character.
   void DecodeUtf8Byte(unsigned char b);
 
   // Control sequences, by what they do.
@@ -163,70 +155,17 @@ class Terminal : private VtParser::Handler {
   void SetScrollRegion(const CsiSequence& csi);
   void SetGraphics(const CsiSequence& csi);
   int ExtendedColour(const CsiSequence& csi, int i, uint32_t* colour);
-
-  // Cursor and screen operations, as the sequences name them.
-  void MoveTo(int row, int col);  // clamped to the screen
-  // Down one row, scrolling at the region's bottom; new rows get background `bg`.
-  void Index(uint32_t bg);
-  void ReverseIndex();
-  void Tab(int count);
-  void BackTab(int count);
-  void SaveCursor();
-  void RestoreCursor();
-  void SwitchScreen(bool alt);
-  void EraseInDisplay(int how);
-  void EraseInLine(int how);
-  void InsertCells(int count);
-  void DeleteCells(int count);
-  void ScreenAlignment();
+  // RIS: the screen's reset and the modes kept here.
   void Reset();
-  void ResetModes();
-  // Forgets the OSC places on the current screen from screen row/column
-  // `from` up to (not including) `to`, in reading order: their cells were erased.
-  void ForgetOscPlaces(int from_row, int from_col, int to_row, int to_col);
-
-  void MarkTab(int from, int to);
-
-  // What DECSC saves and DECRC restores.
-  struct SavedCursor {
-    int row = 0;
-    int col = 0;
-    // Past the last column (a wrap pending): where a reflow puts the cursor.
-    // DECRC does not restore the pending wrap itself (RestoreCursor).
-    bool wrap_next = false;
-    bool origin_mode = false;
-    bool graphics[2] = {false, false};
-    int shift = 0;
-    GridCell pen;
-  };
 
   VtParser parser_;
-  Grid grid_;
-  Cursor cursor_;
-  // The last character filled the last column: the next one wraps first.
-  bool wrap_next_ = false;
-  GridCell pen_;  // the attributes new characters get (SGR); its ch is unused
-  SavedCursor saved_[2];  // main screen, alternate screen
-  int top_ = 0;           // scroll region: rows [top_, bottom_)
-  int bottom_;
-  std::vector<bool> tab_stops_;
-  // What REP repeats: the character just printed if it was ASCII, else 0
-  // (as tmux, which repeats nothing after other characters or sequences).
-  char32_t last_char_ = 0;
-  // A zero-width joiner came: the next character joins the cell before (tmux).
-  bool joining_ = false;
+  Screen screen_;
   // A UTF-8 character in progress: the code point so far and the bytes missing.
   char32_t utf8_cp_ = 0;
   int utf8_missing_ = 0;
   int utf8_length_ = 0;
 
-  // Modes.
-  bool autowrap_ = true;
-  bool origin_mode_ = false;
-  bool insert_mode_ = false;
-  bool newline_mode_ = false;
-  bool graphics_[2] = {false, false};  // G0, G1 hold DEC line drawing
-  int shift_ = 0;                      // SI selects G0, SO G1
+  // Modes that change no drawing: keys, pasting, reports.
   bool bracketed_paste_ = false;
   bool app_cursor_keys_ = false;
   bool app_keypad_ = false;
@@ -238,7 +177,6 @@ class Terminal : private VtParser::Handler {
   std::string title_;
   std::map<int, std::string> osc_;
   std::map<int, uint64_t> osc_frame_;
-  std::map<int, OscPlace> osc_place_;
   std::string replies_;
 
   uint64_t generation_ = 0;
