@@ -465,14 +465,20 @@ class AgentTurns:
         self.assertEqual(r["kind"], "cancelled", r)
         self.assertEqual(self.ask_ok("after cancel", "Back to normal."), "Back to normal.")
 
-    # 7. Timeout, then recovery with only the next ask's reply.
+    # 7. Timeout, then recovery with only the next ask's reply. Whether the
+    # timed-out turn reached the model before the interrupt stopped it
+    # depends on the CLI and the load (Copilot's C-c can cancel it first):
+    # its scripted reply is dropped, and the next reply is made from the next
+    # prompt, so a turn that reaches the fake late cannot take it.
     def test_timeout_recovers(self):
         self.api.script({"text": "too late " + words(50), "first_delay_ms": 4000})
-        started = self.api.state()["turns_started"]
         r = self.s.ask("this will time out", timeout_ms=1500)
-        self.api.wait_turn_started(started + 1)
         self.assertEqual(r["kind"], "timeout", r)
-        self.assertEqual(self.ask_ok("next question", "Only this."), "Only this.")
+        self.api.reset()
+        self.api.default({"echo_say": True})
+        r = self.s.ask("say 'only this'")
+        self.assertTrue(r["ok"], r)
+        self.assertEqual(r["text"], "said only this")
 
 
 class ToolTurns:
