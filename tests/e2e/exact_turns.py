@@ -224,6 +224,16 @@ class ExactTurns(WithFakeApi):
         self.assertIn("(%s %s)" % (self.CLI, version), r["transcript_error"])
 
 
+def lose_writes(path):
+    """Points a CLI's transcript file at /dev/null, so that whatever the CLI
+    writes to it from now on is lost (a transcript that cannot be read). In
+    one rename: the CLI may still be appending, and an unlink then symlink
+    lost that race once (Claude wrote the file again in between)."""
+    spare = path + ".tuidriver-null"
+    os.symlink("/dev/null", spare)
+    os.replace(spare, path)
+
+
 def installed_version(cli):
     """The version of the CLI's npm package in the install the tests run,
     as its engine file names the package, and the engine's verified range."""

@@ -9,7 +9,7 @@ import unittest
 import homes
 from agent_harness import (AgentLifecycle, TallResume, AgentSession, AgentTurns, RowStreaming, ToolTurns,
                            assert_text_agrees)
-from exact_turns import ExactTurns
+from exact_turns import ExactTurns, lose_writes
 from tuiclient import run_once
 
 CLI = "claude"
@@ -92,8 +92,7 @@ class ClaudeExact(ExactTurns, unittest.TestCase):
         files = [os.path.join(dp, f) for dp, _, fs in os.walk(os.path.join(session.home, ".claude", "projects"))
                  for f in fs if f == sid + ".jsonl"]
         self.assertEqual(len(files), 1, files)
-        os.unlink(files[0])
-        os.symlink("/dev/null", files[0])  # whatever Claude writes now is lost
+        lose_writes(files[0])  # whatever Claude writes now is lost
         return sid + ".jsonl"
 
 

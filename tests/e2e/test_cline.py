@@ -6,7 +6,7 @@ import os
 import unittest
 
 from agent_harness import AgentLifecycle, AgentTurns, RowStreaming, processes_matching
-from exact_turns import ExactTurns
+from exact_turns import ExactTurns, lose_writes
 
 CLI = "cline"
 
@@ -39,8 +39,7 @@ class ClineExact(ExactTurns, unittest.TestCase):
     def break_transcript(self, session):
         sid = session.daemon.request("status")["session_id"]
         path = os.path.join(session.home, ".cline", "data", "sessions", sid, sid + ".messages.json")
-        os.unlink(path)
-        os.symlink("/dev/null", path)
+        lose_writes(path)
         return sid
 
 

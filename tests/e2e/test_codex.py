@@ -10,7 +10,7 @@ import unittest
 
 import homes
 from agent_harness import AgentLifecycle, AgentTurns, RowStreaming, TallResume, ToolTurns, assert_text_agrees
-from exact_turns import ExactTurns
+from exact_turns import ExactTurns, lose_writes
 
 CLI = "codex"
 
@@ -136,8 +136,7 @@ class CodexExact(ExactTurns, unittest.TestCase):
         files = [os.path.join(dp, f) for dp, _, fs in os.walk(os.path.join(session.home, ".codex", "sessions"))
                  for f in fs if sid in f]
         self.assertEqual(len(files), 1, files)
-        os.unlink(files[0])
-        os.symlink("/dev/null", files[0])
+        lose_writes(files[0])
         return sid
 
 

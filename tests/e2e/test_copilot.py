@@ -6,7 +6,7 @@ import os
 import unittest
 
 from agent_harness import AgentLifecycle, AgentTurns, words
-from exact_turns import ExactTurns
+from exact_turns import ExactTurns, lose_writes
 
 CLI = "copilot"
 
@@ -45,8 +45,7 @@ class CopilotExact(ExactTurns, unittest.TestCase):
     def break_transcript(self, session):
         sid = session.daemon.request("status")["session_id"]
         path = os.path.join(session.home, ".copilot", "session-state", sid, "events.jsonl")
-        os.unlink(path)
-        os.symlink("/dev/null", path)
+        lose_writes(path)
         return sid
 
 
