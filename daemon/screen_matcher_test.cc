@@ -212,6 +212,28 @@ TEST(ScreenMatcher, CopilotIsBusyWhileItLoads) {
   EXPECT_TRUE(m.Ready(t));
 }
 
+// Cline's input box is ready only while empty: the cursor right after its
+// `❯ `, before the placeholder. A prompt left in the box (an Enter the
+// paste took, under load) is no prompt, so the ask presses Enter again
+// (submit.resubmit_ms) instead of waiting out its timeout.
+TEST(ScreenMatcher, ClineWithTextInItsBoxShowsNoPrompt) {
+  EngineConfig c;
+  std::string err;
+  ASSERT_TRUE(LoadEngineFile(TUIDRIVER_SOURCE_DIR "/engines/cline.json", &c, &err)) << err;
+  ScreenMatcher m(c);
+  Terminal t(60, 5, 100);
+  Feed(&t, "\x1b[2;1H" + std::string(40, '-') + "\x1b[3;1H❯ Ask anything...\x1b[4;1H" + std::string(40, '-') +
+           "\x1b[3;3H");
+  EXPECT_TRUE(m.PromptVisible(t));
+  EXPECT_TRUE(m.Ready(t));
+  Feed(&t, "\x1b[Ksay 'tdx-0-1'");
+  EXPECT_FALSE(m.PromptVisible(t));
+  EXPECT_FALSE(m.Ready(t));
+  std::string typed;
+  EXPECT_TRUE(m.UnfinishedInput(t, &typed));
+  EXPECT_EQ("❯ say 'tdx-0-1'", typed);
+}
+
 TEST(ScreenMatcher, ExplainBusyOsc) {
   EngineConfig c;
   c.prompt = {"^› $", MatchScope::kCursorLine};

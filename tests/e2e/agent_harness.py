@@ -86,7 +86,10 @@ class FakeApi:
 class AgentSession:
     """A fresh home and project directory, and tuidriver on the CLI."""
 
-    def __init__(self, cli, api, bare=False, mode=None, extra_args=(), git_repo=False, prepare_home=None):
+    def __init__(self, cli, api, bare=False, mode=None, extra_args=(), git_repo=False, prepare_home=None,
+                 engine=None):
+        """`engine`: an engine's fields (a dict) to run instead of its file,
+        given with --engine-file."""
         require_cli(cli)
         self.tmp = tempfile.mkdtemp(prefix="tuidriver-e2e-%s-" % cli)
         self.home = os.path.join(self.tmp, "home")
@@ -101,6 +104,11 @@ class AgentSession:
         if mode:
             args += ["--mode", mode]
         args += ["--extra-arg=%s" % a for a in extra_args]
+        if engine is not None:
+            path = os.path.join(self.tmp, cli + ".json")
+            with open(path, "w") as f:
+                json.dump(engine, f)
+            args += ["--engine-file", path]
         self.daemon = Daemon(*args, env=env, timeout=150)  # a loaded machine starts a TUI slowly
         self.pid = self.daemon.ready["pid"]
 

@@ -285,6 +285,9 @@ class ConcurrentStarts(WithFakeApi):
                     d.send({"id": "c%d" % r, "type": "ask", "prompt": prompt, "timeout_ms": 120000})
                 for i, d in enumerate(daemons):
                     reply = d.wait_for(lambda m, r=r: m.get("id") == "c%d" % r, 130)
+                    if not reply.get("ok"):  # what the session showed, and what the model was asked
+                        reply = dict(reply, screen=d.request("screen").get("text"),
+                                     prompts_seen=[json.dumps(q)[-300:] for q in self.api.turns()])
                     self.assert_own_reply(reply, "said tdx-%d-%d" % (i, r), ids[i])
                     ids[i] = reply["turn"]["session_id"]
             self.assertEqual(len(set(ids)), count, ids)  # no two sessions share an id

@@ -2,11 +2,13 @@
 the fake Chat Completions API as an openai-compatible provider
 (tests/e2e/homes.py). Exact turns come from ~/.cline/data/sessions/<id>/
 <id>.messages.json, a document Cline rewrites whole."""
+import json
 import os
 import unittest
 
 from agent_harness import AgentLifecycle, AgentTurns, RowStreaming, processes_matching
 from exact_turns import ExactTurns, lose_writes
+from tuiclient import ROOT
 
 CLI = "cline"
 
@@ -60,6 +62,25 @@ class ClineLifecycle(AgentLifecycle, unittest.TestCase):
         reply = s.close()
         self.assertTrue(reply["ok"], reply)
         self.assertEqual([p for p in processes_matching("--cline-hub-daemon") if tmp in p], [])
+
+    # An Enter that reaches Cline with its paste stays in the input box, the
+    # prompt with it (under load it did with the 200 ms enter_delay_ms: a
+    # concurrent ask ended in timeout with nothing on screen). The box is no
+    # prompt while it holds text, so submit.resubmit_ms presses Enter again.
+    # Here the Enter is sent with the paste, so the paste takes it.
+    def test_an_enter_the_paste_took_is_pressed_again(self):
+        from agent_harness import AgentSession
+        with open(os.path.join(ROOT, "engines", "cline.json")) as f:
+            engine = json.load(f)
+        engine["submit"] = {"mode": "paste", "enter_delay_ms": 0, "resubmit_ms": 2000}
+        s = AgentSession(self.CLI, self.api, engine=engine)
+        try:
+            self.api.default({"echo_say": True})
+            reply = s.ask("say 'pressed again'", timeout_ms=30000)
+            self.assertTrue(reply["ok"], (reply, s.daemon.request("screen")["lines"]))
+            self.assertEqual(reply["markdown"], "said pressed again", reply)
+        finally:
+            s.close()
 
 
 if __name__ == "__main__":
