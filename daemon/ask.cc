@@ -21,6 +21,7 @@ Ask::Ask(const Request& request, const EngineConfig& config,
       submission_(config),
       echo_(config.echo_osc),
       reply_(config, matcher, prompt_),
+      turn_(config, matcher, &echo_, reply_),
       questions_(config, matcher, request.on_input == "wait") {
   long timeout_ms = request.timeout_ms > 0 ? request.timeout_ms : config.timeouts.ask_ms;
   timeout_ms_ = timeout_ms;
@@ -31,9 +32,7 @@ TimePoint Ask::next_wakeup() const {
   TimePoint typing = submission_.next_wakeup();
   if (typing < deadline_) return typing;
   if (phase_ == Phase::kWaiting && questions_.pending()) return std::min(questions_.next_wakeup(), deadline_);
-  if (phase_ == Phase::kWaiting && settle_until_ > last_change_ && settle_until_ < deadline_) {
-    return settle_until_;
-  }
+  if (phase_ == Phase::kWaiting && turn_.settle_due() < deadline_) return turn_.settle_due();
   if (phase_ == Phase::kWaiting && questions_.probing() && questions_.next_wakeup() < deadline_) {
     return questions_.next_wakeup();
   }
@@ -56,20 +55,15 @@ void Ask::Start(const Terminal& term, ChildInput* child, TimePoint now) {
   Flush(term, child, now);
 }
 
-bool Ask::ShowsStaleReply(const Terminal& term) const {
-  return !saw_busy_ && reply_.ShowsStartReply(term, echo_);
-}
-
 bool Ask::TurnNotStarted(const Terminal& term) const {
   if (!started() || finished() || config_.submit.mode == SubmitMode::kLines) return false;
-  return !saw_busy_ && stream_.streamed().empty() &&
-         (CurrentReply(term, true).empty() || ShowsStaleReply(term));
+  return stream_.streamed().empty() && turn_.NotStarted(term);
 }
 
 void Ask::Requeue() {
   phase_ = Phase::kQueued;
   submission_.Restart();
-  saw_busy_ = false;
+  turn_.Reset();
   echo_.Forget();
   questions_.Reset();
   stream_.Reset();
@@ -98,43 +92,33 @@ void Ask::Flush(const Terminal& term, ChildInput* child, TimePoint now) {
 
 // submit.resubmit_ms: a turn whose Enter a paste took never begins: the
 // prompt stays in the input box, nothing is busy, the screen is still.
-// Returns when to press Enter again, or the deadline when it is not to be
-// pressed.
 TimePoint Ask::ResubmitDue() const {
-  if (phase_ != Phase::kWaiting || saw_busy_ || !stream_.streamed().empty()) return deadline_;
-  TimePoint due = submission_.ResubmitDue(last_change_);
+  if (phase_ != Phase::kWaiting || turn_.saw_busy() || !stream_.streamed().empty()) return deadline_;
+  TimePoint due = submission_.ResubmitDue(turn_.last_change());
   return due == TimePoint::max() ? deadline_ : due;
 }
 
 void Ask::ResubmitIfLost(const Terminal& term, ChildInput* child, TimePoint now) {
   TimePoint due = ResubmitDue();
   if (due == deadline_ || now < due) return;
-  // The input box is not empty (no prompt pattern), nothing is busy, and no
-  // new reply shows. The text itself is not looked for: a long paste shows
-  // as a placeholder ("[Pasted Text: 6 lines]").
-  bool lost = !matcher_.Busy(term) && !matcher_.PromptVisible(term) &&
-              (CurrentReply(term, true).empty() || ShowsStaleReply(term));
-  if (!lost) {
+  if (turn_.EnterLost(term)) {
+    submission_.Resubmit(term, child, now);
+  } else {
     submission_.DeclineResubmit(due);
-    return;
   }
-  submission_.Resubmit(term, child, now);
 }
 
 void Ask::Update(const Terminal& term, ChildInput* child, TimePoint now) {
   if (phase_ == Phase::kQueued || phase_ == Phase::kDone) return;
   settling_ = false;
-  if (term.generation() != seen_generation_) {
-    seen_generation_ = term.generation();
-    last_change_ = now;
-  }
+  turn_.Follow(term.generation(), now);
   if (phase_ == Phase::kSending) Flush(term, child, now);
   if (phase_ == Phase::kWaiting) {
     if (echo_.FollowMarker(term)) reply_.OutputFrom(term.osc_row(config_.echo_osc));
     reply_.FollowEndMarker(term, echo_);
   }
   std::string question;
-  if (phase_ == Phase::kWaiting && questions_.Update(term, *child, seen_generation_, last_change_, now, &question)) {
+  if (phase_ == Phase::kWaiting && questions_.Update(term, *child, turn_.generation(), turn_.last_change(), now, &question)) {
     result_.text = UnfinishedReply(term);
     Fail(ErrorKind::kNeedsInput, "the program is asking a question no dialog rule answers");
     result_.question = question;
@@ -244,34 +228,9 @@ std::string Ask::UnfinishedReply(const Terminal& term) const {
 }
 
 void Ask::UpdateWhole(const Terminal& term, TimePoint now) {
-  bool busy = matcher_.Busy(term);
-  bool prompt = matcher_.PromptVisible(term);
-  saw_busy_ |= busy;
-  if (!prompt) echo_.NoPromptSeen();
-  if (busy || !prompt) return;
-  // The turn has begun once the program showed it was busy, or shows a
-  // reply marker after the echo (a turn too quick to see busy). Engines
-  // without a marker: once it hid its prompt or moved the cursor.
-  bool started;
-  if (!config_.reply.start.empty()) {
-    started = saw_busy_ || (!CurrentReply(term, true).empty() && !ShowsStaleReply(term));
-  } else {
-    started = saw_busy_ || echo_.seen() || CursorRow(term) != echo_.row();
-  }
-  if (!started) return;
-  // Some TUIs paint the end of a reply just after their done state. One
-  // that reports its state by OSC and draws in frames (Codex) has painted
-  // it once a frame begun after that OSC is complete (frames are judged
-  // only once complete); else wait for a quiet screen.
-  int settle = config_.timeouts.reply_settle_ms;
-  bool drawn_after_osc = config_.busy_osc > 0 &&
-                         term.synchronized_updates() > term.osc_frame(config_.busy_osc);
-  if (settle > 0 && !drawn_after_osc && now < last_change_ + std::chrono::milliseconds(settle)) {
-    settle_until_ = last_change_ + std::chrono::milliseconds(settle);
-    settling_ = true;
-    return;
-  }
-  Finish(term);
+  TurnWatch::Verdict verdict = turn_.Judge(term, now);
+  settling_ = verdict == TurnWatch::Verdict::kSettling;
+  if (verdict == TurnWatch::Verdict::kDone) Finish(term);
 }
 
 void Ask::Finish(const Terminal& term, bool stream_screen) {

@@ -1,8 +1,8 @@
 // One ask: its phase (queued, sending, waiting, done), its deadline and its
-// result. It tells from the screen when the program is done with the prompt;
-// its parts type the prompt (Submission), follow the echo (EchoTracker),
-// gather the reply (ReplyCollector) and watch for a question
-// (QuestionWatch). Pure logic: it reads a Terminal, writes through a
+// result. Its parts type the prompt (Submission), follow the echo
+// (EchoTracker), gather the reply (ReplyCollector), tell how a prompt typed
+// whole fares (TurnWatch) and watch for a question (QuestionWatch); it
+// tells when a `lines` engine is done with each line itself. Pure logic: it reads a Terminal, writes through a
 // ChildInput, and is driven by the session with explicit times, so it is
 // tested without a PTY or a clock.
 #ifndef TUIDRIVER_ASK_H_
@@ -25,6 +25,7 @@
 #include "submission.h"
 #include "terminal.h"
 #include "turn_input.h"
+#include "turn_watch.h"
 
 namespace tuidriver {
 
@@ -139,15 +140,12 @@ class Ask {
   void Flush(const Terminal& term, ChildInput* child, TimePoint now);
   void UpdateLines(const Terminal& term, ChildInput* child, TimePoint now);
   void UpdateWhole(const Terminal& term, TimePoint now);
+  // When to press Enter again (submit.resubmit_ms), or the deadline.
   TimePoint ResubmitDue() const;
   void ResubmitIfLost(const Terminal& term, ChildInput* child, TimePoint now);
   bool PromptAfterSend(const Terminal& term, bool* continuation);
   std::string CurrentReply(const Terminal& term, bool final) const;
   std::string UnfinishedReply(const Terminal& term) const;
-  // True while the screen still gives the reply it gave at Start and the
-  // turn has shown nothing yet: an earlier ask of the same prompt, whose
-  // echo and reply are still on screen, not this ask's reply.
-  bool ShowsStaleReply(const Terminal& term) const;
   // ask_stream: offers the reply so far as a delta.
   void StreamSoFar(const Terminal& term);
   // `stream_screen`: an ask_stream's last delta comes from the screen (else
@@ -165,16 +163,13 @@ class Ask {
 
   Phase phase_ = Phase::kQueued;
   TimePoint deadline_;
-  uint64_t seen_generation_ = ~0ull;  // screen changes, for reply_settle_ms
-  TimePoint last_change_;
-  TimePoint settle_until_;
   bool settling_ = false;  // see settling()
-  bool saw_busy_ = false;
   std::string exit_report_;  // exit_osc's payload at Start
 
   Submission submission_;    // the prompt's and answers' keystrokes; resubmits
   EchoTracker echo_;         // where the line was typed, and whether its echo showed
   ReplyCollector reply_;     // the reply's text as the screen gives it (holds prompt_)
+  TurnWatch turn_;           // a prompt typed whole: begun, done, its Enter lost (reads echo_, reply_)
   QuestionWatch questions_;  // needs_input: the question, waiting, answering
   ReplyStream stream_;       // ask_stream's deltas
   AskResult result_;
