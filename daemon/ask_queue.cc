@@ -248,14 +248,17 @@ bool AskQueue::ClearLeftovers(const Terminal& term, TimePoint last_output, bool 
       return true;
     }
   }
-  if (!InResync() || term.generation() == resync_generation_) return false;
+  // Cleared once the program reacted to the interrupt, or showed no
+  // reaction to any nudge (Cline leaves a prompt whose Enter it lost in its
+  // box through every Escape).
+  if (!InResync() || (term.generation() == resync_generation_ && !NudgesSpent(term, now))) return false;
   if (now < quiet) {
     WakeAt(quiet, now);  // the reaction settles then
     return false;
   }
   if (!resync_cleared_ && !clear.empty() && !matcher_.Ready(term) && !matcher_.Busy(term)) {
-    // The program reacted and settled, but its prompt is not empty: the
-    // interrupted text came back into the input box.
+    // The program settled, but its prompt is not empty: the interrupted
+    // text came back into the input box, or never left it.
     WriteKeys(clear, term, child);
     resync_cleared_ = true;
     return true;
@@ -315,17 +318,25 @@ bool AskQueue::AwaitReaction(const Terminal& term, TimePoint last_output, ChildI
     WakeAt(wait, now);
     return true;
   }
+  if (NudgesSpent(term, now)) return false;  // nothing more to try
   bool at_main_prompt = ready && !matcher_.ContinuationVisible(term);
-  bool lines = engine_.submit.mode == SubmitMode::kLines;
-  int nudges = resync_ == Resync::kAwaitReaction ? 0 : resync_ == Resync::kNudged ? 1 : 2;
-  if (nudges >= (at_main_prompt || !lines ? 1 : 2)) return false;  // nothing more to try
-  bool enter = at_main_prompt || nudges == 1;
+  bool enter = at_main_prompt || resync_ == Resync::kNudged;
   WriteKeys(enter ? engine_.submit.enter : engine_.interrupt_keys, term, child);
-  resync_ = nudges == 0 ? Resync::kNudged : Resync::kNudgedTwice;
+  resync_ = resync_ == Resync::kAwaitReaction ? Resync::kNudged : Resync::kNudgedTwice;
   resync_generation_ = term.generation();
   react_until_ = now + Ms(kReactMs);
   WakeAt(react_until_, now);
   return true;
+}
+
+// One nudge at the main prompt or in an agent's TUI; a line-mode REPL
+// elsewhere gets two (the interrupt again, then an Enter).
+bool AskQueue::NudgesSpent(const Terminal& term, TimePoint now) const {
+  if (!InResync() || now < react_until_) return false;
+  bool at_main_prompt = matcher_.Ready(term) && !matcher_.ContinuationVisible(term);
+  bool lines = engine_.submit.mode == SubmitMode::kLines;
+  int nudges = resync_ == Resync::kAwaitReaction ? 0 : resync_ == Resync::kNudged ? 1 : 2;
+  return nudges >= (at_main_prompt || !lines ? 1 : 2);
 }
 
 // After every nudge (AwaitReaction had nothing more to try), no prompt:

@@ -155,6 +155,8 @@ class AskQueue {
   // In a resync: true while the next ask must wait for the program's
   // reaction (nudging it when none comes).
   bool AwaitReaction(const Terminal& term, TimePoint last_output, ChildInput* child, TimePoint now);
+  // In a resync: every nudge was sent and had its time to show a reaction.
+  bool NudgesSpent(const Terminal& term, TimePoint now) const;
   bool LeftAtQuestion(const Terminal& term, TimePoint last_output, bool dialog_busy, const ChildInput& child,
                       TimePoint now);
   // A person's input left unfinished at the prompt (ScreenMatcher::

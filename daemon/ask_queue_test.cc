@@ -419,6 +419,48 @@ TEST_F(AskQueueTest, CancelOfAnUnknownAskIsAnError) {
             sink_.lines[0]);
 }
 
+// An agent's input box that kept a prompt whose Enter it lost, and ignores
+// the interrupt (Cline and Escape): once the nudge had its time too, the
+// box is cleared (clear_input_keys) and the next ask runs, its prompt alone.
+TEST(AskQueueInputBox, APromptLeftInTheBoxThroughEveryNudgeIsCleared) {
+  EngineConfig c;
+  c.name = "agent";
+  c.prompt = {"^❯ $", MatchScope::kCursorLine};
+  c.submit.mode = SubmitMode::kPaste;
+  c.submit.enter_delay_ms = 0;
+  c.interrupt_keys = {"Escape"};
+  c.clear_input_keys = {"C-u"};
+  c.reply.start = "^● ";
+  ScreenMatcher matcher(c);
+  Terminal term(40, 6, 100);
+  TranscriptReader transcript("", "", "", "");
+  RecordingSink sink;
+  AskQueue asks(c, matcher, "exec", &transcript, &sink);
+  FakeChild input;
+  FakeClock clock;
+  auto update = [&](int ms) { asks.Update(&term, clock.At(0), false, &input, clock.At(ms)); };
+  Feed(&term, "❯ ");
+  ASSERT_TRUE(asks.Add(AskFor("1", "say one", 500), clock.At(0)));
+  asks.OnReady(clock.At(0));
+  update(0);
+  update(1);
+  EXPECT_EQ("say one\r", input.Take());  // no bracketed paste asked for
+  Feed(&term, "say one");  // the paste shows; the Enter is lost
+  update(500);
+  ASSERT_TRUE(sink.Has(R"({"id":1,"type":"reply","ok":false,"kind":"timeout")"));
+  EXPECT_EQ("\x1b", input.Take());
+  ASSERT_TRUE(asks.Add(AskFor("2", "say two"), clock.At(600)));
+  update(500 + AskQueue::kReactMs);
+  EXPECT_EQ("\x1b", input.Take());  // no reaction: the interrupt again
+  update(500 + 2 * AskQueue::kReactMs - 1);
+  EXPECT_EQ("", input.written);
+  update(500 + 2 * AskQueue::kReactMs);  // still none: the box is cleared
+  EXPECT_EQ("\x15", input.Take());
+  Feed(&term, "\r\x1b[K❯ ");
+  for (int ms = 500 + 2 * AskQueue::kReactMs; ms < 5000 && input.written.empty(); ms += 50) update(ms);
+  EXPECT_EQ("say two\r", input.Take());
+}
+
 // An agent TUI that waits reply_settle_ms after its done state, with pi's
 // transcript: its reply's end comes when the record says the turn is over,
 // not a quiet time later.

@@ -69,18 +69,38 @@ class ClineLifecycle(AgentLifecycle, unittest.TestCase):
     # prompt while it holds text, so submit.resubmit_ms presses Enter again.
     # Here the Enter is sent with the paste, so the paste takes it.
     def test_an_enter_the_paste_took_is_pressed_again(self):
-        from agent_harness import AgentSession
-        with open(os.path.join(ROOT, "engines", "cline.json")) as f:
-            engine = json.load(f)
-        engine["submit"] = {"mode": "paste", "enter_delay_ms": 0, "resubmit_ms": 2000}
-        s = AgentSession(self.CLI, self.api, engine=engine)
+        s = self.enter_losing_session()
         try:
-            self.api.default({"echo_say": True})
             reply = s.ask("say 'pressed again'", timeout_ms=30000)
             self.assertTrue(reply["ok"], (reply, s.daemon.request("screen")["lines"]))
             self.assertEqual(reply["markdown"], "said pressed again", reply)
         finally:
             s.close()
+
+    # An ask that timed out before its Enter was pressed again left its
+    # prompt in the box, and Cline keeps it through every Escape: the box is
+    # cleared (clear_input_keys C-u) and the next ask is its own prompt
+    # alone. Before, it waited for an empty box until its own timeout.
+    def test_a_prompt_left_in_the_box_is_cleared_before_the_next_ask(self):
+        s = self.enter_losing_session()
+        try:
+            first = s.daemon.ask("say 'left behind'", timeout_ms=1000)
+            self.assertEqual(first["kind"], "timeout", first)
+            reply = s.ask("say 'alone'", timeout_ms=30000)
+            self.assertTrue(reply["ok"], (reply, s.daemon.request("screen")["lines"]))
+            self.assertEqual(reply["markdown"], "said alone", reply)
+            self.assertNotIn("left behind", json.dumps(self.api.turns()))
+        finally:
+            s.close()
+
+    def enter_losing_session(self):
+        """Cline with an Enter sent in the paste, which the paste takes."""
+        from agent_harness import AgentSession
+        with open(os.path.join(ROOT, "engines", "cline.json")) as f:
+            engine = json.load(f)
+        engine["submit"] = {"mode": "paste", "enter_delay_ms": 0, "resubmit_ms": 2000}
+        self.api.default({"echo_say": True})
+        return AgentSession(self.CLI, self.api, engine=engine)
 
 
 if __name__ == "__main__":
