@@ -25,11 +25,13 @@ EngineConfig Agent(int settle_ms) {
   return c;
 }
 
-// A prompt typed whole, watched the way the Ask watches it: the screen is
-// followed before each judgement, at the fake time `now`.
+// A prompt ("hi") typed whole on a terminal showing `screen`, watched the
+// way the Ask watches it: the screen is followed before each judgement, at
+// the fake time `at`.
 struct Turn {
-  Turn(const EngineConfig& c, Terminal* t, const std::string& p)
-      : term(*t), matcher(c), prompt(p), echo(0), reply(c, matcher, prompt), watch(c, matcher, &echo, reply) {
+  Turn(const EngineConfig& c, const std::string& screen)
+      : term(40, 6, 100), matcher(c), prompt("hi"), echo(0), reply(c, matcher, prompt), watch(c, matcher, &echo, reply) {
+    Feed(&term, screen);
     echo.PromptTyped(term);
     reply.Start(term, echo);
   }
@@ -37,7 +39,7 @@ struct Turn {
     watch.Follow(term.generation(), at);
     return watch.Judge(term, at);
   }
-  Terminal& term;
+  Terminal term;
   ScreenMatcher matcher;
   std::string prompt;  // before `reply`, which holds it
   EchoTracker echo;
@@ -52,9 +54,8 @@ const char kIdle[] = "\x1b[3;1H\x1b[K";
 
 TEST(TurnWatch, DoneOnceBackAtItsPromptAndQuietForTheSettleTime) {
   EngineConfig c = Agent(300);
-  Terminal term(40, 6, 100);
-  Feed(&term, kEmptyBox);
-  Turn turn(c, &term, "hi");
+  Turn turn(c, kEmptyBox);
+  Terminal& term = turn.term;
   TimePoint t0 = Clock::now();
   Feed(&term, "hi");  // the paste in the box
   EXPECT_EQ(TurnWatch::Verdict::kGoing, turn.Judge(t0));
@@ -70,9 +71,8 @@ TEST(TurnWatch, DoneOnceBackAtItsPromptAndQuietForTheSettleTime) {
 
 TEST(TurnWatch, ANewChangeRestartsTheSettleTime) {
   EngineConfig c = Agent(300);
-  Terminal term(40, 6, 100);
-  Feed(&term, kEmptyBox);
-  Turn turn(c, &term, "hi");
+  Turn turn(c, kEmptyBox);
+  Terminal& term = turn.term;
   TimePoint t0 = Clock::now();
   Feed(&term, kBusy);
   turn.Judge(t0);
@@ -87,9 +87,8 @@ TEST(TurnWatch, ANewChangeRestartsTheSettleTime) {
 // A turn too quick to see busy has begun once a new reply shows.
 TEST(TurnWatch, ATurnNeverSeenBusyBeginsWithItsReply) {
   EngineConfig c = Agent(0);
-  Terminal term(40, 6, 100);
-  Feed(&term, kEmptyBox);
-  Turn turn(c, &term, "hi");
+  Turn turn(c, kEmptyBox);
+  Terminal& term = turn.term;
   TimePoint t0 = Clock::now();
   EXPECT_TRUE(turn.watch.NotStarted(term));
   EXPECT_EQ(TurnWatch::Verdict::kGoing, turn.Judge(t0));  // at its prompt, nothing of the turn yet
@@ -102,9 +101,8 @@ TEST(TurnWatch, ATurnNeverSeenBusyBeginsWithItsReply) {
 // is not this turn's.
 TEST(TurnWatch, TheReplyOnScreenWhenTheAskBeganIsStale) {
   EngineConfig c = Agent(0);
-  Terminal term(40, 6, 100);
-  Feed(&term, std::string("\x1b[1;1H❯ hi\x1b[2;1H● said hi") + kEmptyBox);
-  Turn turn(c, &term, "hi");
+  Turn turn(c, std::string("\x1b[1;1H❯ hi\x1b[2;1H● said hi") + kEmptyBox);
+  Terminal& term = turn.term;
   TimePoint t0 = Clock::now();
   EXPECT_TRUE(turn.watch.ShowsStaleReply(term));
   EXPECT_TRUE(turn.watch.NotStarted(term));
@@ -120,9 +118,8 @@ TEST(TurnWatch, TheReplyOnScreenWhenTheAskBeganIsStale) {
 // a box holding text is none), nothing busy, no reply.
 TEST(TurnWatch, TheEnterIsLostWhileThePromptStaysInTheBox) {
   EngineConfig c = Agent(0);
-  Terminal term(40, 6, 100);
-  Feed(&term, kEmptyBox);
-  Turn turn(c, &term, "hi");
+  Turn turn(c, kEmptyBox);
+  Terminal& term = turn.term;
   EXPECT_FALSE(turn.watch.EnterLost(term));  // an empty box
   Feed(&term, "hi");
   EXPECT_TRUE(turn.watch.EnterLost(term));
@@ -134,9 +131,8 @@ TEST(TurnWatch, TheEnterIsLostWhileThePromptStaysInTheBox) {
 
 TEST(TurnWatch, ResetForgetsTheBusySeen) {
   EngineConfig c = Agent(0);
-  Terminal term(40, 6, 100);
-  Feed(&term, kEmptyBox);
-  Turn turn(c, &term, "hi");
+  Turn turn(c, kEmptyBox);
+  Terminal& term = turn.term;
   Feed(&term, kBusy);
   turn.Judge(Clock::now());
   EXPECT_TRUE(turn.watch.saw_busy());
@@ -151,9 +147,8 @@ TEST(TurnWatch, ResetForgetsTheBusySeen) {
 TEST(TurnWatch, WithoutAReplyMarkerTheCursorsMoveBeginsTheTurn) {
   EngineConfig c = Agent(0);
   c.reply.start.clear();
-  Terminal term(40, 6, 100);
-  Feed(&term, kEmptyBox);
-  Turn turn(c, &term, "hi");
+  Turn turn(c, kEmptyBox);
+  Terminal& term = turn.term;
   TimePoint t0 = Clock::now();
   EXPECT_EQ(TurnWatch::Verdict::kGoing, turn.Judge(t0));
   Feed(&term, "\x1b[5;1H❯ ");  // a prompt a row lower
@@ -163,9 +158,8 @@ TEST(TurnWatch, WithoutAReplyMarkerTheCursorsMoveBeginsTheTurn) {
 TEST(TurnWatch, WithoutAReplyMarkerAHiddenPromptBeginsTheTurn) {
   EngineConfig c = Agent(0);
   c.reply.start.clear();
-  Terminal term(40, 6, 100);
-  Feed(&term, kEmptyBox);
-  Turn turn(c, &term, "hi");
+  Turn turn(c, kEmptyBox);
+  Terminal& term = turn.term;
   TimePoint t0 = Clock::now();
   Feed(&term, "hi");  // no prompt: the echo shows
   EXPECT_EQ(TurnWatch::Verdict::kGoing, turn.Judge(t0));
@@ -179,9 +173,8 @@ TEST(TurnWatch, WithoutAReplyMarkerAHiddenPromptBeginsTheTurn) {
 TEST(TurnWatch, AFrameCompleteAfterTheBusyOscNeedsNoSettleTime) {
   EngineConfig c = Agent(300);
   c.busy_osc = 7501;
-  Terminal term(40, 6, 100);
-  Feed(&term, kEmptyBox);
-  Turn turn(c, &term, "hi");
+  Turn turn(c, kEmptyBox);
+  Terminal& term = turn.term;
   TimePoint t0 = Clock::now();
   Feed(&term, kBusy);
   turn.Judge(t0);
