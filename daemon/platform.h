@@ -95,10 +95,11 @@ void WaitWritable(int fd, int timeout_ms);
 // otherwise: a session that once took in a flood would hold it for life.
 void ReleaseFreeMemory();
 
-// Takes an exclusive lock on the open file `fd` without waiting; false while
-// another open of the file (any process) holds it. Closing fd, or the
-// process's end, releases it. POSIX: flock; Windows: LockFileEx.
-bool TryLockFile(int fd);
+// Takes a lock on the open file `fd` without waiting: exclusive, or shared
+// (many shared holders at once, none beside an exclusive one). False while
+// another open of the file (any process) holds a lock in the way. Closing
+// fd, or the process's end, releases it. POSIX: flock; Windows: LockFileEx.
+bool TryLockFile(int fd, bool shared);
 
 // Where temporary files go: $TMPDIR, else /tmp. Windows: GetTempPath.
 std::string TempDir();

@@ -68,7 +68,7 @@ void WaitWritable(int fd, int timeout_ms) {
 
 void ReleaseFreeMemory() { malloc_trim(0); }
 
-bool TryLockFile(int fd) { return flock(fd, LOCK_EX | LOCK_NB) == 0; }
+bool TryLockFile(int fd, bool shared) { return flock(fd, (shared ? LOCK_SH : LOCK_EX) | LOCK_NB) == 0; }
 
 std::string TempDir() {
   const char* dir = getenv("TMPDIR");

@@ -200,10 +200,11 @@ void WaitWritable(int, int timeout_ms) { Sleep(static_cast<DWORD>(std::min(timeo
 
 void ReleaseFreeMemory() { _heapmin(); }
 
-bool TryLockFile(int fd) {
+bool TryLockFile(int fd, bool shared) {
   HANDLE file = reinterpret_cast<HANDLE>(_get_osfhandle(fd));
   OVERLAPPED at = {};
-  return LockFileEx(file, LOCKFILE_EXCLUSIVE_LOCK | LOCKFILE_FAIL_IMMEDIATELY, 0, 1, 0, &at) != 0;
+  DWORD how = (shared ? 0 : LOCKFILE_EXCLUSIVE_LOCK) | LOCKFILE_FAIL_IMMEDIATELY;
+  return LockFileEx(file, how, 0, 1, 0, &at) != 0;
 }
 
 int OpenFd(const std::string& path, int flags, int mode) { return _wopen(Widen(path).c_str(), flags, mode); }

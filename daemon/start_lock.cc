@@ -35,8 +35,10 @@ std::string StartLock::LockPath(const std::string& created) {
 
 std::unique_ptr<StartLock> StartLock::WaitFor(const std::string& created, int timeout_ms, std::string* note) {
   if (created.empty()) return nullptr;
-  // The lock is taken even when the store exists: a first start that made
-  // it may still be migrating it.
+  // The lock is taken even when the store exists, for a first start that
+  // made it may still be migrating it; shared then, so that starts in a
+  // home used before never wait for each other, only for a first start.
+  bool made = Exists(created);
   std::string path = LockPath(created);
   int fd = OpenFd(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
   if (fd < 0) {
@@ -46,7 +48,7 @@ std::unique_ptr<StartLock> StartLock::WaitFor(const std::string& created, int ti
   // Before the spawn, outside the loop: it reads the session's clock itself.
   TimePoint start = Clock::now();
   bool waited = false;
-  for (; !TryLockFile(fd); waited = true) {
+  for (; !TryLockFile(fd, made); waited = true) {
     if (Clock::now() >= start + Ms(timeout_ms)) {
       close(fd);
       *note = "another start held " + path + " for " + std::to_string(timeout_ms) + " ms; starting anyway";

@@ -1,5 +1,6 @@
 #include "start_lock.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +9,7 @@
 #include <chrono>
 #include <thread>
 
+#include "platform.h"
 #include "test_fakes.h"
 
 namespace tuidriver {
@@ -63,6 +65,17 @@ TEST_F(StartLockTest, OnceTheFirstStartMadeTheStoreTheOthersStartTogether) {
 TEST_F(StartLockTest, AFirstStartThatFailedLeavesTheNextAloneAgain) {
   StartLock::WaitFor(store_, 1000, &note_).reset();  // gone before making the store
   EXPECT_NE(nullptr, StartLock::WaitFor(store_, 1000, &note_));
+}
+
+TEST_F(StartLockTest, StartsInAHomeUsedBeforeNeverWaitForEachOther) {
+  MakeStore();
+  // Another start in the same home, caught while it holds the lock to look.
+  int other = open(StartLock::LockPath(store_).c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  ASSERT_LE(0, other);
+  ASSERT_TRUE(TryLockFile(other, /*shared=*/true));
+  EXPECT_EQ(nullptr, StartLock::WaitFor(store_, 1000, &note_));
+  EXPECT_EQ("", note_);  // no wait to tell of
+  close(other);
 }
 
 TEST_F(StartLockTest, AHomeUsedBeforeWaitsOnlyWhileAFirstStartIsUnderWay) {
