@@ -138,8 +138,7 @@ void Ask::Update(const Terminal& term, ChildInput* child, TimePoint now) {
   }
   if (phase_ != Phase::kDone && now >= deadline_) {
     result_.text = UnfinishedReply(term);
-    DropUntakenPrompt(child);  // before the interrupt shows the REPL's next prompt
-    Interrupt(term, child);
+    DropUntakenPrompt(child);  // before the queue's interrupt shows the REPL's next prompt
     Fail(ErrorKind::kTimeout, "no reply within " + std::to_string(timeout_ms_) + " ms");
     return;
   }
@@ -257,17 +256,11 @@ bool Ask::revised() const {
   return streaming_ && result_.ok && stream_.Revised(result_.text);
 }
 
-void Ask::Interrupt(const Terminal& term, ChildInput* child) {
-  if (phase_ == Phase::kQueued || phase_ == Phase::kDone) return;
-  child->Write(KeysToBytes(config_.interrupt_keys, TerminalKeyModes(term)));
-}
-
 void Ask::DropUntakenPrompt(ChildInput* child) { submission_.DropUntaken(child, echo_.redrawn()); }
 
-void Ask::Cancel(const Terminal& term, ChildInput* child, const std::string& why) {
+void Ask::Cancel(const Terminal& term, const std::string& why) {
   if (phase_ == Phase::kDone) return;
   result_.text = phase_ == Phase::kQueued ? std::string() : CurrentReply(term, false);
-  Interrupt(term, child);
   Fail(ErrorKind::kCancelled, why);
 }
 

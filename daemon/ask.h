@@ -63,8 +63,9 @@ class Ask {
   void Start(const Terminal& term, ChildInput* child, TimePoint now);
   // Re-evaluates after new output, or when next_wakeup() has passed.
   void Update(const Terminal& term, ChildInput* child, TimePoint now);
-  // Interrupts the program (if started) and fails the ask as cancelled.
-  void Cancel(const Terminal& term, ChildInput* child, const std::string& why);
+  // Fails the ask as cancelled. Interrupting the program (on cancel and on
+  // timeout) is the queue's: AskQueue::Interrupt.
+  void Cancel(const Terminal& term, const std::string& why);
   // Fails the ask: the program is gone.
   void ChildExited(const Terminal& term, const std::string& why);
 
@@ -152,7 +153,6 @@ class Ask {
   // from ReplaceText, the record's text).
   void Finish(const Terminal& term, bool stream_screen = true);
   void Fail(ErrorKind kind, const std::string& error);
-  void Interrupt(const Terminal& term, ChildInput* child);
 
   const EngineConfig& config_;
   const ScreenMatcher& matcher_;

@@ -7,17 +7,6 @@
 #include "messages.h"
 
 namespace tuidriver {
-namespace {
-
-// Swallows writes: a cancelled ask's interrupt is sent by the queue
-// itself, a little later (see CancelActive).
-class NoInput : public ChildInput {
- public:
-  void Write(const std::string&) override {}
-  TerminalReader ReadsTerminal() const override { return TerminalReader::kUnknown; }
-};
-
-}  // namespace
 
 // The asks' keystrokes, with the time of the last one (a cancel's interrupt
 // waits a moment after it).
@@ -55,7 +44,11 @@ bool ReadySettled(const Terminal& term, const ScreenMatcher& matcher, const Engi
 
 AskQueue::AskQueue(const EngineConfig& engine, const ScreenMatcher& matcher, const std::string& mode,
                    TranscriptReader* transcript, MessageSink* out)
-    : engine_(engine), matcher_(matcher), mode_(mode), transcript_(transcript), out_(out) {}
+    : engine_(engine),
+      matcher_(matcher),
+      mode_(mode),
+      transcript_(transcript),
+      out_(out) {}
 
 AskQueue::~AskQueue() = default;
 
@@ -69,17 +62,13 @@ bool AskQueue::Add(const Request& r, TimePoint now) {
 
 void AskQueue::Cancel(const Request& r, Terminal* term, ChildInput* child, TimePoint now) {
   if (active_ && active_->id() == r.target) {
-    // An interrupt that lands while the program is still taking in the
-    // prompt can be lost or held back (CPython's readline does both), so it
-    // goes out once the input has had a moment to be read.
     CancelActive("cancelled by request " + r.id.json, term, child, now);
     out_->Send(ReplyOkMessage(r.id));
     return;
   }
   for (auto it = queue_.begin(); it != queue_.end(); ++it) {
     if (!((*it)->id() == r.target)) continue;
-    NoInput none;  // not started: nothing to interrupt
-    (*it)->Cancel(*term, &none, "cancelled by request " + r.id.json + " before it started");
+    (*it)->Cancel(*term, "cancelled by request " + r.id.json + " before it started");
     ReplyAsk(**it);
     queue_.erase(it);
     out_->Send(ReplyOkMessage(r.id));
@@ -130,6 +119,7 @@ void AskQueue::OnReady(TimePoint now) {
 void AskQueue::Update(Terminal* term, TimePoint last_output, bool dialog_busy, ChildInput* child,
                       TimePoint now) {
   wake_ = TimePoint::max();
+  SendPacedKeys(*term, child, now);
   SendDueInterrupt(*term, child, now);
   if (active_) {
     TrackedInput in(child, &last_write_, now);
@@ -145,7 +135,9 @@ void AskQueue::Update(Terminal* term, TimePoint last_output, bool dialog_busy, C
   }
   if (held_ && now >= held_poll_) ReleaseHeldReply(now, false);
   // Replies go out in order: the next ask starts once the held one is sent.
-  if (!active_ && !held_ && !queue_.empty()) StartNext(term, last_output, dialog_busy, child, now);
+  if (!active_ && !held_ && !queue_.empty() && !interrupt_keys_.pending()) {
+    StartNext(term, last_output, dialog_busy, child, now);
+  }
 }
 
 TimePoint AskQueue::next_wakeup() const {
@@ -154,7 +146,7 @@ TimePoint AskQueue::next_wakeup() const {
   if (held_) t = std::min(t, held_poll_);
   else if (!active_ && !queue_.empty()) t = std::min(t, queue_.front()->deadline());
   if (resync_ == Resync::kInterruptDue) t = std::min(t, interrupt_due_);
-  return t;
+  return std::min(t, interrupt_keys_.next_wakeup());
 }
 
 void AskQueue::OnDialog(Terminal* term) {
@@ -167,7 +159,26 @@ void AskQueue::OnDialog(Terminal* term) {
 
 void AskQueue::SendDueInterrupt(const Terminal& term, ChildInput* child, TimePoint now) {
   if (resync_ != Resync::kInterruptDue || now < interrupt_due_) return;
-  WriteKeys(engine_.interrupt_keys, term, child);
+  Interrupt(term, child, now);
+}
+
+void AskQueue::SendInterruptKeys(const Terminal& term, ChildInput* child, TimePoint now) {
+  if (engine_.interrupt_armed.pattern.empty()) WriteKeys(engine_.interrupt_keys, term, child);
+  else interrupt_keys_.Send(engine_.interrupt_keys, term, child, now);
+}
+
+void AskQueue::SendPacedKeys(const Terminal& term, ChildInput* child, TimePoint now) {
+  if (!interrupt_keys_.pending()) return;
+  interrupt_keys_.Update(term, child, now, matcher_.InterruptArmed(term));
+  if (interrupt_keys_.pending()) return;
+  // The last key is out: the program's reaction counts from it (a
+  // reaction to the first is not one to the interrupt).
+  resync_generation_ = term.generation();
+  react_until_ = now + Ms(kReactMs);
+}
+
+void AskQueue::Interrupt(const Terminal& term, ChildInput* child, TimePoint now) {
+  SendInterruptKeys(term, child, now);
   // The resync waits for the program's reaction from now on.
   EnterResync(term, now);
 }
@@ -285,8 +296,7 @@ bool AskQueue::BackToPrompt(const Terminal& term, TimePoint last_output, bool di
       WakeAt(answered, now);
       return true;
     }
-    WriteKeys(engine_.interrupt_keys, term, child);
-    EnterResync(term, now);
+    Interrupt(term, child, now);
     return true;
   }
   if (resync_ != Resync::kAtPrompt || matcher_.Ready(term) || matcher_.ContinuationVisible(term)) return false;
@@ -321,7 +331,8 @@ bool AskQueue::AwaitReaction(const Terminal& term, TimePoint last_output, ChildI
   if (NudgesSpent(term, now)) return false;  // nothing more to try
   bool at_main_prompt = ready && !matcher_.ContinuationVisible(term);
   bool enter = at_main_prompt || resync_ == Resync::kNudged;
-  WriteKeys(enter ? engine_.submit.enter : engine_.interrupt_keys, term, child);
+  if (enter) WriteKeys(engine_.submit.enter, term, child);
+  else SendInterruptKeys(term, child, now);
   resync_ = resync_ == Resync::kAwaitReaction ? Resync::kNudged : Resync::kNudgedTwice;
   resync_generation_ = term.generation();
   react_until_ = now + Ms(kReactMs);
@@ -420,8 +431,15 @@ void AskQueue::FinishAsk(Terminal* term, ChildInput* child, TimePoint now) {
     question_at_ = now;
     question_ask_ = active_->id();
   }
-  else if (r.kind == ErrorKind::kTimeout || r.kind == ErrorKind::kCancelled) EnterResync(*term, now);
-  else resync_ = Resync::kUnknown;
+  else if (r.kind == ErrorKind::kTimeout || r.kind == ErrorKind::kCancelled) {
+    // An interrupt that lands while the program is still taking in the
+    // prompt can be lost or held back (CPython's readline does both), so it
+    // goes out once the input has had a moment to be read.
+    resync_ = Resync::kInterruptDue;
+    interrupt_due_ = std::max(now, last_write_ + Ms(kInterruptAfterInputMs));
+  } else {
+    resync_ = Resync::kUnknown;
+  }
   if (transcript_->enabled() && r.ok) {
     held_ = std::move(active_);
     held_until_ = now + Ms(engine_.transcript.wait_ms);
@@ -432,6 +450,7 @@ void AskQueue::FinishAsk(Terminal* term, ChildInput* child, TimePoint now) {
   }
   term->UnpinHistory();
   if (!queue_.empty()) queue_.front()->RestartClock(now);
+  if (child) SendDueInterrupt(*term, child, now);
 }
 
 // A TUI that shows its done state may still paint the reply's end, so the
@@ -491,18 +510,13 @@ void AskQueue::ReleaseHeldReply(TimePoint now, bool final) {
 
 void AskQueue::CancelActive(const std::string& why, Terminal* term, ChildInput* child, TimePoint now) {
   if (!has_active()) return;
-  NoInput later;
-  active_->Cancel(*term, &later, why);
-  TimePoint due = std::max(now, last_write_ + Ms(kInterruptAfterInputMs));
+  active_->Cancel(*term, why);
   FinishAsk(term, child, now);
-  resync_ = Resync::kInterruptDue;
-  interrupt_due_ = due;
-  SendDueInterrupt(*term, child, now);
 }
 
-void AskQueue::CancelQueued(const std::string& why, const Terminal& term, ChildInput* child) {
+void AskQueue::CancelQueued(const std::string& why, const Terminal& term) {
   for (auto& ask : queue_) {
-    ask->Cancel(term, child, why);
+    ask->Cancel(term, why);
     ReplyAsk(*ask);
   }
   queue_.clear();
@@ -535,7 +549,7 @@ void AskQueue::ChildExited(Terminal* term, const std::string& why, TimePoint now
 bool AskQueue::resyncing() const { return resync_ == Resync::kInterruptDue || InResync(); }
 
 bool AskQueue::Settled(const Terminal& term, TimePoint last_output, TimePoint now) const {
-  return resync_ != Resync::kInterruptDue && term.generation() != resync_generation_ && matcher_.Ready(term) &&
+  return resync_ != Resync::kInterruptDue && !interrupt_keys_.pending() && term.generation() != resync_generation_ && matcher_.Ready(term) &&
          now >= last_output + Ms(kQuietMs);
 }
 

@@ -16,6 +16,7 @@
 #include "ask.h"
 #include "engine_config.h"
 #include "json_writer.h"
+#include "paced_keys.h"
 #include "recorder.h"
 #include "request.h"
 #include "screen_matcher.h"
@@ -105,7 +106,7 @@ class AskQueue {
   // Fails the active ask as cancelled; its interrupt keys follow shortly.
   void CancelActive(const std::string& why, Terminal* term, ChildInput* child, TimePoint now);
   // Fails every queued ask as cancelled (a close request).
-  void CancelQueued(const std::string& why, const Terminal& term, ChildInput* child);
+  void CancelQueued(const std::string& why, const Terminal& term);
   // Fails every queued ask with `kind` (exited, not_ready, needs_input with
   // its `question`).
   void FailQueued(ErrorKind kind, const std::string& why, const std::string& question = "");
@@ -167,6 +168,12 @@ class AskQueue {
   void FailQueuedAtQuestion();
   // The program asks something that no dialog rule answers (QuestionShows).
   bool StillAsking(const Terminal& term, bool dialog_busy, const ChildInput& child, std::string* question) const;
+  // Sends the interrupt keys (paced) and waits for the program's reaction.
+  void Interrupt(const Terminal& term, ChildInput* child, TimePoint now);
+  // The interrupt keys: in one write, or paced (engine interrupt_armed).
+  void SendInterruptKeys(const Terminal& term, ChildInput* child, TimePoint now);
+  // The paced interrupt keys that are due.
+  void SendPacedKeys(const Terminal& term, ChildInput* child, TimePoint now);
   void EnterResync(const Terminal& term, TimePoint now);
   bool InResync() const {
     return resync_ == Resync::kAwaitReaction || resync_ == Resync::kNudged || resync_ == Resync::kNudgedTwice;
@@ -207,6 +214,7 @@ class AskQueue {
 
   Resync resync_ = Resync::kAtPrompt;
   TimePoint interrupt_due_;      // kInterruptDue
+  PacedKeys interrupt_keys_;     // the interrupts' keys, paced (engine interrupt_armed)
   uint64_t resync_generation_ = 0;  // the screen when the interrupt went out
   TimePoint react_until_;        // kAwaitReaction, kNudged, kNudgedTwice
   bool resync_cleared_ = false;  // the input box was cleared in this resync

@@ -147,6 +147,41 @@ TEST_F(AskQueueTest, ACancelledAsksInterruptIsItsOnlyWakeUp) {
   }
 }
 
+// interrupt_armed: Copilot cancels on two Escapes read apart; the second
+// goes out once the first shows it armed the interrupt, and nothing else
+// is typed until it is out.
+TEST_F(AskQueueTest, PacedInterruptKeysGoOutOneAtATimeAndHoldTheNextAsk) {
+  engine_.interrupt_keys = {"Escape", "Escape"};
+  engine_.interrupt_armed = {"esc again to interrupt", MatchScope::kScreen};
+  ScreenMatcher matcher(engine_);
+  AskQueue asks(engine_, matcher, "exec", &transcript_, &sink_);
+  auto update = [&](int ms) { asks.Update(&term_, last_output_, false, &input_, At(ms)); };
+  ASSERT_TRUE(asks.Add(AskFor("1", "sleep", 500), At(0)));
+  asks.OnReady(At(0));
+  update(0);
+  Output("sleep\r\n", 1);
+  update(1);
+  ASSERT_TRUE(asks.Add(AskFor("2", "1+1"), At(10)));
+  input_.Take();
+  int writes = input_.writes;
+  update(500);
+  ASSERT_TRUE(sink_.Has(R"({"id":1,"type":"reply","ok":false,"kind":"timeout")"));
+  EXPECT_EQ("\x1b", input_.Take());
+  EXPECT_EQ(At(500 + PacedKeys::kFallbackMs), asks.next_wakeup());
+  Output(">>> ", 520);  // not the sign: nothing more yet
+  update(600);
+  EXPECT_EQ("", input_.written);
+  Output("\r\nesc again to interrupt", 650);
+  update(650);
+  EXPECT_EQ("\x1b", input_.Take());
+  EXPECT_EQ(writes + 2, input_.writes);  // each Escape its own write
+  update(650 + AskQueue::kQuietMs);
+  EXPECT_EQ("", input_.written) << "the reaction counts from the last key";
+  Output("\x1b[2J\x1b[H>>> ", 700);
+  for (int ms = 700; ms <= 3000 && input_.written.empty(); ms += 50) update(ms);
+  EXPECT_EQ("1+1\r", input_.Take());
+}
+
 TEST_F(AskQueueTest, ACancelledEnterOnlyAskVoidsItsPromptBeforeTheInterrupt) {
   // The REPL is busy, its prompt drawn: the Enter waits unread.
   engine_.submit.wrap = "run({pipe})";

@@ -344,6 +344,7 @@ bool ReadTopField(Reader* r, const std::string& key, const element& v, const std
   else if (key == "busy_title") r->Regex(v, path, &c->busy_title);
   else if (key == "submit") ReadSubmit(r, v, path, &c->submit);
   else if (key == "interrupt_keys") r->Keys(v, path, &c->interrupt_keys);
+  else if (key == "interrupt_armed") r->Pattern(v, path, &c->interrupt_armed);
   else if (key == "quit_keys") r->Keys(v, path, &c->quit_keys);
   else if (key == "clear_input_keys") r->Keys(v, path, &c->clear_input_keys);
   else if (key == "reply") ReadReply(r, v, path, &c->reply);

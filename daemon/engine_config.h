@@ -219,6 +219,10 @@ struct EngineConfig {
 
   SubmitConfig submit;
   std::vector<std::string> interrupt_keys = {"C-c"};
+  // Shows once an interrupt key armed the interrupt and the next must
+  // follow (Copilot: "esc again to interrupt"). Set, the interrupt keys go
+  // out one at a time, each once this shows (PacedKeys); unset, in one write.
+  ScreenPattern interrupt_armed;
   std::vector<std::string> quit_keys;
   // Sent after an interrupt if the prompt does not come back empty (Claude
   // puts the interrupted prompt back into its input box): e.g. ["C-u"].

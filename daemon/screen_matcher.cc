@@ -31,6 +31,7 @@ ScreenMatcher::Compiled ScreenMatcher::Compile(const ScreenPattern& p) {
 ScreenMatcher::ScreenMatcher(const EngineConfig& config)
     : prompt_(Compile(config.prompt)),
       continuation_(Compile(config.continuation_prompt)),
+      interrupt_armed_(Compile(config.interrupt_armed)),
       reply_start_(CompileOrNull(config.reply.start)),
       reply_end_(CompileOrNull(config.reply.end)),
       strip_(CompileOrNull(config.reply.strip)),

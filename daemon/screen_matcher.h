@@ -63,6 +63,11 @@ class ScreenMatcher {
   bool UpdateStarted(const Terminal& term, StartedLatch* latch) const;
   // Any busy pattern on screen, or the busy OSC or window title says so.
   bool Busy(const Terminal& term) const;
+  // An interrupt key armed the interrupt: the next must follow (PacedKeys).
+  bool InterruptArmed(const Terminal& term) const {
+    int row;
+    return Matches(interrupt_armed_, term, &row);
+  }
   // Prompt showing and not busy: the program waits for input.
   bool Ready(const Terminal& term) const {
     return PromptVisible(term) && !Busy(term);
@@ -120,6 +125,7 @@ class ScreenMatcher {
 
   Compiled prompt_;
   Compiled continuation_;
+  Compiled interrupt_armed_;
   std::vector<Compiled> started_;
   std::vector<Compiled> busy_;
   std::vector<Compiled> needs_input_;

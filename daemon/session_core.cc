@@ -625,7 +625,7 @@ void SessionCore::BeginClose(const RequestId* id) {
   asks_.ReleaseHeld(now);
   if (id) {
     asks_.CancelActive("the session is closing", &term_, child_, now);
-    asks_.CancelQueued("the session is closing", term_, child_);
+    asks_.CancelQueued("the session is closing", term_);
   }
   if (state_ == State::kExited) {
     FinishClose();

@@ -11,7 +11,8 @@
 //   POST /_control/replies  {"replies":[Reply...]}  queue replies for turns
 //   POST /_control/default  Reply                     reply when the queue is empty
 //   GET  /_control/requests                           every request seen so far
-//   GET  /_control/state                              turn counters and wall-clock
+//   GET  /_control/state                              turn counters (turns_abandoned: the
+//                                                     CLI hung up mid-turn) and wall-clock
 //                                                     times (ms since the epoch, fractional)
 //   POST /_control/reset                              forget requests and queue
 //
@@ -63,6 +64,7 @@ export class FakeApiState {
     this.requests = [];
     this.turnsStarted = 0;
     this.turnsFinished = 0;
+    this.turnsAbandoned = 0;
     this.lastTurnStartedAt = 0;
     this.lastTurnFinishedAt = 0;
   }
@@ -93,6 +95,7 @@ export class FakeApiState {
       queued: this.queue.length,
       turns_started: this.turnsStarted,
       turns_finished: this.turnsFinished,
+      turns_abandoned: this.turnsAbandoned,
       last_turn_started_at: this.lastTurnStartedAt,
       last_turn_finished_at: this.lastTurnFinishedAt,
     };
@@ -152,6 +155,8 @@ export async function startFakeApi({ port = 0, log = false } = {}) {
     const provider = providers.find((p) => p.matches(req.method, url.pathname));
     const entry = { provider: provider?.name ?? null, method: req.method, path: url.pathname + url.search, body: parseJson(body) ?? body, at: wallMs() };
     res.on('finish', () => { entry.done_at = wallMs(); });
+    // The CLI hung up before the turn's last byte: its cancel stopped the turn.
+    res.on('close', () => { if (entry.turn && !res.writableFinished) state.turnsAbandoned += 1; });
     state.requests.push(entry);
     if (log) process.stderr.write(`fake_api: ${req.method} ${req.url}\n`);
     if (!provider) return sendJson(res, 404, { error: { message: `fake_api: nothing serves ${req.method} ${url.pathname}` } });

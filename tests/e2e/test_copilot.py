@@ -25,6 +25,29 @@ class Copilot(AgentTurns, unittest.TestCase):
     def test_a_stream_adds_up_to_the_reply(self):
         self.stream_paragraph(words(120, seed=5))
 
+    # A cancel stops the model's turn (Copilot hangs up on the API), not only
+    # the ask: one Escape, or two read as one, leaves the turn running to its
+    # end, and the next ask waits for it (docs/engines.md, Copilot).
+    def test_cancel_stops_the_turn(self):
+        d = self.s.daemon
+        self.api.script({"text": words(400), "first_delay_ms": 1000, "word_delay_ms": 50})
+        before = self.api.state()
+        d.send({"id": "slow", "type": "ask", "prompt": "slow answer", "timeout_ms": 60000})
+        self.addCleanup(d.request, "cancel", target="slow")
+        self.api.wait_turn_started(before["turns_started"] + 1)
+        self.assertTrue(d.request("cancel", target="slow")["ok"])
+        self.assertEqual(d.wait_for(lambda m: m.get("id") == "slow", 30)["kind"], "cancelled")
+        self.assertEqual(self.ask_ok("after cancel", "Back to normal."), "Back to normal.")
+        after = self.api.state()
+        # The slow turn (20 s of words) was abandoned, not streamed to its end.
+        self.assertEqual(after["turns_abandoned"] - before["turns_abandoned"], 1, after)
+        self.assertEqual(after["turns_finished"] - before["turns_finished"], 1, after)  # "after cancel" only
+        # Cancelled before the answer streamed, Copilot puts the prompt back
+        # in its input box ("esc esc edit prompt"): it was cleared, not sent
+        # again with the next one.
+        sent = self.api.turns()[-1]["prompt"]  # after Copilot's <current_datetime> line
+        self.assertTrue(sent.endswith("\nafter cancel") and "slow answer" not in sent, sent)
+
 
 class CopilotExact(ExactTurns, unittest.TestCase):
     CLI = CLI
