@@ -6,7 +6,6 @@
 #include "keys.h"
 #include "screen_matcher.h"
 #include "terminal.h"
-#include "text.h"
 #include "utf8.h"
 
 namespace tuidriver {
@@ -14,7 +13,6 @@ namespace tuidriver {
 Ask::Ask(const Request& request, const EngineConfig& config,
          const ScreenMatcher& matcher, TimePoint now)
     : config_(config),
-      matcher_(matcher),
       id_(request.id),
       streaming_(request.type == RequestType::kAskStream),
       prompt_(SanitizePrompt(request.prompt)),
@@ -22,6 +20,7 @@ Ask::Ask(const Request& request, const EngineConfig& config,
       echo_(config.echo_osc),
       reply_(config, matcher, prompt_),
       turn_(config, matcher, &echo_, reply_),
+      lines_(config, matcher, &submission_, &echo_, &reply_),
       questions_(config, matcher, request.on_input == "wait") {
   long timeout_ms = request.timeout_ms > 0 ? request.timeout_ms : config.timeouts.ask_ms;
   timeout_ms_ = timeout_ms;
@@ -45,8 +44,7 @@ void Ask::Start(const Terminal& term, ChildInput* child, TimePoint now) {
   if (config_.exit_osc > 0) exit_report_ = term.osc(config_.exit_osc);
   reply_.Start(term, echo_);
   if (config_.submit.mode == SubmitMode::kLines) {
-    submission_.SplitLines(prompt_, child);
-    QueueLine(term, *submission_.NextLine(false));
+    lines_.Start(term, prompt_, child);
   } else {
     echo_.PromptTyped(term);
     submission_.TypeWhole(term, prompt_);
@@ -74,12 +72,6 @@ void Ask::FollowResize(const Terminal& term) {
   if (!started()) return;
   reply_.FollowResize(term);
   echo_.FollowResize(term);
-}
-
-void Ask::QueueLine(const Terminal& term, const std::string& line) {
-  echo_.LineTyped(term, line);
-  reply_.LineTyped(term, echo_, line);
-  submission_.TypeLine(term, line);
 }
 
 void Ask::Flush(const Terminal& term, ChildInput* child, TimePoint now) {
@@ -180,43 +172,18 @@ bool Ask::Answer(const Request& r, const Terminal& term, ChildInput* child, Time
   return true;
 }
 
-// A line's prompt came back and it is done (the next prompt, not the one it
-// was typed at, nor the helper's redraw; after the helper's end mark; not
-// busy). *continuation: it is a continuation prompt.
-bool Ask::PromptAfterSend(const Terminal& term, bool* continuation) {
-  bool prompt = matcher_.PromptVisible(term);
-  bool cont = !prompt && matcher_.ContinuationVisible(term);
-  if (!prompt && !cont) {
-    echo_.NoPromptSeen();
-    return false;
-  }
-  if (!echo_.PromptIsNext(term, submission_.written_generation(), submission_.runs_from_pipe())) return false;
-  // The helper marks the end of every submission's output (end_osc): a
-  // prompt before its mark is not the submission's end (one drawn again
-  // below late output before the submission began).
-  if (!cont && config_.end_osc > 0 && !reply_.output_ended()) return false;
-  if (matcher_.Busy(term)) return false;
-  *continuation = cont;
-  return true;
-}
-
 void Ask::UpdateLines(const Terminal& term, ChildInput* child, TimePoint now) {
-  bool continuation = false;
-  if (!PromptAfterSend(term, &continuation)) return;
-  reply_.CloseLine(term, echo_, submission_.written_generation());
-  if (const std::string* line = submission_.NextLine(continuation)) {
-    QueueLine(term, *line);
+  LineTurn::Verdict verdict = lines_.Judge(term);
+  if (verdict == LineTurn::Verdict::kNextLine) {
     phase_ = Phase::kSending;
     Flush(term, child, now);
-    return;
-  }
-  if (continuation) {
+  } else if (verdict == LineTurn::Verdict::kMoreInput) {
     result_.text = reply_.finished_output();
     Fail(ErrorKind::kNeedsInput, "the program waits for more input (continuation prompt)");
     result_.question = CursorLineText(term);
-    return;
+  } else if (verdict == LineTurn::Verdict::kDone) {
+    Finish(term);
   }
-  Finish(term);
 }
 
 std::string Ask::CurrentReply(const Terminal& term, bool final) const {

@@ -6,8 +6,9 @@
 // screen gathered from every screen they were drawn on, and the reply the
 // screen gave before the ask began kept to tell it from this one's.
 //
-// Pure logic over a Terminal, with no time of its own: the Ask tells it
-// when a line is typed and closed, and asks it for the text.
+// Pure logic over a Terminal, with no time of its own: the Ask's LineTurn
+// tells it when a line is typed and closed, and the Ask asks it for the
+// text.
 #ifndef TUIDRIVER_REPLY_COLLECTOR_H_
 #define TUIDRIVER_REPLY_COLLECTOR_H_
 
