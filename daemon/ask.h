@@ -2,10 +2,10 @@
 // result. Its parts do the rest: Submission types the prompt and the
 // answers, EchoTracker follows the echo, ReplyCollector gathers the reply,
 // QuestionWatch watches for a question, and one part judges the turn: a
-// prompt typed whole (TurnWatch: begun, done, its Enter lost) or a line at
-// a time (LineTurn: each line done, the next typed). Pure logic: it reads a
-// Terminal, writes through a ChildInput, and is driven by the session with
-// explicit times, so it is tested without a PTY or a clock.
+// prompt typed whole (TurnWatch: begun, done, a lost Enter pressed again)
+// or a line at a time (LineTurn: each line done, the next typed). Pure
+// logic: it reads a Terminal, writes through a ChildInput, and is driven by
+// the session with explicit times, so it is tested without a PTY or a clock.
 #ifndef TUIDRIVER_ASK_H_
 #define TUIDRIVER_ASK_H_
 
@@ -85,8 +85,7 @@ class Ask {
   // Fails a queued ask that never got to start (timeout, exited, not_ready;
   // needs_input with the `question` that keeps it from starting).
   void FailInQueue(ErrorKind kind, const std::string& why, const std::string& question = "") {
-    Fail(kind, why);
-    result_.question = question;
+    Fail(kind, why, "", question);
   }
   TimePoint deadline() const { return deadline_; }
   // The earliest time Update must run even without output.
@@ -140,17 +139,13 @@ class Ask {
   void Flush(const Terminal& term, ChildInput* child, TimePoint now);
   void UpdateLines(const Terminal& term, ChildInput* child, TimePoint now);
   void UpdateWhole(const Terminal& term, TimePoint now);
-  // When to press Enter again (submit.resubmit_ms), or the deadline.
-  TimePoint ResubmitDue() const;
-  void ResubmitIfLost(const Terminal& term, ChildInput* child, TimePoint now);
   std::string CurrentReply(const Terminal& term, bool final) const;
   std::string UnfinishedReply(const Terminal& term) const;
-  // ask_stream: offers the reply so far as a delta.
-  void StreamSoFar(const Terminal& term);
   // `stream_screen`: an ask_stream's last delta comes from the screen (else
   // from ReplaceText, the record's text).
   void Finish(const Terminal& term, bool stream_screen = true);
-  void Fail(ErrorKind kind, const std::string& error);
+  // `text`: what was seen of the reply; `question`: see AskResult.
+  void Fail(ErrorKind kind, const std::string& error, std::string text, std::string question = "");
   void Interrupt(const Terminal& term, ChildInput* child);
 
   const EngineConfig& config_;
@@ -162,12 +157,11 @@ class Ask {
   Phase phase_ = Phase::kQueued;
   TimePoint deadline_;
   bool settling_ = false;  // see settling()
-  std::string exit_report_;  // exit_osc's payload at Start
 
   Submission submission_;    // the prompt's and answers' keystrokes; resubmits
   EchoTracker echo_;         // where the line was typed, and whether its echo showed
   ReplyCollector reply_;     // the reply's text as the screen gives it (holds prompt_)
-  TurnWatch turn_;           // a prompt typed whole: begun, done, its Enter lost (reads echo_, reply_)
+  TurnWatch turn_;           // a prompt typed whole: begun, done, its Enter lost and pressed again
   LineTurn lines_;           // a prompt typed a line at a time: the next line, done (types through submission_)
   QuestionWatch questions_;  // needs_input: the question, waiting, answering
   ReplyStream stream_;       // ask_stream's deltas
