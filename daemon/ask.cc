@@ -1,12 +1,11 @@
 #include "ask.h"
 
 #include <algorithm>
-#include <cstdlib>
+#include <utility>
 
 #include "keys.h"
 #include "screen_matcher.h"
 #include "terminal.h"
-#include "text.h"
 #include "utf8.h"
 
 namespace tuidriver {
@@ -14,18 +13,17 @@ namespace tuidriver {
 Ask::Ask(const Request& request, const EngineConfig& config,
          const ScreenMatcher& matcher, TimePoint now)
     : config_(config),
-      matcher_(matcher),
       id_(request.id),
       streaming_(request.type == RequestType::kAskStream),
       prompt_(SanitizePrompt(request.prompt)),
       submission_(config),
       echo_(config.echo_osc),
       reply_(config, matcher, prompt_),
-      turn_(config, matcher, &echo_, reply_),
+      turn_(config, matcher, &echo_, reply_, &submission_),
+      lines_(config, matcher, &submission_, &echo_, &reply_),
       questions_(config, matcher, request.on_input == "wait") {
-  long timeout_ms = request.timeout_ms > 0 ? request.timeout_ms : config.timeouts.ask_ms;
-  timeout_ms_ = timeout_ms;
-  deadline_ = now + Ms(timeout_ms);
+  timeout_ms_ = request.timeout_ms > 0 ? request.timeout_ms : config.timeouts.ask_ms;
+  deadline_ = now + Ms(timeout_ms_);
 }
 
 TimePoint Ask::next_wakeup() const {
@@ -36,20 +34,17 @@ TimePoint Ask::next_wakeup() const {
   if (phase_ == Phase::kWaiting && questions_.probing() && questions_.next_wakeup() < deadline_) {
     return questions_.next_wakeup();
   }
-  TimePoint resubmit = ResubmitDue();
-  return resubmit < deadline_ ? resubmit : deadline_;
+  TimePoint resubmit = phase_ == Phase::kWaiting ? turn_.ResubmitDue(!stream_.streamed().empty()) : deadline_;
+  return std::min(resubmit, deadline_);
 }
 
 void Ask::Start(const Terminal& term, ChildInput* child, TimePoint now) {
   deadline_ = now + Ms(timeout_ms_);
-  if (config_.exit_osc > 0) exit_report_ = term.osc(config_.exit_osc);
   reply_.Start(term, echo_);
   if (config_.submit.mode == SubmitMode::kLines) {
-    submission_.SplitLines(prompt_, child);
-    QueueLine(term, *submission_.NextLine(false));
+    lines_.Start(term, prompt_, child);
   } else {
-    echo_.PromptTyped(term);
-    submission_.TypeWhole(term, prompt_);
+    turn_.Type(term, prompt_);
   }
   phase_ = Phase::kSending;
   Flush(term, child, now);
@@ -76,35 +71,11 @@ void Ask::FollowResize(const Terminal& term) {
   echo_.FollowResize(term);
 }
 
-void Ask::QueueLine(const Terminal& term, const std::string& line) {
-  echo_.LineTyped(term, line);
-  reply_.LineTyped(term, echo_, line);
-  submission_.TypeLine(term, line);
-}
-
 void Ask::Flush(const Terminal& term, ChildInput* child, TimePoint now) {
   submission_.Update(term.generation(), child, now);
   if (submission_.typed() && phase_ == Phase::kSending) {
     phase_ = Phase::kWaiting;
     submission_.Submitted(now);
-  }
-}
-
-// submit.resubmit_ms: a turn whose Enter a paste took never begins: the
-// prompt stays in the input box, nothing is busy, the screen is still.
-TimePoint Ask::ResubmitDue() const {
-  if (phase_ != Phase::kWaiting || turn_.saw_busy() || !stream_.streamed().empty()) return deadline_;
-  TimePoint due = submission_.ResubmitDue(turn_.last_change());
-  return due == TimePoint::max() ? deadline_ : due;
-}
-
-void Ask::ResubmitIfLost(const Terminal& term, ChildInput* child, TimePoint now) {
-  TimePoint due = ResubmitDue();
-  if (due == deadline_ || now < due) return;
-  if (turn_.EnterLost(term)) {
-    submission_.Resubmit(term, child, now);
-  } else {
-    submission_.DeclineResubmit(due);
   }
 }
 
@@ -119,9 +90,8 @@ void Ask::Update(const Terminal& term, ChildInput* child, TimePoint now) {
   }
   std::string question;
   if (phase_ == Phase::kWaiting && questions_.Update(term, *child, turn_.generation(), turn_.last_change(), now, &question)) {
-    result_.text = UnfinishedReply(term);
-    Fail(ErrorKind::kNeedsInput, "the program is asking a question no dialog rule answers");
-    result_.question = question;
+    Fail(ErrorKind::kNeedsInput, "the program is asking a question no dialog rule answers", UnfinishedReply(term),
+         question);
     return;
   }
   if (phase_ == Phase::kWaiting && !questions_.pending() && !config_.reply.start.empty() &&
@@ -133,29 +103,17 @@ void Ask::Update(const Terminal& term, ChildInput* child, TimePoint now) {
       UpdateLines(term, child, now);
     } else {
       UpdateWhole(term, now);
-      if (phase_ == Phase::kWaiting) ResubmitIfLost(term, child, now);
+      if (phase_ == Phase::kWaiting) turn_.ResubmitIfLost(term, child, !stream_.streamed().empty(), now);
     }
   }
   if (phase_ != Phase::kDone && now >= deadline_) {
-    result_.text = UnfinishedReply(term);
+    std::string so_far = UnfinishedReply(term);
     DropUntakenPrompt(child);  // before the queue's interrupt shows the REPL's next prompt
-    Fail(ErrorKind::kTimeout, "no reply within " + std::to_string(timeout_ms_) + " ms");
+    Fail(ErrorKind::kTimeout, "no reply within " + std::to_string(timeout_ms_) + " ms", so_far);
     return;
   }
-  if (streaming_ && phase_ == Phase::kWaiting) StreamSoFar(term);
-}
-
-// Not while the screen still gives the reply it gave at Start, busy or
-// not, nor any part of it: Codex says it is working before it draws the
-// new echo, Claude may redraw the old turn in between, and the previous
-// turn's reply (same prompt) must not stream as this one's. A new reply
-// that begins like the old one streams once it differs or outgrows it.
-void Ask::StreamSoFar(const Terminal& term) {
-  if (reply_.ShowsStartReply(term, echo_)) return;
-  std::string candidate = CurrentReply(term, false);
-  const std::string& old = reply_.start_reply();
-  bool part_of_old = !old.empty() && candidate.size() <= old.size() && old.compare(0, candidate.size(), candidate) == 0;
-  if (!part_of_old) stream_.Offer(candidate, false);
+  std::string so_far;
+  if (streaming_ && phase_ == Phase::kWaiting && reply_.NewSoFar(term, echo_, &so_far)) stream_.Offer(so_far, false);
 }
 
 bool Ask::TakeInputEvent(std::string* json) { return questions_.TakeInputEvent(id_, json); }
@@ -168,54 +126,23 @@ bool Ask::Answer(const Request& r, const Terminal& term, ChildInput* child, Time
   }
   std::vector<std::string> keys;
   if (!questions_.Answer(static_cast<int>(r.option), &keys, err)) return false;
-  // A TUI may ignore keys for a moment after it shows a question, so that a
-  // key meant for something else does not answer it (Claude drops them for
-  // about half a second): the answer goes out no sooner than this.
-  constexpr int kAnswerAfterMs = 800;
-  submission_.TypeAnswer(term, r.option <= 0 ? r.text : std::string(), keys,
-                         std::max(now, questions_.shown_at() + Ms(kAnswerAfterMs)));
+  submission_.TypeAnswer(term, r.option <= 0 ? r.text : std::string(), keys, std::max(now, questions_.answer_due()));
   phase_ = Phase::kSending;
   Flush(term, child, now);
   return true;
 }
 
-// A line's prompt came back and it is done (the next prompt, not the one it
-// was typed at, nor the helper's redraw; after the helper's end mark; not
-// busy). *continuation: it is a continuation prompt.
-bool Ask::PromptAfterSend(const Terminal& term, bool* continuation) {
-  bool prompt = matcher_.PromptVisible(term);
-  bool cont = !prompt && matcher_.ContinuationVisible(term);
-  if (!prompt && !cont) {
-    echo_.NoPromptSeen();
-    return false;
-  }
-  if (!echo_.PromptIsNext(term, submission_.written_generation(), submission_.runs_from_pipe())) return false;
-  // The helper marks the end of every submission's output (end_osc): a
-  // prompt before its mark is not the submission's end (one drawn again
-  // below late output before the submission began).
-  if (!cont && config_.end_osc > 0 && !reply_.output_ended()) return false;
-  if (matcher_.Busy(term)) return false;
-  *continuation = cont;
-  return true;
-}
-
 void Ask::UpdateLines(const Terminal& term, ChildInput* child, TimePoint now) {
-  bool continuation = false;
-  if (!PromptAfterSend(term, &continuation)) return;
-  reply_.CloseLine(term, echo_, submission_.written_generation());
-  if (const std::string* line = submission_.NextLine(continuation)) {
-    QueueLine(term, *line);
+  LineTurn::Verdict verdict = lines_.Judge(term);
+  if (verdict == LineTurn::Verdict::kNextLine) {
     phase_ = Phase::kSending;
     Flush(term, child, now);
-    return;
+  } else if (verdict == LineTurn::Verdict::kMoreInput) {
+    Fail(ErrorKind::kNeedsInput, "the program waits for more input (continuation prompt)",
+         reply_.finished_output(), CursorLineText(term));
+  } else if (verdict == LineTurn::Verdict::kDone) {
+    Finish(term);
   }
-  if (continuation) {
-    result_.text = reply_.finished_output();
-    Fail(ErrorKind::kNeedsInput, "the program waits for more input (continuation prompt)");
-    result_.question = CursorLineText(term);
-    return;
-  }
-  Finish(term);
 }
 
 std::string Ask::CurrentReply(const Terminal& term, bool final) const {
@@ -237,13 +164,9 @@ void Ask::Finish(const Terminal& term, bool stream_screen) {
   if (!config_.reply.start.empty() && config_.submit.mode != SubmitMode::kLines) reply_.RememberRows(term);
   result_.rows_missing = reply_.rows_missing();
   result_.text = CurrentReply(term, true);
-  std::string report = config_.exit_osc > 0 ? term.osc(config_.exit_osc) : exit_report_;
-  size_t semi = report.find(';');
-  if (report != exit_report_ && semi != std::string::npos) {
-    // The submission called exit; the interpreter is back at its prompt.
-    result_.exit_code = atoi(report.c_str() + semi + 1);
+  if (reply_.Exited(term, &result_.exit_code)) {  // the interpreter is back at its prompt
     Fail(ErrorKind::kExited, "the code exited with code " + std::to_string(result_.exit_code) +
-                       "; the session goes on");
+         "; the session goes on", result_.text);
     return;
   }
   if (streaming_ && stream_screen) stream_.Offer(result_.text, true);
@@ -260,20 +183,21 @@ void Ask::DropUntakenPrompt(ChildInput* child) { submission_.DropUntaken(child, 
 
 void Ask::Cancel(const Terminal& term, const std::string& why) {
   if (phase_ == Phase::kDone) return;
-  result_.text = phase_ == Phase::kQueued ? std::string() : CurrentReply(term, false);
-  Fail(ErrorKind::kCancelled, why);
+  std::string so_far = phase_ == Phase::kQueued ? std::string() : CurrentReply(term, false);
+  Fail(ErrorKind::kCancelled, why, so_far);
 }
 
 void Ask::ChildExited(const Terminal& term, const std::string& why) {
   if (phase_ == Phase::kDone) return;
-  result_.text = phase_ == Phase::kQueued ? std::string() : CurrentReply(term, false);
-  Fail(ErrorKind::kExited, why);
+  Fail(ErrorKind::kExited, why, phase_ == Phase::kQueued ? std::string() : CurrentReply(term, false));
 }
 
-void Ask::Fail(ErrorKind kind, const std::string& error) {
+void Ask::Fail(ErrorKind kind, const std::string& error, std::string text, std::string question) {
   result_.ok = false;
   result_.kind = kind;
   result_.error = error;
+  result_.text = std::move(text);
+  result_.question = std::move(question);
   submission_.Clear();
   phase_ = Phase::kDone;
 }

@@ -1,10 +1,11 @@
 // One ask: its phase (queued, sending, waiting, done), its deadline and its
-// result. Its parts type the prompt (Submission), follow the echo
-// (EchoTracker), gather the reply (ReplyCollector), tell how a prompt typed
-// whole fares (TurnWatch) and watch for a question (QuestionWatch); it
-// tells when a `lines` engine is done with each line itself. Pure logic: it reads a Terminal, writes through a
-// ChildInput, and is driven by the session with explicit times, so it is
-// tested without a PTY or a clock.
+// result. Its parts do the rest: Submission types the prompt and the
+// answers, EchoTracker follows the echo, ReplyCollector gathers the reply,
+// QuestionWatch watches for a question, and one part judges the turn: a
+// prompt typed whole (TurnWatch: begun, done, a lost Enter pressed again)
+// or a line at a time (LineTurn: each line done, the next typed). Pure
+// logic: it reads a Terminal, writes through a ChildInput, and is driven by
+// the session with explicit times, so it is tested without a PTY or a clock.
 #ifndef TUIDRIVER_ASK_H_
 #define TUIDRIVER_ASK_H_
 
@@ -18,6 +19,7 @@
 #include "echo_tracker.h"
 #include "engine_config.h"
 #include "error_kind.h"
+#include "line_turn.h"
 #include "question_watch.h"
 #include "reply_collector.h"
 #include "reply_stream.h"
@@ -84,8 +86,7 @@ class Ask {
   // Fails a queued ask that never got to start (timeout, exited, not_ready;
   // needs_input with the `question` that keeps it from starting).
   void FailInQueue(ErrorKind kind, const std::string& why, const std::string& question = "") {
-    Fail(kind, why);
-    result_.question = question;
+    Fail(kind, why, "", question);
   }
   TimePoint deadline() const { return deadline_; }
   // The earliest time Update must run even without output.
@@ -136,26 +137,18 @@ class Ask {
 
  private:
   enum class Phase { kQueued, kSending, kWaiting, kDone };
-  // Types `line` (submit.mode `lines`), noting where.
-  void QueueLine(const Terminal& term, const std::string& line);
   void Flush(const Terminal& term, ChildInput* child, TimePoint now);
   void UpdateLines(const Terminal& term, ChildInput* child, TimePoint now);
   void UpdateWhole(const Terminal& term, TimePoint now);
-  // When to press Enter again (submit.resubmit_ms), or the deadline.
-  TimePoint ResubmitDue() const;
-  void ResubmitIfLost(const Terminal& term, ChildInput* child, TimePoint now);
-  bool PromptAfterSend(const Terminal& term, bool* continuation);
   std::string CurrentReply(const Terminal& term, bool final) const;
   std::string UnfinishedReply(const Terminal& term) const;
-  // ask_stream: offers the reply so far as a delta.
-  void StreamSoFar(const Terminal& term);
   // `stream_screen`: an ask_stream's last delta comes from the screen (else
   // from ReplaceText, the record's text).
   void Finish(const Terminal& term, bool stream_screen = true);
-  void Fail(ErrorKind kind, const std::string& error);
+  // `text`: what was seen of the reply; `question`: see AskResult.
+  void Fail(ErrorKind kind, const std::string& error, std::string text, std::string question = "");
 
   const EngineConfig& config_;
-  const ScreenMatcher& matcher_;
   RequestId id_;
   bool streaming_;
   std::string prompt_;  // sanitised
@@ -164,12 +157,12 @@ class Ask {
   Phase phase_ = Phase::kQueued;
   TimePoint deadline_;
   bool settling_ = false;  // see settling()
-  std::string exit_report_;  // exit_osc's payload at Start
 
   Submission submission_;    // the prompt's and answers' keystrokes; resubmits
   EchoTracker echo_;         // where the line was typed, and whether its echo showed
   ReplyCollector reply_;     // the reply's text as the screen gives it (holds prompt_)
-  TurnWatch turn_;           // a prompt typed whole: begun, done, its Enter lost (reads echo_, reply_)
+  TurnWatch turn_;           // a prompt typed whole: begun, done, its Enter lost and pressed again
+  LineTurn lines_;           // a prompt typed a line at a time: the next line, done (types through submission_)
   QuestionWatch questions_;  // needs_input: the question, waiting, answering
   ReplyStream stream_;       // ask_stream's deltas
   AskResult result_;

@@ -4,8 +4,9 @@
 // the echo as the user's code): the tracker follows the mark, and until it
 // comes a prompt on the typed row is that redraw, read half drawn.
 //
-// Pure logic over a Terminal, with no time of its own: the Ask tells it
-// when a line is typed and what the screen shows.
+// Pure logic over a Terminal, with no time of its own: the Ask and its turn
+// parts (LineTurn, TurnWatch) tell it when a line is typed and what the
+// screen shows.
 #ifndef TUIDRIVER_ECHO_TRACKER_H_
 #define TUIDRIVER_ECHO_TRACKER_H_
 

@@ -67,12 +67,18 @@ class QuestionWatch {
   void InputSent() { responded_ = responded_ || reported_; }
   // When the reported question settled.
   TimePoint shown_at() const { return shown_at_; }
+  // When an answer may go out: kAnswerAfterMs after the question settled.
+  TimePoint answer_due() const { return shown_at_ + Ms(kAnswerAfterMs); }
   // The ask is typed again: no question seen or reported yet.
   void Reset();
 
   static constexpr int kProbeQuietMs = 100;  // output quiet this long before the process is asked
   static constexpr int kProbeEveryMs = 100;  // and again this often while it stays quiet
   static constexpr int kStableMs = 50;       // a question's text unchanged this long counts
+  // A TUI may ignore keys for a moment after it shows a question, so that a
+  // key meant for something else does not answer it (Claude drops them for
+  // about half a second): an answer goes out no sooner than this after it.
+  static constexpr int kAnswerAfterMs = 800;
   static constexpr int kMaxWaitMs = 400;     // a question first seen this long ago counts
   static constexpr int kGoneMs = 300;        // gone this long: the next question is a new one
   // An engine's question whose options are not drawn yet, that its

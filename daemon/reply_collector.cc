@@ -1,5 +1,6 @@
 #include "reply_collector.h"
 
+#include <cstdlib>
 #include <utility>
 
 namespace tuidriver {
@@ -15,6 +16,7 @@ void AppendSegment(const std::vector<Row>& rows, std::string* text, bool* has) {
 }  // namespace
 
 void ReplyCollector::Start(const Terminal& term, const EchoTracker& echo) {
+  if (config_.exit_osc > 0) exit_report_ = term.osc(config_.exit_osc);
   if (config_.submit.mode == SubmitMode::kLines) {
     start_row_ = CursorRow(term);
     return;
@@ -144,6 +146,27 @@ std::string ReplyCollector::Unfinished(const Terminal& term, const EchoTracker& 
 
 bool ReplyCollector::ShowsStartReply(const Terminal& term, const EchoTracker& echo) const {
   return !start_reply_.empty() && Text(term, echo, true, false) == start_reply_;
+}
+
+// Not while the screen still gives the reply it gave at Start, busy or
+// not, nor any part of it: Codex says it is working before it draws the
+// new echo, Claude may redraw the old turn in between, and the previous
+// turn's reply (same prompt) must not stream as this one's. A new reply
+// that begins like the old one streams once it differs or outgrows it.
+bool ReplyCollector::NewSoFar(const Terminal& term, const EchoTracker& echo, std::string* text) const {
+  if (ShowsStartReply(term, echo)) return false;
+  *text = Text(term, echo, false, true);
+  const std::string& old = start_reply_;
+  return old.empty() || text->size() > old.size() || old.compare(0, text->size(), *text) != 0;
+}
+
+// The report is "SEQ;CODE", SEQ new for each.
+bool ReplyCollector::Exited(const Terminal& term, int* code) const {
+  std::string report = config_.exit_osc > 0 ? term.osc(config_.exit_osc) : exit_report_;
+  size_t semi = report.find(';');
+  if (report == exit_report_ || semi == std::string::npos) return false;
+  *code = atoi(report.c_str() + semi + 1);
+  return true;
 }
 
 void ReplyCollector::FollowResize(const Terminal& term) {

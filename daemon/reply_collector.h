@@ -4,10 +4,12 @@
 // rows from the ask's first row down to the input prompt, cut by the engine's
 // reply marker (reply_extractor.h), with the rows of a reply taller than the
 // screen gathered from every screen they were drawn on, and the reply the
-// screen gave before the ask began kept to tell it from this one's.
+// screen gave before the ask began kept to tell it from this one's. And
+// whether the submission exited, by the helper's report.
 //
-// Pure logic over a Terminal, with no time of its own: the Ask tells it
-// when a line is typed and closed, and asks it for the text.
+// Pure logic over a Terminal, with no time of its own: the Ask's LineTurn
+// tells it when a line is typed and closed, and the Ask asks it for the
+// text.
 #ifndef TUIDRIVER_REPLY_COLLECTOR_H_
 #define TUIDRIVER_REPLY_COLLECTOR_H_
 
@@ -55,6 +57,13 @@ class ReplyCollector {
   std::string Unfinished(const Terminal& term, const EchoTracker& echo, bool waiting) const;
   // The screen gives the marked reply it gave at Start.
   bool ShowsStartReply(const Terminal& term, const EchoTracker& echo) const;
+  // ask_stream: the reply so far (while a line's output is drawn), unless
+  // the screen may still give the reply it gave at Start: that reply, or
+  // its beginning.
+  bool NewSoFar(const Terminal& term, const EchoTracker& echo, std::string* text) const;
+  // The helper reported the submission's own exit (exit_osc, a report new
+  // since Start): its status in *code.
+  bool Exited(const Terminal& term, int* code) const;
   // The terminal was just resized: the rows kept follow their text.
   void FollowResize(const Terminal& term);
 
@@ -88,6 +97,7 @@ class ReplyCollector {
   uint64_t output_end_ = 0;
   std::string output_tail_;
   std::string start_reply_;             // marked replies: what the screen gave at Start
+  std::string exit_report_;             // exit_osc's payload at Start
   std::vector<std::string> seen_rows_;  // marked replies: the rows seen so far
   bool rows_missing_ = false;
 };

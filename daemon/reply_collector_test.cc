@@ -175,6 +175,47 @@ TEST(ReplyCollector, ATallReplyIsGatheredFromEveryScreen) {
   EXPECT_FALSE(t.reply.rows_missing());
 }
 
+// ask_stream: the previous turn's reply to the same prompt, or its
+// beginning, is not this turn's; a reply that differs or outgrows it is.
+TEST(ReplyCollector, TheReplySoFarIsNewOnceItIsNotTheOneOnScreenAtStart) {
+  EngineConfig c = Marked();
+  Terminal term(40, 10, 100);
+  Feed(&term, "> hi\r\n* old answer\r\n> ");
+  Typing t(c, "hi");
+  t.reply.Start(term, t.echo);
+  std::string so_far;
+  EXPECT_FALSE(t.reply.NewSoFar(term, t.echo, &so_far));  // the old reply, whole
+  Feed(&term, "\x1b[H\x1b[2J> hi\r\n* old\r\n> ");
+  EXPECT_FALSE(t.reply.NewSoFar(term, t.echo, &so_far));  // its beginning
+  // Not final, the row being drawn (the reply's last) is left out.
+  Feed(&term, "\x1b[H\x1b[2J> hi\r\n* old answer, and more\r\nbeing drawn\r\n> ");
+  ASSERT_TRUE(t.reply.NewSoFar(term, t.echo, &so_far));
+  EXPECT_EQ(0u, so_far.rfind("old answer, and more", 0)) << so_far;
+  Feed(&term, "\x1b[H\x1b[2J> hi\r\n* new\r\nbeing drawn\r\n> ");
+  ASSERT_TRUE(t.reply.NewSoFar(term, t.echo, &so_far));
+  EXPECT_EQ(0u, so_far.rfind("new", 0)) << so_far;
+}
+
+// The helper reports a submission's own exit (sys.exit()) as "SEQ;CODE" in
+// exit_osc: only a report new since the ask began counts.
+TEST(ReplyCollector, AnExitReportNewSinceStartIsTheSubmissionsExit) {
+  EngineConfig c = Repl();
+  c.exit_osc = 7702;
+  Terminal term(40, 10, 100);
+  Feed(&term, "\x1b]7702;1;3\x07>>> ");  // an earlier ask's exit
+  Typing t(c, "raise SystemExit(4)");
+  t.reply.Start(term, t.echo);
+  int code = -1;
+  EXPECT_FALSE(t.reply.Exited(term, &code));
+  Feed(&term, "raise SystemExit(4)\r\n\x1b]7702;2;4\x07>>> ");
+  ASSERT_TRUE(t.reply.Exited(term, &code));
+  EXPECT_EQ(4, code);
+  EngineConfig unreported = Repl();  // an engine without the report
+  Typing plain(unreported, "raise SystemExit(4)");
+  plain.reply.Start(term, plain.echo);
+  EXPECT_FALSE(plain.reply.Exited(term, &code));
+}
+
 TEST(ReplyCollector, TheRowsKeptFollowAResize) {
   EngineConfig c = Repl();
   Terminal term(10, 10, 100);

@@ -6,9 +6,9 @@
 //
 // Pure logic: it reads the terminal's modes (bracketed paste, key modes),
 // writes through a ChildInput and is driven with explicit times
-// (Update(..., now) plus next_wakeup()). When to type the next line, and
-// whether a lost Enter is to be pressed again, the Ask decides from the
-// screen.
+// (Update(..., now) plus next_wakeup()). When to type the next line
+// (LineTurn), and whether a lost Enter is to be pressed again (TurnWatch),
+// the Ask's turn parts decide from the screen.
 #ifndef TUIDRIVER_SUBMISSION_H_
 #define TUIDRIVER_SUBMISSION_H_
 

@@ -20,6 +20,18 @@ bool TurnWatch::EnterLost(const Terminal& term) const {
   return !matcher_.Busy(term) && !matcher_.PromptVisible(term) && !NewReplyShows(term);
 }
 
+// A turn whose Enter a paste took never begins: the prompt stays in the
+// input box, nothing is busy, the screen is still.
+void TurnWatch::ResubmitIfLost(const Terminal& term, ChildInput* child, bool streamed, TimePoint now) {
+  TimePoint due = ResubmitDue(streamed);
+  if (due == TimePoint::max() || now < due) return;
+  if (EnterLost(term)) {
+    submission_.Resubmit(term, child, now);
+  } else {
+    submission_.DeclineResubmit(due);
+  }
+}
+
 bool TurnWatch::Begun(const Terminal& term) const {
   if (saw_busy_) return true;
   if (!config_.reply.start.empty()) return NewReplyShows(term);

@@ -3,20 +3,24 @@
 // program showed it was busy, or drew a new reply after the echo), whether
 // it is done (back at its prompt, nothing busy, the screen quiet for
 // reply_settle_ms), and whether its Enter was lost (the prompt left in the
-// input box: submit.resubmit_ms). The Ask keeps the phase, the deadline and
-// the result; this part keeps what the screen has shown of the turn.
+// input box: submit.resubmit_ms). It types through the Submission: the
+// prompt whole, and a lost Enter again. The Ask keeps the phase, the
+// deadline and the result; this part, what the screen showed of the turn.
 //
 // Pure logic over a Terminal, with the time as a parameter.
 #ifndef TUIDRIVER_TURN_WATCH_H_
 #define TUIDRIVER_TURN_WATCH_H_
 
 #include <cstdint>
+#include <string>
 
+#include "child.h"
 #include "clock.h"
 #include "echo_tracker.h"
 #include "engine_config.h"
 #include "reply_collector.h"
 #include "screen_matcher.h"
+#include "submission.h"
 #include "terminal.h"
 
 namespace tuidriver {
@@ -29,11 +33,17 @@ class TurnWatch {
     kDone,
   };
 
-  // All four must outlive the watch; `echo` is told when no prompt shows.
+  // All five must outlive the watch; `echo` is told when no prompt shows,
+  // and `submission` presses a lost Enter again.
   TurnWatch(const EngineConfig& config, const ScreenMatcher& matcher, EchoTracker* echo,
-            const ReplyCollector& reply)
-      : config_(config), matcher_(matcher), echo_(*echo), reply_(reply) {}
+            const ReplyCollector& reply, Submission* submission)
+      : config_(config), matcher_(matcher), echo_(*echo), reply_(reply), submission_(*submission) {}
 
+  // Types the whole prompt at the cursor (submit.mode `paste` or `type`).
+  void Type(const Terminal& term, const std::string& prompt) {
+    echo_.PromptTyped(term);
+    submission_.TypeWhole(term, prompt);
+  }
   // Back to before the prompt was typed (the ask is typed again).
   void Reset() { saw_busy_ = false; }
   // Notes the screen's generation: a new one is a change, at `now`.
@@ -57,6 +67,15 @@ class TurnWatch {
   // holding text is none), no new reply. Its text is not looked for: a long
   // paste shows as a placeholder ("[Pasted Text: 6 lines]").
   bool EnterLost(const Terminal& term) const;
+  // submit.resubmit_ms: when to look whether the Enter was lost, counted
+  // from the screen's last change (Submission::ResubmitDue); max() once the
+  // turn has begun: busy seen, or `streamed` (some of its reply went out).
+  TimePoint ResubmitDue(bool streamed) const {
+    return saw_busy_ || streamed ? TimePoint::max() : submission_.ResubmitDue(last_change_);
+  }
+  // Once ResubmitDue has come: Enter again if it was lost, else the next
+  // look comes with a change of the screen.
+  void ResubmitIfLost(const Terminal& term, ChildInput* child, bool streamed, TimePoint now);
 
  private:
   bool NewReplyShows(const Terminal& term) const;
@@ -69,6 +88,7 @@ class TurnWatch {
   const ScreenMatcher& matcher_;
   EchoTracker& echo_;
   const ReplyCollector& reply_;
+  Submission& submission_;
   bool saw_busy_ = false;
   uint64_t generation_ = ~0ull;
   TimePoint last_change_;

@@ -30,7 +30,13 @@ EngineConfig Agent(int settle_ms) {
 // the fake time `at`.
 struct Turn {
   Turn(const EngineConfig& c, const std::string& screen)
-      : term(40, 6, 100), matcher(c), prompt("hi"), echo(0), reply(c, matcher, prompt), watch(c, matcher, &echo, reply) {
+      : term(40, 6, 100),
+        matcher(c),
+        prompt("hi"),
+        echo(0),
+        reply(c, matcher, prompt),
+        submission(c),
+        watch(c, matcher, &echo, reply, &submission) {
     Feed(&term, screen);
     echo.PromptTyped(term);
     reply.Start(term, echo);
@@ -44,6 +50,7 @@ struct Turn {
   std::string prompt;  // before `reply`, which holds it
   EchoTracker echo;
   ReplyCollector reply;
+  Submission submission;
   TurnWatch watch;
 };
 
@@ -127,6 +134,49 @@ TEST(TurnWatch, TheEnterIsLostWhileThePromptStaysInTheBox) {
   EXPECT_FALSE(turn.watch.EnterLost(term));
   Feed(&term, std::string(kIdle) + "\x1b[1;1H❯ hi\x1b[2;1H● said hi\x1b[4;5H");
   EXPECT_FALSE(turn.watch.EnterLost(term));  // a new reply shows below the echo
+}
+
+// submit.resubmit_ms after the screen's last change, the prompt still in
+// the box gets its Enter again; a turn begun never does.
+TEST(TurnWatch, ALostEnterIsPressedAgainOnceTheScreenIsStill) {
+  EngineConfig c = Agent(0);
+  c.submit.resubmit_ms = 1000;
+  Turn turn(c, kEmptyBox);
+  Terminal& term = turn.term;
+  FakeChild child;
+  TimePoint t0 = Clock::now();
+  turn.submission.Submitted(t0);
+  Feed(&term, "hi");  // the paste, which took its Enter in
+  EXPECT_EQ(TurnWatch::Verdict::kGoing, turn.Judge(t0 + Ms(100)));
+  EXPECT_EQ(t0 + Ms(1100), turn.watch.ResubmitDue(false));
+  EXPECT_EQ(TimePoint::max(), turn.watch.ResubmitDue(true));  // some of its reply streamed: begun
+  turn.watch.ResubmitIfLost(term, &child, false, t0 + Ms(1099));
+  EXPECT_EQ("", child.Take());
+  turn.watch.ResubmitIfLost(term, &child, false, t0 + Ms(1100));
+  EXPECT_EQ("\r", child.Take());
+  EXPECT_EQ(t0 + Ms(2100), turn.watch.ResubmitDue(false));
+  Feed(&term, kBusy);
+  turn.Judge(t0 + Ms(1200));
+  EXPECT_EQ(TimePoint::max(), turn.watch.ResubmitDue(false));
+}
+
+// An Enter that was not lost (the box is empty again) is not pressed
+// again; the next look comes after the screen changes.
+TEST(TurnWatch, AnEnterNotLostIsNotPressedAgain) {
+  EngineConfig c = Agent(0);
+  c.submit.resubmit_ms = 1000;
+  Turn turn(c, kEmptyBox);
+  Terminal& term = turn.term;
+  FakeChild child;
+  TimePoint t0 = Clock::now();
+  turn.submission.Submitted(t0);
+  turn.Judge(t0);
+  turn.watch.ResubmitIfLost(term, &child, false, t0 + Ms(1000));
+  EXPECT_EQ("", child.Take());
+  EXPECT_EQ(TimePoint::max(), turn.watch.ResubmitDue(false));
+  Feed(&term, "hi");
+  turn.Judge(t0 + Ms(1500));
+  EXPECT_EQ(t0 + Ms(2500), turn.watch.ResubmitDue(false));
 }
 
 TEST(TurnWatch, ResetForgetsTheBusySeen) {
