@@ -365,7 +365,7 @@ bool ReadTopField(Reader* r, const std::string& key, const element& v, const std
 }
 
 std::string BaseName(const std::string& path) {
-  size_t slash = path.rfind('/');
+  size_t slash = LastPathSeparator(path);
   std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
   if (base.size() > 5 && base.compare(base.size() - 5, 5, ".json") == 0) base.resize(base.size() - 5);
   return base;
@@ -443,7 +443,7 @@ void ReplaceAll(const std::string& from, const std::string& to, std::string* s) 
 }  // namespace
 
 void ExpandPlaceholders(const std::string& token, EngineConfig* c) {
-  size_t slash = c->file.rfind('/');
+  size_t slash = LastPathSeparator(c->file);
   std::string dir = slash == std::string::npos ? "." : c->file.substr(0, slash);
   auto expand = [&](std::string* s) {
     ReplaceAll("{token}", token, s);

@@ -81,6 +81,9 @@ bool StatPath(const std::string& path, struct stat* st, bool follow_links = true
 bool ListDirectory(const std::string& dir, std::vector<std::string>* names);
 // realpath(3) (Windows: the full path, not resolving links); empty on failure.
 std::string RealPath(const std::string& path);
+// Where `path`'s last directory separator is (npos: none): '/', and on
+// Windows a backslash too (an engine file given as Z:\dir\node.json).
+size_t LastPathSeparator(const std::string& path);
 // The environment variable `name`; empty when unset. Windows: _wgetenv in UTF-8.
 std::string EnvVar(const char* name);
 

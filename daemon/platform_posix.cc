@@ -30,6 +30,8 @@ std::string RealPath(const std::string& path) {
   return realpath(path.c_str(), real) ? real : "";
 }
 
+size_t LastPathSeparator(const std::string& path) { return path.rfind('/'); }
+
 std::string EnvVar(const char* name) {
   const char* value = getenv(name);
   return value ? value : "";

@@ -36,6 +36,12 @@ TEST_F(PlatformPosixTest, OpensStatsAndListsByName) {
   EXPECT_FALSE(ListDirectory(Path("none"), &names));
 }
 
+// A backslash is part of a name on POSIX: only '/' separates.
+TEST(PlatformPosix, LastPathSeparatorIsTheLastSlash) {
+  EXPECT_EQ(4u, LastPathSeparator("/a/b/c\\d.json"));
+  EXPECT_EQ(std::string::npos, LastPathSeparator("c\\d.json"));
+}
+
 TEST_F(PlatformPosixTest, LinksFollowedOrNot) {
   ASSERT_EQ(0, symlink("missing", Path("dangling").c_str()));
   struct stat st;

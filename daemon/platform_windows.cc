@@ -244,6 +244,8 @@ std::string RealPath(const std::string& path) {
   return out;
 }
 
+size_t LastPathSeparator(const std::string& path) { return path.find_last_of("/\\"); }
+
 std::string EnvVar(const char* name) {
   const wchar_t* value = _wgetenv(Widen(name).c_str());
   return value ? Narrow(value) : "";

