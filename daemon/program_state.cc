@@ -9,7 +9,8 @@ namespace {
 // A raw session judged as the line engines are: a line at a time, the
 // process asked whether it reads, and where that cannot be observed the
 // needs_input pattern of the bash and python engines (engines/bash.json),
-// the text before the cursor ending like a question. A shell's prompt may
+// the text before the cursor ending like a question (ProgramStateJudgement
+// checks it is theirs). A shell's prompt may
 // change (cd, a branch name): a row ending in $, # or % is one too.
 EngineConfig RawJudgement() {
   EngineConfig c;

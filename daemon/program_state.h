@@ -57,6 +57,9 @@ class ProgramState {
 
   // The prompt as first shown ("" until learnt).
   const std::string& prompt() const { return prompt_; }
+  // How it judges: the line engines' question pattern and a shell's prompt
+  // (a test checks the pattern against engines/bash.json's and python.json's).
+  const EngineConfig& judgement() const { return config_; }
 
   static constexpr int kQuietMs = 100;     // output quiet this long before the first look
   static constexpr int kLastLookMs = 1600;  // the longest pause between looks; then none

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "engine_config.h"
 #include "test_fakes.h"
 
 namespace tuidriver {
@@ -121,6 +122,23 @@ TEST_F(ProgramStateTest, UpdateReportsEachChangeOnceAndSleepsWithoutASubscriber)
   ASSERT_TRUE(state_.Update(term_, child_, out, true, out + Ms(100), &look));
   EXPECT_EQ((ProgramLook{"needs_input", ""}), look);
   EXPECT_FALSE(state_.Update(term_, child_, out, true, out + Ms(300), &look));
+}
+
+// One question pattern: a raw session's is the line engines' own, so a fix
+// to theirs cannot leave raw sessions (and MCP `run`) behind.
+TEST(ProgramStateJudgement, TheQuestionPatternIsTheLineEnginesOwn) {
+  ProgramState state;
+  const EngineConfig& raw = state.judgement();
+  ASSERT_EQ(1u, raw.needs_input.size());
+  for (const char* name : {"bash", "python"}) {
+    EngineConfig engine;
+    std::string err;
+    ASSERT_TRUE(LoadEngineFile(std::string(TUIDRIVER_SOURCE_DIR "/engines/") + name + ".json", &engine, &err)) << err;
+    ASSERT_EQ(1u, engine.needs_input.size()) << name;
+    EXPECT_EQ(engine.needs_input[0].pattern, raw.needs_input[0].pattern) << name;
+    EXPECT_EQ(engine.needs_input[0].scope, raw.needs_input[0].scope) << name;
+    EXPECT_EQ(engine.needs_input_from_process, raw.needs_input_from_process) << name;
+  }
 }
 
 }  // namespace
