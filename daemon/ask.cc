@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <utility>
 
-#include "keys.h"
 #include "screen_matcher.h"
 #include "terminal.h"
 #include "utf8.h"
