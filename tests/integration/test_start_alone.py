@@ -18,6 +18,12 @@ class StartAlone(unittest.TestCase):
     def setUp(self):
         self.home = tempfile.mkdtemp(prefix="tuidriver-start-alone-")
         self.addCleanup(shutil.rmtree, self.home, ignore_errors=True)
+        # The lock files go to $TMPDIR and stay (docs/engines.md): here, in
+        # the test's own directory, removed with it.
+        self.env = {"TMPDIR": self.home}
+
+    def daemon(self, engine, **kwargs):
+        return Daemon("--engine-file", engine, env=self.env, **kwargs)
 
     def engine(self, alone):
         config = {"command": [sys.executable, program("first_start_cli.py")],
@@ -31,7 +37,7 @@ class StartAlone(unittest.TestCase):
         return path
 
     def start_together(self, engine, count):
-        daemons = [Daemon("--engine-file", engine, wait_ready=False) for _ in range(count)]
+        daemons = [self.daemon(engine, wait_ready=False) for _ in range(count)]
         for d in daemons:
             self.addCleanup(d.__exit__)
         # `ready`, or the error that says why not (kind not_ready).
@@ -55,7 +61,7 @@ class StartAlone(unittest.TestCase):
 
     def test_a_home_used_before_starts_without_waiting(self):
         engine = self.engine(alone=True)
-        with Daemon("--engine-file", engine, timeout=30) as first:
+        with self.daemon(engine, timeout=30) as first:
             first.close()
         daemons, first = self.start_together(engine, 3)
         self.assertEqual([m["type"] for m in first], ["ready"] * 3, first)
@@ -66,11 +72,11 @@ class StartAlone(unittest.TestCase):
         engine = self.engine(alone=True)
         os.environ["MIGRATE_SECONDS"] = "20"
         self.addCleanup(os.environ.pop, "MIGRATE_SECONDS")
-        first = Daemon("--engine-file", engine, wait_ready=False)
+        first = self.daemon(engine, wait_ready=False)
         self.addCleanup(first.__exit__)
         while not os.path.exists(os.path.join(self.home, "store.db")):
             time.sleep(0.02)
-        waiting = Daemon("--engine-file", engine, wait_ready=False)
+        waiting = self.daemon(engine, wait_ready=False)
         self.addCleanup(waiting.__exit__)
         time.sleep(0.3)
         self.assertIsNone(waiting.proc.poll())  # still waiting for the first start
