@@ -457,11 +457,13 @@ class AgentTurns:
             finished = self.api.state()["last_turn_finished_at"]
             self.assertLess(chunks[0][0], finished, "the first delta came only after the model finished")
 
-    # 6. Cancel during a slow reply; the next ask works.
+    # 6. Cancel during a slow reply stops the model's turn (the CLI hangs up
+    # on the API, not only the ask); the next ask works.
     def test_cancel(self):
         d = self.s.daemon
         self.api.script({"text": words(200), "first_delay_ms": 2000, "word_delay_ms": 50})
-        started = self.api.state()["turns_started"]
+        before = self.api.state()
+        started = before["turns_started"]
         d.send({"id": "slow", "type": "ask", "prompt": "slow answer", "timeout_ms": 60000})
         # Should the wait fail, the ask is cancelled still: left running, it
         # would take the next test's scripted reply.
@@ -472,6 +474,9 @@ class AgentTurns:
         r = d.wait_for(lambda m: m.get("id") == "slow", 30)
         self.assertEqual(r["kind"], "cancelled", r)
         self.assertEqual(self.ask_ok("after cancel", "Back to normal."), "Back to normal.")
+        after = self.api.state()
+        # Left running, the slow turn (12 s) would have streamed to its end.
+        self.assertEqual(after["turns_abandoned"] - before["turns_abandoned"], 1, after)
 
     # 7. Timeout, then recovery with only the next ask's reply. Whether the
     # timed-out turn reached the model before the interrupt stopped it
