@@ -8,8 +8,8 @@
 
 namespace tuidriver {
 
-// The asks' keystrokes, with the time of the last one (a cancel's interrupt
-// waits a moment after it).
+// The asks' keystrokes, with the time of the last one (an interrupt waits a
+// moment after it).
 class AskQueue::TrackedInput : public ChildInput {
  public:
   TrackedInput(ChildInput* child, TimePoint* last_write, TimePoint now)
@@ -44,11 +44,7 @@ bool ReadySettled(const Terminal& term, const ScreenMatcher& matcher, const Engi
 
 AskQueue::AskQueue(const EngineConfig& engine, const ScreenMatcher& matcher, const std::string& mode,
                    TranscriptReader* transcript, MessageSink* out)
-    : engine_(engine),
-      matcher_(matcher),
-      mode_(mode),
-      transcript_(transcript),
-      out_(out) {}
+    : engine_(engine), matcher_(matcher), mode_(mode), transcript_(transcript), out_(out) {}
 
 AskQueue::~AskQueue() = default;
 
