@@ -94,7 +94,12 @@ class GeminiExact(ExactTurns, unittest.TestCase):
     SHELL_TOOL = "run_shell_command"
     SHELL_DESCRIBED = False
     ID_AT_READY = True  # --session-id
-    MODEL = "gemini-3.8-flash"  # the pinned version's default model
+
+    # Each release has its default model (0.61.0: gemini-3.8-flash, 0.60.0:
+    # gemini-3.5-flash): the turn names the one the CLI asked the API for.
+    def expected_model(self):
+        path = self.api.turns()[-1]["path"]  # /v1beta/models/M:streamGenerateContent?alt=sse
+        return re.search(r"/models/([^/:]+)", path).group(1)
 
     # Gemini wraps a command's output, with the process group it ran in.
     def tool_output_pattern(self, output):
