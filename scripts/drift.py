@@ -3,7 +3,8 @@
 npm, then against the version pinned in tests/e2e/package.json (and, with
 --older, the release before the pin), and a matrix of the results. When the
 newest installs no executable for this platform, the newest release that
-does is tried too ("newest here").
+does is tried too ("newest here"); so is, with --older, the newest release
+before the pin that does ("older here").
 
 The pins are not touched: other releases are installed into scratch folders
 under $TUIDRIVER_DRIFT_DIR (default /tmp/tuidriver-drift) and the suite finds
@@ -144,6 +145,11 @@ def check(cli, older, scratch):
         before = [v for v in releases(package) if version_key(v) < version_key(pinned)]
         if before:
             versions.append(("older", before[-1]))
+            # As for the newest: a user of this platform updating late gets the
+            # release before the pin that installs here (kilo 7.7.5 has no cli-linux-x64).
+            older_here = first_installable(cli, reversed(before), scratch)
+            if older_here not in (None, before[-1]):
+                versions.append(("older here", older_here))
     rows, seen = [], {}
     for role, version in versions:
         if version in seen:  # the newest is the pin
@@ -173,13 +179,19 @@ def newest_installable(cli, newest, pinned, scratch):
     published yet (kilo 7.8.1 has no cli-linux-x64), and users of this
     platform then get the one before. The pin when none does."""
     later = [v for v in releases(PACKAGES[cli]) if version_key(pinned) < version_key(v) <= version_key(newest)]
-    for version in reversed(later):
+    return first_installable(cli, reversed(later), scratch) or pinned
+
+
+def first_installable(cli, versions, scratch, tries=6):
+    """The first of `versions` (at most `tries` of them) whose install holds
+    this platform's executable, or None."""
+    for version in list(versions)[:tries]:
         try:
             modules_for(cli, version, scratch)
             return version
         except RuntimeError:
             continue
-    return pinned
+    return None
 
 
 def print_matrix(rows):
