@@ -57,6 +57,7 @@ class ProgramState {
 
   // The prompt as first shown ("" until learnt).
   const std::string& prompt() const { return prompt_; }
+  bool prompt_known() const { return prompt_known_; }
   // How it judges: the line engines' question pattern and a shell's prompt
   // (a test checks the pattern against engines/bash.json's and python.json's).
   const EngineConfig& judgement() const { return config_; }

@@ -225,6 +225,16 @@ bool ReadWaitIdle(const object& obj, Request* r, JsonFields* f, std::string*) {
   return ok;
 }
 
+bool ReadRun(const object& obj, Request* r, JsonFields* f, std::string*) {
+  int64_t idle = 500;
+  int64_t timeout = -1;
+  bool ok = f->String(obj, "line", true, &r->line) && f->Int(obj, "idle_ms", false, 1, 3600000, &idle) &&
+            f->Int(obj, "timeout_ms", false, 1, kMaxTimeoutMs, &timeout);
+  r->idle_ms = static_cast<int>(idle);
+  r->timeout_ms = static_cast<long>(timeout);
+  return ok;
+}
+
 bool ReadSignal(const object& obj, Request* r, JsonFields* f, std::string*) {
   return ReadStringOrNumber(obj, "signal", f, &r->signal);
 }
@@ -289,6 +299,7 @@ const std::vector<RequestSpec>& RequestTable() {
       {"scrollback", RequestType::kScrollback, {"lines", "wrapped"}, ReadScrollback},
       {"expect", RequestType::kExpect, {"pattern", "timeout_ms", "timeout", "output_only"}, ReadExpect},
       {"wait_idle", RequestType::kWaitIdle, {"idle_ms", "timeout_ms", "timeout"}, ReadWaitIdle},
+      {"run", RequestType::kRun, {"line", "timeout_ms", "idle_ms"}, ReadRun},
       {"signal", RequestType::kSignal, {"signal"}, ReadSignal},
       {"status", RequestType::kStatus, {}, ReadNothing},
       {"subscribe", RequestType::kSubscribe, {"events", "encoding"}, ReadSubscribe},

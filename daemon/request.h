@@ -32,7 +32,7 @@ struct RequestId {
 enum class RequestType {
   kAsk, kAskStream, kAnswer, kCancel,
   kSend, kSendSecret, kKeys, kPaste,
-  kResize, kScreen, kScrollback, kExpect, kWaitIdle, kSignal, kStatus,
+  kResize, kScreen, kScrollback, kExpect, kWaitIdle, kRun, kSignal, kStatus,
   kSubscribe, kUnsubscribe, kRecord, kHistory, kClose,
 };
 // The type's name on the wire ("ask_stream").
@@ -44,7 +44,7 @@ struct Request {
 
   // Fields, set according to the type (see docs/protocol.md).
   std::string prompt;                // ask, ask_stream
-  long timeout_ms = -1;              // ask*, expect, wait_idle (timeout_ms, or timeout in s); <0: default
+  long timeout_ms = -1;              // ask*, expect, wait_idle, run (timeout_ms, or timeout in s); <0: default
   std::string on_input;              // ask*: "wait" or "fail" (default)
   RequestId target;                  // cancel, answer
   long option = 0;                   // answer: the choice's number; 0: text
@@ -57,7 +57,8 @@ struct Request {
   bool wrapped = false;              // scrollback: add wrap flags, the cursor's row, alt_screen
   std::string pattern;               // expect
   bool output_only = false;          // expect: only the output since the request
-  int idle_ms = 0;                   // wait_idle
+  int idle_ms = 0;                   // wait_idle, run
+  std::string line;                  // run: typed with Enter
   std::string signal;                // signal
   std::vector<std::string> events;   // subscribe / unsubscribe
   bool output_base64 = false;        // subscribe: `output` events carry base64 bytes

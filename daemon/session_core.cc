@@ -106,6 +106,7 @@ TimePoint SessionCore::NextWakeup(TimePoint now) const {
   }
   if (state_ == State::kReady) consider(asks_.next_wakeup());
   if (state_ == State::kReady && options_.raw) consider(program_state_.next_wakeup(subscribed_state_));
+  if (state_ == State::kReady && run_) consider(run_->next_wakeup());
   if (state_ != State::kExited) {
     consider(dialogs_.next_wakeup());
     if (term_.synchronized_update()) consider(frame_started_ + Ms(kFrameLimitMs));
@@ -146,6 +147,7 @@ void SessionCore::ReportExit() {
   if (subscribed_state_ && options_.raw) out_->Send(ProgramStateEvent("exited", ""));
   std::string why = ExitDescription();
   asks_.ChildExited(&term_, why, now);
+  if (run_) ReplyRun(run_->Exited(&term_));
   FailPending(ErrorKind::kExited, why);
   if (was_starting && !options_.raw && !closing_) {
     // Nothing more can happen: the daemon ends with 3 (ReportNotReady).
@@ -174,6 +176,7 @@ void SessionCore::OnScreen(TimePoint now) {
     if (state_ == State::kStarting) CheckReady(now);
     if (state_ == State::kReady) asks_.Update(&term_, last_output_, dialogs_.sending(), child_, now);
     UpdateProgramState(now);
+    UpdateRun(now);
   }
   UpdateWaiters(now);
   // After stdin's end, requests already received finish first (each within
@@ -279,7 +282,7 @@ void SessionCore::HandleLine(const std::string& line) {
 }
 
 bool SessionCore::IdInUse(const RequestId& id) const {
-  if (asks_.Has(id) || waiters_.Has(id)) return true;
+  if (asks_.Has(id) || waiters_.Has(id) || (run_ && run_->id() == id)) return true;
   for (const RequestId& c : close_ids_) {
     if (c == id) return true;
   }
@@ -302,6 +305,7 @@ void SessionCore::Dispatch(Request& r) {
     case RequestType::kScrollback: HandleScrollback(r); return;
     case RequestType::kExpect: HandleExpect(r); return;
     case RequestType::kWaitIdle: HandleWaitIdle(r); return;
+    case RequestType::kRun: HandleRun(r); return;
     case RequestType::kSignal: HandleSignal(r); return;
     case RequestType::kStatus: HandleStatus(r); return;
     case RequestType::kHistory: HandleHistory(r); return;
@@ -311,9 +315,14 @@ void SessionCore::Dispatch(Request& r) {
   }
 }
 
-// A cancel ends a waiting expect or wait_idle at once, or interrupts an ask.
+// A cancel ends a waiting expect or wait_idle at once, or interrupts a run
+// or an ask.
 void SessionCore::HandleCancel(const Request& r) {
-  if (!waiters_.Remove(r.target)) {
+  if (run_ && run_->id() == r.target) {
+    run_->Cancel(&term_, child_);
+    run_.reset();
+    program_state_.LookSoon(now_);
+  } else if (!waiters_.Remove(r.target)) {
     asks_.Cancel(r, &term_, child_, now_);
     return;
   }
@@ -463,6 +472,49 @@ void SessionCore::HandleWaitIdle(Request& r) {
     return;
   }
   waiters_.AddWaitIdle(r, now_);
+}
+
+void SessionCore::HandleRun(const Request& r) {
+  if (!options_.raw) {
+    ReplyError(r.id, ErrorKind::kError, "run is for raw sessions; an engine session answers with ask");
+  } else if (state_ == State::kExited) {
+    ReplyError(r.id, ErrorKind::kExited, ExitDescription(), ExitFields());
+  } else if (closing_) {
+    ReplyError(r.id, ErrorKind::kError, "the session is closing");
+  } else if (run_) {
+    ReplyError(r.id, ErrorKind::kBusy, "run " + run_->id().json + " is still going: wait for its reply, or cancel it");
+  } else {
+    run_.emplace(r, now_);
+    UpdateRun(now_);
+  }
+}
+
+void SessionCore::UpdateRun(TimePoint now) {
+  if (!run_ || state_ != State::kReady) return;
+  RawRun::Result result;
+  switch (run_->Update(&term_, child_, program_state_, last_output_, now, &result)) {
+    case RawRun::Step::kGoing: return;
+    case RawRun::Step::kDone: ReplyRun(result); return;
+    case RawRun::Step::kStillRunning:
+      ReplyError(run_->id(), ErrorKind::kBusy,
+                 "the command before is still running after " + std::to_string(run_->timeout_ms()) +
+                     " ms; the line was not typed: read its output, or interrupt it with signal",
+                 ScreenFields());
+      run_.reset();
+      return;
+  }
+}
+
+void SessionCore::ReplyRun(const RawRun::Result& result) {
+  JsonObject fields;
+  fields.Add("output", result.output).Add("program_state", result.state);
+  if (result.question.empty()) fields.AddNull("question");
+  else fields.Add("question", result.question);
+  fields.Add("running", result.state == "running");
+  RequestId id = run_->id();
+  run_.reset();
+  program_state_.LookSoon(now_);
+  ReplyOk(id, fields);
 }
 
 void SessionCore::HandleSignal(const Request& r) {
@@ -626,6 +678,8 @@ void SessionCore::BeginClose(const RequestId* id) {
   if (id) {
     asks_.CancelActive("the session is closing", &term_, child_, now);
     asks_.CancelQueued("the session is closing", term_);
+    if (run_) ReplyError(run_->id(), ErrorKind::kCancelled, "the session is closing", ScreenFields());
+    run_.reset();
   }
   if (state_ == State::kExited) {
     FinishClose();

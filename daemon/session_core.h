@@ -12,7 +12,9 @@
 //   Waiters          expect and wait_idle;
 //   Closer           settle, quit keys, SIGTERM, SIGKILL;
 //   ProgramState     what a raw session's program does (ready, running,
-//                    needs_input, fullscreen), for status and its event.
+//                    needs_input, fullscreen), for status and its event;
+//   RawRun           a raw session's `run`: a line typed, its output once
+//                    the program no longer runs.
 // This class starts the program's life (ready or not_ready), dispatches
 // requests, answers the ones that need no waiting, and ends the session:
 // every request gets its one reply, also after not_ready, after the
@@ -21,6 +23,7 @@
 #define TUIDRIVER_SESSION_CORE_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,6 +36,7 @@
 #include "json_writer.h"
 #include "output_batch.h"
 #include "program_state.h"
+#include "raw_run.h"
 #include "recorder.h"
 #include "request.h"
 #include "screen_matcher.h"
@@ -140,7 +144,7 @@ class SessionCore {
   // one reply: the program is gone or never became ready.
   void FailPending(ErrorKind kind, const std::string& why);
   // No more requests can come and none waits: close, as EOF implies.
-  bool NothingPending() const { return asks_.empty() && waiters_.empty(); }
+  bool NothingPending() const { return asks_.empty() && waiters_.empty() && !run_; }
   void UpdateWaiters(TimePoint now);
 
   void HandleLine(const std::string& line);
@@ -155,6 +159,9 @@ class SessionCore {
   void HandleScrollback(const Request& request);
   void HandleExpect(Request& request);
   void HandleWaitIdle(Request& request);
+  void HandleRun(const Request& request);
+  void UpdateRun(TimePoint now);
+  void ReplyRun(const RawRun::Result& result);
   void HandleSignal(const Request& request);
   void HandleStatus(const Request& request);
   void HandleHistory(const Request& request);
@@ -213,6 +220,7 @@ class SessionCore {
   Waiters waiters_;
   Closer closer_;
   ProgramState program_state_;  // raw sessions only
+  std::optional<RawRun> run_;   // the raw session's run going on
 
   TimePoint now_;  // the time of the current entry point
   State state_ = State::kStarting;

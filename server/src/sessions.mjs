@@ -83,8 +83,6 @@ export class Entry extends EventEmitter {
     this.rowChain = Promise.resolve();
     /** Where `read` goes on from: a row number of rowLog. */
     this.readCursor = undefined;
-    /** A raw session's prompt row as the program first showed it. */
-    this.promptText = undefined;
     /** The ask, needs_input and reply events so far (the newest CHAT_KEPT), for a page that attaches later. */
     this.chat = [];
   }
@@ -198,9 +196,6 @@ export class SessionManager {
       // A raw program is "ready" at once; give it a quiet moment to show its prompt, since
       // input typed before it sets up its terminal can be discarded (readline flushes it).
       await session.waitIdle({ idleMs: 300, timeoutMs: 1500 }).catch(() => undefined);
-      // Its prompt as first shown: a run's output ends before it (the state is the daemon's).
-      const scr = await session.screen().catch(() => null);
-      if (scr) entry.promptText = scr.lines[scr.cursor.row] ?? '';
     }
     return entry;
   }
@@ -360,7 +355,7 @@ export class SessionManager {
     entry.runChain = job.catch(() => undefined);
     const r = await job;
     const cut = capTail(r.output, maxChars);
-    return { ...r, output: cut.text, truncated: cut.truncated, state: await this.state(entry) };
+    return { ...r, output: cut.text, truncated: cut.truncated, state: r.state ?? await this.state(entry) };
   }
 
   /**
@@ -467,79 +462,23 @@ export class SessionManager {
     throw new ClientError('failed', `${what} failed (exited): the program of session ${entry.id} has exited (${how}); start a new session`, { kind: 'exited' });
   }
 
+  /**
+   * A command session's run is the daemon's (`run`, docs/protocol.md): it types the line
+   * once the program is done with what came before, judges when it is done again, and
+   * gives the output without the line's echo and the prompt that came back. A cancelled
+   * run is interrupted there (C-c), so the next run starts at a prompt.
+   */
   async runRaw(entry, line, { timeoutMs, idleMs, signal }) {
-    entry.inFlight++;
     try {
-      return await this.runRawLine(entry, line, { timeoutMs, idleMs, signal });
+      const r = await this.call(entry, 'run', (s) => s.run(line, { timeoutMs, idleMs, signal }));
+      const exited = r.programState === 'exited' || entry.session.exited;
+      return { output: r.output, markdown: null, exited, running: r.running, state: r.programState };
     } catch (e) {
-      // A cancelled run is interrupted (as C-c would), so the next run starts at a prompt.
-      if (signal?.aborted && !entry.exit) {
-        await entry.session.keys(['C-c']).catch(() => undefined);
-        await this.waitIdle(entry, { idleMs: 200, timeoutMs: SETTLE_MS }).catch(() => undefined);
+      // The command before never ended: the line was not typed.
+      if (e.extra?.kind === 'busy') {
+        throw new ClientError('conflict', `the previous command on session ${entry.id} is still running after ${timeoutMs} ms: read its output with read, or interrupt it with signal`);
       }
       throw e;
-    } finally {
-      entry.inFlight--;
-      entry.lastUsed = Date.now();
-    }
-  }
-
-  async runRawLine(entry, line, { timeoutMs, idleMs, signal }) {
-    const s = entry.session;
-    // A command still running (a run that timed out): wait for it within this run's time,
-    // so the line is not typed ahead into it, nor its output taken for this run's.
-    if ((await this.state(entry)) === 'running' && (await this.waitQuiet(entry, { timeoutMs, idleMs: 150, signal })) === 'running') {
-      throw new ClientError('conflict', `the previous command on session ${entry.id} is still running after ${timeoutMs} ms: read its output with read, or interrupt it with signal`);
-    }
-    await this.settle(entry, Math.min(timeoutMs, SETTLE_MS));
-    const before = await this.call(entry, 'run', (x) => x.scrollbackRows());
-    const promptRow = before.firstRow + Math.max(0, before.lines.length - 1);
-    const promptText = before.lines[before.lines.length - 1] ?? '';
-    await this.call(entry, 'run', (x) => x.send(`${line}\r`));
-    const state = await this.waitQuiet(entry, { timeoutMs, idleMs, signal });
-    // A question is no timeout: the run ended at it (running is for a run that outlived its time).
-    const running = state === 'running';
-    const open = running || state === 'needs_input';
-    const scr = await this.call(entry, 'run', (x) => x.screen());
-    if (scr.altScreen) return { output: trimRows(scr.lines).join('\n'), markdown: null, exited: s.exited, running };
-    const after = await this.call(entry, 'run', (x) => x.scrollbackRows());
-    const rows = after.lines.slice(Math.max(0, promptRow - after.firstRow));
-    let output = dropEchoAndPrompt(rows, line, promptText, open);
-    // Back at the program's own prompt after answering a question: drop that too.
-    if (!open && entry.promptText) output = dropEchoAndPrompt([entry.promptText, output], '', entry.promptText, false);
-    return { output, markdown: null, exited: s.exited, running };
-  }
-
-  /**
-   * A program not at its prompt may still be reacting to earlier input (bash redrawing
-   * its prompt after C-c): a line typed now would land before that prompt, or be
-   * dropped with the interrupted line. Waits for a short quiet first, at most `limitMs`.
-   */
-  async settle(entry, limitMs) {
-    if ((await this.state(entry)) === 'ready') return;
-    await this.waitIdle(entry, { idleMs: 150, timeoutMs: limitMs });
-  }
-
-  /**
-   * Waits until the output is quiet for `idleMs` and the program itself is back in the
-   * foreground, or a question waits, the program exits, or time runs out. Resolves with
-   * the state then (`running` when time ran out).
-   */
-  async waitQuiet(entry, { timeoutMs, idleMs, signal }) {
-    const s = entry.session;
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const left = deadline - Date.now();
-      if (left <= 0) return 'running';
-      try {
-        await s.waitIdle({ idleMs: Math.min(idleMs, left), timeoutMs: left, signal });
-      } catch (e) {
-        if (e instanceof TuiDriverError && e.kind === 'exited') return 'exited';
-        if (e instanceof TuiDriverError && e.kind === 'timeout') return 'running';
-        throw fromShim(e, 'run');
-      }
-      const state = (await s.status()).programState;
-      if (state !== 'running') return state;
     }
   }
 
@@ -826,8 +765,6 @@ export const MAX_CHARS = 20_000;
 export const ROW_LOG_ROWS = 10_000;
 /** How long `run` waits by default: within an MCP client's usual 60 s request limit. */
 export const RUN_TIMEOUT_MS = 30_000;
-/** The longest `run` waits for a program not at its prompt to settle before typing. */
-const SETTLE_MS = 1_000;
 
 /** `text` cut to its last `max` characters: { text, truncated }. */
 export function capTail(text, max = MAX_CHARS) {
@@ -835,64 +772,6 @@ export function capTail(text, max = MAX_CHARS) {
   let cut = text.slice(text.length - max);
   if (/^[\udc00-\udfff]/.test(cut)) cut = cut.slice(1); // never half an emoji
   return { text: cut, truncated: true };
-}
-
-/** Rows without the blank ones at the end. */
-function trimRows(lines) {
-  const rows = lines.slice();
-  while (rows.length > 0 && rows[rows.length - 1].trim() === '') rows.pop();
-  return rows;
-}
-
-/**
- * A run's rows without the prompt row holding the typed line (its echo, however it
- * wrapped) and, once the program is back, without the new prompt that ends them.
- */
-export function dropEchoAndPrompt(rows, line, promptText, running) {
-  const [first, ...more] = line.split(/\r\n|\r|\n/);
-  let text = dropFirstEcho(rows.join('\n'), first, promptText);
-  // A line of several lines: each later one is echoed after a prompt of its own ("> ").
-  for (const typed of more) text = dropLaterEcho(text, typed.trim(), promptText);
-  const out = text.split('\n');
-  if (!running && out.length > 0 && promptText.trim() !== '' && out[out.length - 1].trimEnd() === promptText.trimEnd()) out.pop();
-  return out.join('\n');
-}
-
-/** `text` without its first row that is a prompt (the first one, or a short one like "> ") followed by `typed`. */
-function dropLaterEcho(text, typed, promptText) {
-  const rows = text.split('\n');
-  const i = rows.findIndex((r) => {
-    const row = r.trimEnd();
-    if (!row.endsWith(typed)) return false;
-    const prefix = row.slice(0, row.length - typed.length).trimEnd();
-    return prefix === promptText.trimEnd() || /^(\S{0,4}[>:]|\.\.\.)$/.test(prefix); // PS2 "> ", python's "... "
-  });
-  if (i >= 0) rows.splice(i, 1);
-  return rows.join('\n');
-}
-
-/** `text` (a run's rows) without the prompt row holding the typed `line`, however it wrapped. */
-function dropFirstEcho(text, line, promptText) {
-  const typed = line.trim();
-  if (typed !== '') {
-    // The echo sits on the prompt row, maybe wrapped over more rows: find it there.
-    const flat = text.replace(/\n/g, '');
-    const at = flat.indexOf(typed);
-    if (at >= 0 && at <= promptText.length + 1) {
-      let k = 0;
-      let seen = 0;
-      while (k < text.length && seen < at + typed.length) {
-        if (text[k] !== '\n') seen++;
-        k++;
-      }
-      const nl = text.indexOf('\n', k);
-      text = nl < 0 ? '' : text.slice(nl + 1);
-    }
-  } else {
-    const nl = text.indexOf('\n');
-    text = nl < 0 ? '' : text.slice(nl + 1);
-  }
-  return text;
 }
 
 /** The screen as text for a model: the rows, then where the cursor is. */

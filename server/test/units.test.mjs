@@ -3,7 +3,7 @@ import { strict as assert } from 'node:assert';
 import { test } from 'node:test';
 import { OutputLog } from '../src/output_log.mjs';
 import { RowLog } from '../src/row_log.mjs';
-import { capTail, dropEchoAndPrompt, echoOf, jsRegex, rowAfter, screenText, unshown } from '../src/sessions.mjs';
+import { capTail, echoOf, jsRegex, rowAfter, screenText, unshown } from '../src/sessions.mjs';
 import { keyName, keyNames } from '../src/keys.mjs';
 
 test('OutputLog: offsets, draining from an offset, old chunks (or the front of one, to a line start) dropped over the cap', () => {
@@ -28,18 +28,6 @@ test('OutputLog: offsets, draining from an offset, old chunks (or the front of o
   const one = new OutputLog(10);
   one.append('a\nbbbb\ncccc\ndd'); // a single chunk over the cap is cut at a line start too
   assert.deepEqual(one.all(), { data: 'cccc\ndd', from: 7, truncated: true });
-});
-
-test('dropEchoAndPrompt: the typed line (however it wrapped) and the prompt after it go', () => {
-  assert.equal(dropEchoAndPrompt(['$ echo hi', 'hi', '$'], 'echo hi', '$ ', false), 'hi');
-  // Still running: the last row is output, not a prompt.
-  assert.equal(dropEchoAndPrompt(['$ cat', 'x', '$'], 'cat', '$ ', true), 'x\n$');
-  assert.equal(dropEchoAndPrompt(['$ echo aaaa', 'bbbb', 'aaaabbbb', '$'], 'echo aaaabbbb', '$ ', false), 'aaaabbbb');
-  assert.equal(dropEchoAndPrompt(['>>> ', '1'], '', '>>> ', false), '1');
-  // A line of several lines: every echo goes, after the first prompt or a continuation one.
-  assert.equal(dropEchoAndPrompt(['$ echo a', 'a', '$ echo b', 'b', '$'], 'echo a\necho b', '$ ', false), 'a\nb');
-  assert.equal(dropEchoAndPrompt(['$ for i in 1 2; do', '> echo i$i', '> done', 'i1', 'i2', '$'], 'for i in 1 2; do\necho i$i\ndone', '$ ', false), 'i1\ni2');
-  assert.equal(dropEchoAndPrompt(['>>> for i in range(2):', '...     print(i)', '...', '0', '1', '>>>'], 'for i in range(2):\n    print(i)\n', '>>> ', false), '0\n1');
 });
 
 test('capTail: the tail, never half an emoji', () => {

@@ -137,7 +137,8 @@ class BadRequests(unittest.TestCase):
         self.assertEqual(fields["wait_idle"], ["id", "type", "idle_ms", "timeout_ms", "timeout"])
         self.assertEqual(fields["status"], ["id", "type"])
         self.assertEqual(fields["history"], ["id", "type"])
-        self.assertEqual(len(fields), 20)
+        self.assertEqual(fields["run"], ["id", "type", "line", "timeout_ms", "idle_ms"])
+        self.assertEqual(len(fields), 21)
 
     def test_list_error_kinds(self):
         p = subprocess.run([BIN, "--list-error-kinds"], capture_output=True, timeout=10, check=True)

@@ -4,7 +4,7 @@ export type { SessionPoolOptions } from './pool';
 export type {
   SpawnOptions, AskOptions, ExitInfo, ScreenState, StyledScreenState, StyleRun, SessionStatus, ExpectResult, DialogEvent,
   OutputDroppedEvent, SessionEvents, NeedsInputEvent, StateExplanation, RuleMatch, ScrollbackRows,
-  Turn, TurnTool, TurnResult, HistoryTurn, MirrorSnapshot, Disposable, ProgramStateEvent, ProgramStateName,
+  Turn, TurnTool, TurnResult, HistoryTurn, MirrorSnapshot, Disposable, ProgramStateEvent, ProgramStateName, RunResult,
 } from './types';
 export { TuiDriverError } from './errors';
 export type { TuiDriverErrorKind, TuiDriverErrorDetails } from './errors';

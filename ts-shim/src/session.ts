@@ -7,7 +7,7 @@ import { Daemon, type Json, type RequestHandle, type RequestHooks } from './daem
 import type { TuiDriverErrorDetails, TuiDriverErrorKind } from './errors';
 import { TuiDriverError } from './errors';
 import type {
-  AskOptions, Disposable, ExitInfo, ExpectResult, HistoryTurn, MirrorSnapshot, NeedsInputEvent, ProgramStateName, ScreenState,
+  AskOptions, Disposable, ExitInfo, ExpectResult, HistoryTurn, MirrorSnapshot, NeedsInputEvent, ProgramStateName, RunResult, ScreenState,
   ScrollbackRows, SessionEvents, SessionStatus, SpawnOptions, StateExplanation, StyledScreenState, StyleRun,
   TurnResult, TurnTool,
 } from './types';
@@ -275,6 +275,30 @@ export class Session extends EventEmitter<SessionEvents> {
       ...(opts.idleMs !== undefined ? { idle_ms: opts.idleMs } : {}),
       ...timeoutField(opts.timeoutMs),
     }, opts.signal).promise;
+  }
+
+  /**
+   * A raw session (spawnCommand) types `line` with Enter once the program is done with
+   * what came before, and resolves when the output has been quiet `idleMs` (default 500)
+   * and the program no longer runs: back at its prompt, asking a question, full screen,
+   * or exited. When `timeoutMs` (default 30000) runs out first it resolves with what was
+   * printed so far and `running: true`, the program left running; a command before that
+   * never ends fails it with kind `busy`, the line not typed. Aborting `signal` interrupts
+   * the line (C-c) and fails with kind `cancelled`.
+   */
+  async run(line: string, opts: { timeoutMs?: number; idleMs?: number; signal?: AbortSignal } = {}): Promise<RunResult> {
+    const r = await this.abortable({
+      type: 'run',
+      line,
+      ...(opts.idleMs !== undefined ? { idle_ms: opts.idleMs } : {}),
+      ...timeoutField(opts.timeoutMs),
+    }, opts.signal).promise;
+    return {
+      output: String(r.output),
+      programState: r.program_state as ProgramStateName,
+      question: typeof r.question === 'string' ? r.question : null,
+      running: r.running === true,
+    };
   }
 
   /** Sends a signal (`INT`, `SIGTERM`, `9`, ...) to the terminal's foreground process group; resolves with its name. */

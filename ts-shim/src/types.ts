@@ -206,6 +206,18 @@ export interface ExpectResult {
   groups: string[];
 }
 
+/** What a raw session's `run` gave: the line's output once the program no longer runs. */
+export interface RunResult {
+  /** The rows printed after the line: its echo and the prompt that came back are left out. */
+  output: string;
+  /** `ready`, `needs_input` (a question ended the run), `fullscreen`, `exited`, or `running` (time ran out; the program runs on). */
+  programState: ProgramStateName;
+  /** With `needs_input`: the question; else null. */
+  question: string | null;
+  /** Time ran out before the program was done: it is left running. */
+  running: boolean;
+}
+
 export interface DialogEvent {
   name: string;
   keys: string[];

@@ -80,6 +80,13 @@ test('the shim and kern-engines send only fields the daemon knows (tuidriver --l
   } finally {
     await s.close();
   }
+  const raw = await Session.spawnCommand(['bash', '--norc', '--noprofile'], { binaryPath: bin, cwd: dir });
+  try {
+    assert.equal((await raw.run('echo raw', { timeoutMs: 10_000, idleMs: 200 })).output, 'raw');
+    await raw.run('echo default');
+  } finally {
+    await raw.close();
+  }
   const k = await PtyCliSession.spawn('bash', { cwd: dir, env: { TUIDRIVER_BIN: bin } });
   try {
     assert.equal(await k.ask('echo four'), 'four');
@@ -101,7 +108,7 @@ test('the shim and kern-engines send only fields the daemon knows (tuidriver --l
   // Issue 29, point 5: every duration on the wire is in ms (`timeout` in seconds is only the older spelling).
   assert.ok(sent.every((req) => !('timeout' in req)), 'a request carried timeout (seconds) instead of timeout_ms');
   const limits = sent.filter((req) => 'timeout_ms' in req).map((req) => `${String(req.type)} ${String(req.timeout_ms)}`);
-  for (const want of ['ask 20000', 'ask_stream 20000', 'expect 10000', 'wait_idle 10000']) assert.ok(limits.includes(want), `${want} not in ${limits.join(', ')}`);
+  for (const want of ['ask 20000', 'ask_stream 20000', 'expect 10000', 'wait_idle 10000', 'run 10000']) assert.ok(limits.includes(want), `${want} not in ${limits.join(', ')}`);
   // Every type the shim's source can send was exercised above (a new method needs a line here).
   for (const type of typesInShimSource()) assert.ok(seen.has(type), `no request of type '${type}' was exercised`);
   assert.ok(seen.size >= 15, [...seen].join(' '));

@@ -15,6 +15,24 @@ async function until(what: string, f: () => Promise<boolean> | boolean, ms = 10_
   }
 }
 
+test('run: the output without the echo or the prompt, a [y/N] answered by the next run, a cancel', { timeout: 60_000 }, async (t) => {
+  const s = await Session.spawnCommand(['bash', '--norc', '--noprofile'], { cols: 40, env: { ...process.env, PS1: '$ ' } });
+  t.after(() => s.close());
+  assert.deepEqual(await s.run('ls /nope'), {
+    output: "ls: cannot access '/nope': No such file or directory", programState: 'ready', question: null, running: false,
+  });
+  const asked = await s.run("read -p 'Delete? [y/N] ' a; echo got $a");
+  assert.deepEqual([asked.programState, asked.question], ['needs_input', 'Delete? [y/N]']);
+  assert.equal((await s.run('n')).output, 'got n');
+  const late = await s.run('sleep 1; echo late', { timeoutMs: 300 });
+  assert.deepEqual([late.running, late.programState], [true, 'running']);
+  const aborted = new AbortController();
+  const long = s.run('sleep 30', { signal: aborted.signal, timeoutMs: 60_000 });
+  setTimeout(() => aborted.abort(), 1500);
+  await assert.rejects(long, (e: Error & { kind?: string }) => e.kind === 'cancelled');
+  assert.equal((await s.run('echo after')).output, 'after');
+});
+
 test('raw python: ready at its prompt, needs_input with the question, running, fullscreen; each change heard once', { timeout: 60_000 }, async (t) => {
   const dir = tempDir(t);
   const file = path.join(dir, 'numbers.txt');
