@@ -109,8 +109,10 @@ RawRun::Step RawRun::Update(Terminal* term, SessionChild* child, const ProgramSt
     ProgramLook look = state.Judge(*term, *child);
     TimePoint limit = received_ + Ms(kSettleLimitMs);
     TimePoint settled_at = state.prompt_known() ? std::min(last_output + Ms(kSettleMs), limit) : limit;
-    bool settled = look.state != "running" &&
-                   ((look.state == "ready" && state.prompt_known()) || now >= settled_at);
+    // At once only at the prompt itself: "ready" may also be a shell that
+    // took the terminal back but has not drawn its prompt yet (after ^C).
+    bool at_prompt = state.prompt_known() && TrimRight(CursorLineText(*term)) == TrimRight(state.prompt());
+    bool settled = look.state != "running" && ((look.state == "ready" && at_prompt) || now >= settled_at);
     if (!settled && now >= deadline_) return Step::kStillRunning;
     if (!settled) {
       next_look_ = std::min(deadline_, std::max(std::min(settled_at, last_output + Ms(ProgramState::kQuietMs)),

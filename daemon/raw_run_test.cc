@@ -174,6 +174,18 @@ TEST_F(RawRunTest, AQuestionEndsTheRunWithTheQuestionShown) {
   EXPECT_EQ("ready", result_.state);
 }
 
+TEST_F(RawRunTest, AShellBackFromAnInterruptIsGivenItsPromptFirst) {
+  Show("sleep 30\r\n", 500);
+  Command(false);  // ^C: the shell reads again, its prompt not drawn yet
+  Show("^C", 990);
+  Start("echo after", 1000);
+  EXPECT_EQ(RawRun::Step::kGoing, At(1000));
+  EXPECT_EQ("", child_.Take());
+  Show("\r\n$ ", 1050);
+  EXPECT_EQ(RawRun::Step::kGoing, At(1050));
+  EXPECT_EQ("echo after\r", child_.Take());
+}
+
 TEST_F(RawRunTest, CancelInterruptsOnlyALineTyped) {
   Command(true);
   Start("echo a", 1000);
