@@ -16,7 +16,9 @@ usage: scripts/drift.sh [--older] [--write-table] [CLI ...]
   --write-table  widens each engine's cli.verified by the versions that
                  passed, and writes the table in docs/engines.md from them
                  and the pins
-Exit status: 0 when every version tried passed, 1 otherwise, 2 on bad usage.
+Exit status: 0 when every version tried passed (a release that installs no
+executable for this platform is shown as "none here": it cannot be tried,
+and the release tried in its place must pass), 1 otherwise, 2 on bad usage.
 """
 import json
 import os
@@ -70,6 +72,10 @@ def pinned_version(package):
         return json.load(f)["dependencies"][package]
 
 
+class NotHere(RuntimeError):
+    """The release installs no executable for this platform."""
+
+
 def modules_for(cli, version, scratch):
     """A node_modules holding `version` of the CLI: the pinned install when it
     is that version, else a scratch folder installed once and then reused."""
@@ -92,7 +98,7 @@ def modules_for(cli, version, scratch):
     # skips without a word when that release has none for this platform.
     executable = os.path.join(modules, os.path.relpath(homes.EXECUTABLES[cli], homes.MODULES))
     if not os.path.exists(executable):
-        raise RuntimeError("%s@%s installs no %s (is its platform package on the registry?)" % (
+        raise NotHere("%s@%s installs no %s (is its platform package on the registry?)" % (
             package, version, os.path.relpath(executable, modules)))
     return modules
 
@@ -164,6 +170,9 @@ def check(cli, older, scratch):
             modules = modules_for(cli, version, scratch)
             print("== %s %s (%s): its suite" % (cli, version, role), flush=True)
             row["passed"], row["ran"], row["failing"] = run_suite(cli, modules, log_path)
+        except NotHere as e:
+            row["not_here"] = True
+            row["failing"] = [str(e)]
         except RuntimeError as e:
             row["failing"] = [str(e)]
         if not row["passed"] and not row["failing"]:
@@ -195,13 +204,14 @@ def first_installable(cli, versions, scratch, tries=6):
 
 
 def print_matrix(rows):
-    print("\n%-9s %-11s %-10s %-6s %s" % ("CLI", "which", "version", "result", "failing tests (log)"))
+    print("\n%-9s %-11s %-10s %-9s %s" % ("CLI", "which", "version", "result", "failing tests (log)"))
     for r in rows:
-        result = "pass" if r["passed"] else "FAIL"
+        result = "pass" if r["passed"] else "none here" if r.get("not_here") else "FAIL"
         detail = "" if r["passed"] else ", ".join(r["failing"])
         if not r["passed"] and os.path.exists(r["log"]):
             detail += " (%s)" % r["log"]
-        print("%-9s %-11s %-10s %-6s %s" % (r["cli"], r["role"], r["version"], "%s/%d" % (result, r["ran"]), detail))
+        shown = result if r.get("not_here") else "%s/%d" % (result, r["ran"])
+        print("%-9s %-11s %-10s %-9s %s" % (r["cli"], r["role"], r["version"], shown, detail))
 
 
 def engine_file(cli, engines):
@@ -266,7 +276,7 @@ def main(argv):
         json.dump(rows, f, indent=1)
     if "--write-table" in flags:
         write_table(rows)
-    return 0 if all(r["passed"] for r in rows) else 1
+    return 0 if all(r["passed"] or r.get("not_here") for r in rows) else 1
 
 
 if __name__ == "__main__":

@@ -1,5 +1,7 @@
 """scripts/drift.py's own logic, without npm or the suites: release order,
 unittest's output, and the table in docs/engines.md kept across runs."""
+import contextlib
+import io
 import json
 import os
 import shutil
@@ -42,6 +44,28 @@ class DriftTest(unittest.TestCase):
             self.assertEqual(drift.newest_installable("kilo", "7.8.1", "7.7.7", "/scratch"), "7.8.1")
         finally:
             drift.releases, drift.modules_for = saved
+
+    def test_a_release_with_no_executable_here_is_shown_so_and_the_older_that_has_one_is_found(self):
+        def modules_for(cli, version, scratch):
+            if version != "7.7.2":
+                raise drift.NotHere("%s installs no executable" % version)
+            return "/modules"
+        saved = drift.modules_for
+        drift.modules_for = modules_for
+        try:
+            self.assertEqual(drift.first_installable("kilo", ["7.7.5", "7.7.2", "7.0.33"], "/scratch"), "7.7.2")
+            self.assertIsNone(drift.first_installable("kilo", ["7.7.5"], "/scratch"))
+        finally:
+            drift.modules_for = saved
+        rows = [{"cli": "kilo", "role": "newest", "version": "7.8.1", "passed": False, "ran": 0, "not_here": True,
+                 "failing": ["no executable"], "log": "/nonexistent"},
+                {"cli": "kilo", "role": "newest here", "version": "7.7.7", "passed": True, "ran": 26,
+                 "failing": [], "log": "/nonexistent"}]
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            drift.print_matrix(rows)
+        self.assertIn("kilo      newest      7.8.1      none here no executable", out.getvalue())
+        self.assertIn("kilo      newest here 7.7.7      pass/26", out.getvalue())
 
     def test_the_engines_ranges_widen_by_what_passed_and_the_table_follows(self):
         tmp = tempfile.mkdtemp()
