@@ -96,7 +96,7 @@ RawRun::RawRun(const Request& r, TimePoint now)
       deadline_(now + Ms(timeout_ms_)),
       next_look_(now) {}
 
-RawRun::Step RawRun::Update(Terminal* term, SessionChild* child, const ProgramState& state, TimePoint last_output,
+RawRun::Step RawRun::Update(const Terminal& term, SessionChild* child, const ProgramState& state, TimePoint last_output,
                             TimePoint now, Result* result) {
   if (!typed_) {
     // Into a program not at its prompt (still reacting to earlier input,
@@ -106,12 +106,12 @@ RawRun::Step RawRun::Update(Terminal* term, SessionChild* child, const ProgramSt
     // waited for until it has (ProgramState learns it), at most
     // kSettleLimitMs: readline drops what was typed before it set up the
     // terminal, and the prompt tells the echo from the output.
-    ProgramLook look = state.Judge(*term, *child);
+    ProgramLook look = state.Judge(term, *child);
     TimePoint limit = received_ + Ms(kSettleLimitMs);
     TimePoint settled_at = state.prompt_known() ? std::min(last_output + Ms(kSettleMs), limit) : limit;
     // At once only at the prompt itself: "ready" may also be a shell that
     // took the terminal back but has not drawn its prompt yet (after ^C).
-    bool at_prompt = state.prompt_known() && TrimRight(CursorLineText(*term)) == TrimRight(state.prompt());
+    bool at_prompt = state.prompt_known() && TrimRight(CursorLineText(term)) == TrimRight(state.prompt());
     bool settled = look.state != "running" && ((look.state == "ready" && at_prompt) || now >= settled_at);
     if (!settled && now >= deadline_) return Step::kStillRunning;
     if (!settled) {
@@ -124,7 +124,7 @@ RawRun::Step RawRun::Update(Terminal* term, SessionChild* child, const ProgramSt
   }
   TimePoint quiet_at = std::max(last_output, typed_at_) + Ms(idle_ms_);
   if (now >= quiet_at) {
-    ProgramLook look = state.Judge(*term, *child);
+    ProgramLook look = state.Judge(term, *child);
     if (look.state != "running") {
       *result = Collect(term, look.state, look.question);
       return Step::kDone;
@@ -138,38 +138,36 @@ RawRun::Step RawRun::Update(Terminal* term, SessionChild* child, const ProgramSt
   return Step::kGoing;
 }
 
-void RawRun::Type(Terminal* term, SessionChild* child, TimePoint now) {
-  prompt_row_ = term->lines_scrolled() + static_cast<uint64_t>(term->cursor().row);
-  prompt_ = CursorLineText(*term);
-  term->PinHistory(prompt_row_);  // a long output must survive until it is read
+void RawRun::Type(const Terminal& term, SessionChild* child, TimePoint now) {
+  prompt_row_ = term.lines_scrolled() + static_cast<uint64_t>(term.cursor().row);
+  prompt_ = CursorLineText(term);
   child->Write(line_ + "\r");
   typed_ = true;
   typed_at_ = now;
 }
 
-RawRun::Result RawRun::Exited(Terminal* term) { return Collect(term, "exited", ""); }
+RawRun::Result RawRun::Exited(const Terminal& term) { return Collect(term, "exited", ""); }
 
-void RawRun::Cancel(Terminal* term, SessionChild* child) {
-  if (!typed_) return;
-  term->UnpinHistory();
-  child->Write("\x03");
+void RawRun::Cancel(SessionChild* child) {
+  if (typed_) child->Write("\x03");
 }
 
-RawRun::Result RawRun::Collect(Terminal* term, const std::string& state, const std::string& question) {
+RawRun::Result RawRun::Collect(const Terminal& term, const std::string& state, const std::string& question) const {
   Result r{"", state, question};
-  int last = term->rows() - 1;
-  while (last >= 0 && term->RowText(last).empty()) --last;
   if (!typed_) return r;
-  term->UnpinHistory();
-  if (term->alt_screen()) {
-    std::vector<std::string> rows = term->ScreenLines();
+  int last = term.rows() - 1;
+  while (last >= 0 && term.RowText(last).empty()) --last;
+  if (term.alt_screen()) {
+    std::vector<std::string> rows = term.ScreenLines();
     rows.resize(static_cast<size_t>(last + 1));
     r.output = JoinLines(rows);
     return r;
   }
-  // Lines as the program wrote them: a row the terminal wrapped goes on in the next.
-  uint64_t end = term->lines_scrolled() + static_cast<uint64_t>(last + 1);
-  std::vector<std::string> rows = SplitLines(JoinRows(RowsBetween(*term, prompt_row_, end)));
+  // Lines as the program wrote them: a row the terminal wrapped goes on in
+  // the next. The history is not pinned (a `yes` would grow it without end):
+  // an output longer than the history keeps its last rows, echo gone.
+  uint64_t end = term.lines_scrolled() + static_cast<uint64_t>(last + 1);
+  std::vector<std::string> rows = SplitLines(JoinRows(RowsBetween(term, prompt_row_, end)));
   bool open = state == "running" || state == "needs_input";
   r.output = DropEchoAndPrompt(rows, line_, prompt_, open);
   // Back at the program's first prompt after a question was answered: that goes too.

@@ -42,12 +42,12 @@ class RawRun {
 
   // Types the line when the program is done with what came before, then
   // judges whether the run is over.
-  Step Update(Terminal* term, SessionChild* child, const ProgramState& state, TimePoint last_output,
+  Step Update(const Terminal& term, SessionChild* child, const ProgramState& state, TimePoint last_output,
               TimePoint now, Result* result);
   // The program exited: what it printed after the line.
-  Result Exited(Terminal* term);
+  Result Exited(const Terminal& term);
   // Cancelled: the program is interrupted as C-c would (when the line went out).
-  void Cancel(Terminal* term, SessionChild* child);
+  void Cancel(SessionChild* child);
   TimePoint next_wakeup() const { return next_look_; }
 
   const RequestId& id() const { return id_; }
@@ -59,8 +59,8 @@ class RawRun {
   static constexpr int kLookMs = 100;    // quiet but running: look again this often
 
  private:
-  void Type(Terminal* term, SessionChild* child, TimePoint now);
-  Result Collect(Terminal* term, const std::string& state, const std::string& question);
+  void Type(const Terminal& term, SessionChild* child, TimePoint now);
+  Result Collect(const Terminal& term, const std::string& state, const std::string& question) const;
 
   RequestId id_;
   std::string line_;

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "test_fakes.h"
+#include "text.h"
 
 namespace tuidriver {
 namespace {
@@ -65,7 +66,7 @@ class RawRunTest : public ::testing::Test {
     Show(shown, 1010);
     return At(1510);
   }
-  RawRun::Step At(int ms) { return run_->Update(&term_, &child_, state_, last_output_, clock_.At(ms), &result_); }
+  RawRun::Step At(int ms) { return run_->Update(term_, &child_, state_, last_output_, clock_.At(ms), &result_); }
   // The shell ran a command: it leaves the terminal to it, then takes it back.
   void Command(bool running) {
     child_.foreground = running ? 5000 : 4242;
@@ -103,14 +104,14 @@ TEST_F(RawRunTest, AProgramThatHasNotShownItsPromptYetIsWaitedFor) {
   Terminal term(40, 6, 100);
   ProgramState fresh;
   Start("echo hi", 0);
-  EXPECT_EQ(RawRun::Step::kGoing, run_->Update(&term, &child_, fresh, clock_.At(0), clock_.At(0), &result_));
+  EXPECT_EQ(RawRun::Step::kGoing, run_->Update(term, &child_, fresh, clock_.At(0), clock_.At(0), &result_));
   EXPECT_EQ(clock_.At(100), run_->next_wakeup());
   Feed(&term, "$ ");  // shown at 50 ms, learnt once quiet for 100 ms
   fresh.LearnPrompt(term, child_, clock_.At(50), clock_.At(100));
-  EXPECT_EQ(RawRun::Step::kGoing, run_->Update(&term, &child_, fresh, clock_.At(50), clock_.At(100), &result_));
+  EXPECT_EQ(RawRun::Step::kGoing, run_->Update(term, &child_, fresh, clock_.At(50), clock_.At(100), &result_));
   EXPECT_EQ("", child_.Take());
   fresh.LearnPrompt(term, child_, clock_.At(50), clock_.At(150));
-  EXPECT_EQ(RawRun::Step::kGoing, run_->Update(&term, &child_, fresh, clock_.At(50), clock_.At(150), &result_));
+  EXPECT_EQ(RawRun::Step::kGoing, run_->Update(term, &child_, fresh, clock_.At(50), clock_.At(150), &result_));
   EXPECT_EQ("echo hi\r", child_.Take());
 }
 
@@ -118,6 +119,16 @@ TEST_F(RawRunTest, AnOutputLineTheTerminalWrappedIsOneLine) {
   ASSERT_EQ(RawRun::Step::kDone,
             ShownAfter("ls /nope", "ls /nope\r\nls: cannot access '/nope': No such file or directory\r\n$ "));
   EXPECT_EQ("ls: cannot access '/nope': No such file or directory", result_.output);
+}
+
+TEST_F(RawRunTest, AnOutputLongerThanTheHistoryKeepsItsLastRows) {
+  std::string shown = "seq 300\r\n";
+  for (int i = 1; i <= 300; ++i) shown += std::to_string(i) + "\r\n";
+  ASSERT_EQ(RawRun::Step::kDone, ShownAfter("seq 300", shown + "$ "));
+  std::vector<std::string> lines = SplitLines(result_.output);
+  EXPECT_EQ("300", lines.back());
+  EXPECT_LE(lines.size(), 106u);  // the history's 100 rows and the screen's
+  EXPECT_EQ(std::to_string(301 - lines.size()), lines.front());
 }
 
 TEST_F(RawRunTest, AnEchoWrappedOverRowsGoesWhole) {
@@ -190,12 +201,12 @@ TEST_F(RawRunTest, CancelInterruptsOnlyALineTyped) {
   Command(true);
   Start("echo a", 1000);
   At(1000);
-  run_->Cancel(&term_, &child_);
+  run_->Cancel(&child_);
   EXPECT_EQ("", child_.Take());
   Command(false);
   Start("sleep 9", 2000);
   At(2000);
-  run_->Cancel(&term_, &child_);
+  run_->Cancel(&child_);
   EXPECT_EQ("sleep 9\r\x03", child_.Take());
 }
 
@@ -203,7 +214,7 @@ TEST_F(RawRunTest, AnExitedProgramGivesWhatItPrinted) {
   Start("exit 3", 1000);
   At(1000);
   Show("exit 3\r\nlogout\r\n", 1010);
-  RawRun::Result r = run_->Exited(&term_);
+  RawRun::Result r = run_->Exited(term_);
   EXPECT_EQ("exited", r.state);
   EXPECT_EQ("logout", r.output);
 }

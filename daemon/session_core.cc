@@ -147,7 +147,7 @@ void SessionCore::ReportExit() {
   if (subscribed_state_ && options_.raw) out_->Send(ProgramStateEvent("exited", ""));
   std::string why = ExitDescription();
   asks_.ChildExited(&term_, why, now);
-  if (run_) ReplyRun(run_->Exited(&term_));
+  if (run_) ReplyRun(run_->Exited(term_));
   FailPending(ErrorKind::kExited, why);
   if (was_starting && !options_.raw && !closing_) {
     // Nothing more can happen: the daemon ends with 3 (ReportNotReady).
@@ -319,7 +319,7 @@ void SessionCore::Dispatch(Request& r) {
 // or an ask.
 void SessionCore::HandleCancel(const Request& r) {
   if (run_ && run_->id() == r.target) {
-    run_->Cancel(&term_, child_);
+    run_->Cancel(child_);
     run_.reset();
     program_state_.LookSoon(now_);
   } else if (!waiters_.Remove(r.target)) {
@@ -492,7 +492,7 @@ void SessionCore::HandleRun(const Request& r) {
 void SessionCore::UpdateRun(TimePoint now) {
   if (!run_ || state_ != State::kReady) return;
   RawRun::Result result;
-  switch (run_->Update(&term_, child_, program_state_, last_output_, now, &result)) {
+  switch (run_->Update(term_, child_, program_state_, last_output_, now, &result)) {
     case RawRun::Step::kGoing: return;
     case RawRun::Step::kDone: ReplyRun(result); return;
     case RawRun::Step::kStillRunning:
