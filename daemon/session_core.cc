@@ -160,6 +160,8 @@ void SessionCore::ReportExit() {
 
 void SessionCore::FailPending(ErrorKind kind, const std::string& why) {
   asks_.FailQueued(kind, why);
+  for (const Request& q : runs_queued_) ReplyError(q.id, kind, why, ScreenFields());
+  runs_queued_.clear();
   for (const RequestId& id : waiters_.TakeAll()) ReplyError(id, kind, why, ScreenFields());
 }
 
@@ -283,6 +285,9 @@ void SessionCore::HandleLine(const std::string& line) {
 
 bool SessionCore::IdInUse(const RequestId& id) const {
   if (asks_.Has(id) || waiters_.Has(id) || (run_ && run_->id() == id)) return true;
+  for (const Request& q : runs_queued_) {
+    if (q.id == id) return true;
+  }
   for (const RequestId& c : close_ids_) {
     if (c == id) return true;
   }
@@ -318,16 +323,34 @@ void SessionCore::Dispatch(Request& r) {
 // A cancel ends a waiting expect or wait_idle at once, or interrupts a run
 // or an ask.
 void SessionCore::HandleCancel(const Request& r) {
-  if (run_ && run_->id() == r.target) {
-    run_->Cancel(child_);
-    run_.reset();
-    program_state_.LookSoon(now_);
-  } else if (!waiters_.Remove(r.target)) {
+  if (CancelRun(r.target, "cancelled by request " + r.id.json)) {
+    ReplyOk(r.id);
+    UpdateRun(now_);  // the next queued run
+    return;
+  }
+  if (!waiters_.Remove(r.target)) {
     asks_.Cancel(r, &term_, child_, now_);
     return;
   }
   ReplyError(r.target, ErrorKind::kCancelled, "cancelled by request " + r.id.json, ScreenFields());
   ReplyOk(r.id);
+}
+
+// The run `target`, going on (its line, if typed, is interrupted) or
+// queued, ends with kind cancelled; false when there is none.
+bool SessionCore::CancelRun(const RequestId& target, const std::string& why) {
+  if (run_ && run_->id() == target) {
+    run_->Cancel(child_);
+    run_.reset();
+    program_state_.LookSoon(now_);
+  } else {
+    auto queued = std::find_if(runs_queued_.begin(), runs_queued_.end(),
+                               [&target](const Request& q) { return q.id == target; });
+    if (queued == runs_queued_.end()) return false;
+    runs_queued_.erase(queued);
+  }
+  ReplyError(target, ErrorKind::kCancelled, why, ScreenFields());
+  return true;
 }
 
 void SessionCore::HandleAsk(Request& r) {
@@ -481,27 +504,32 @@ void SessionCore::HandleRun(const Request& r) {
     ReplyError(r.id, ErrorKind::kExited, ExitDescription(), ExitFields());
   } else if (closing_) {
     ReplyError(r.id, ErrorKind::kError, "the session is closing");
-  } else if (run_) {
-    ReplyError(r.id, ErrorKind::kBusy, "run " + run_->id().json + " is still going: wait for its reply, or cancel it");
+  } else if (runs_queued_.size() >= kMaxRunsQueued) {
+    ReplyError(r.id, ErrorKind::kBusy, "too many runs queued (" + std::to_string(kMaxRunsQueued) + ")");
   } else {
-    run_.emplace(r, now_);
+    runs_queued_.push_back(r);
     UpdateRun(now_);
   }
 }
 
 void SessionCore::UpdateRun(TimePoint now) {
-  if (!run_ || state_ != State::kReady) return;
-  RawRun::Result result;
-  switch (run_->Update(term_, child_, program_state_, last_output_, now, &result)) {
-    case RawRun::Step::kGoing: return;
-    case RawRun::Step::kDone: ReplyRun(result); return;
-    case RawRun::Step::kStillRunning:
-      ReplyError(run_->id(), ErrorKind::kBusy,
-                 "the command before is still running after " + std::to_string(run_->timeout_ms()) +
-                     " ms; the line was not typed: read its output, or interrupt it with signal",
-                 ScreenFields());
-      run_.reset();
-      return;
+  while (state_ == State::kReady && (run_ || !runs_queued_.empty())) {
+    if (!run_) {
+      run_.emplace(runs_queued_.front(), now);  // its timeout counts from its start
+      runs_queued_.pop_front();
+    }
+    RawRun::Result result;
+    switch (run_->Update(term_, child_, program_state_, last_output_, now, &result)) {
+      case RawRun::Step::kGoing: return;
+      case RawRun::Step::kDone: ReplyRun(result); break;
+      case RawRun::Step::kStillRunning:
+        ReplyError(run_->id(), ErrorKind::kBusy,
+                   "the command before is still running after " + std::to_string(run_->timeout_ms()) +
+                       " ms; the line was not typed: read its output, or interrupt it with signal",
+                   ScreenFields());
+        run_.reset();
+        break;
+    }
   }
 }
 
@@ -678,8 +706,7 @@ void SessionCore::BeginClose(const RequestId* id) {
   if (id) {
     asks_.CancelActive("the session is closing", &term_, child_, now);
     asks_.CancelQueued("the session is closing", term_);
-    if (run_) ReplyError(run_->id(), ErrorKind::kCancelled, "the session is closing", ScreenFields());
-    run_.reset();
+    while (run_ || !runs_queued_.empty()) CancelRun(run_ ? run_->id() : runs_queued_.front().id, "the session is closing");
   }
   if (state_ == State::kExited) {
     FinishClose();

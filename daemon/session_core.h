@@ -23,6 +23,7 @@
 #define TUIDRIVER_SESSION_CORE_H_
 
 #include <cstdint>
+#include <deque>
 #include <optional>
 #include <string>
 #include <vector>
@@ -144,7 +145,7 @@ class SessionCore {
   // one reply: the program is gone or never became ready.
   void FailPending(ErrorKind kind, const std::string& why);
   // No more requests can come and none waits: close, as EOF implies.
-  bool NothingPending() const { return asks_.empty() && waiters_.empty() && !run_; }
+  bool NothingPending() const { return asks_.empty() && waiters_.empty() && !run_ && runs_queued_.empty(); }
   void UpdateWaiters(TimePoint now);
 
   void HandleLine(const std::string& line);
@@ -160,7 +161,9 @@ class SessionCore {
   void HandleExpect(Request& request);
   void HandleWaitIdle(Request& request);
   void HandleRun(const Request& request);
+  // Drives the run going on, and starts the next queued one when it ends.
   void UpdateRun(TimePoint now);
+  bool CancelRun(const RequestId& target, const std::string& why);
   void ReplyRun(const RawRun::Result& result);
   void HandleSignal(const Request& request);
   void HandleStatus(const Request& request);
@@ -220,7 +223,9 @@ class SessionCore {
   Waiters waiters_;
   Closer closer_;
   ProgramState program_state_;  // raw sessions only
-  std::optional<RawRun> run_;   // the raw session's run going on
+  std::optional<RawRun> run_;        // the raw session's run going on
+  std::deque<Request> runs_queued_;  // runs after it, in arrival order
+  static constexpr size_t kMaxRunsQueued = 100;
 
   TimePoint now_;  // the time of the current entry point
   State state_ = State::kStarting;

@@ -334,6 +334,30 @@ TEST_F(SessionCoreTest, StatusSaysWhatARawProgramDoesAndItsQuestion) {
   EXPECT_NE(std::string::npos, sink_.Find(R"({"id":4,)").find(R"("state":"exited","program_state":"exited",)"));
 }
 
+// Runs go one at a time: the next is typed once the one before is done, a
+// waiting one can be cancelled, and the program's exit answers every one.
+TEST_F(SessionCoreTest, RunsQueueAndTheProgramsExitAnswersEachOne) {
+  child_.reader = TerminalReader::kReading;
+  Begin(Raw());
+  Output("$ ", 1);
+  Tick(150);  // the prompt is learnt
+  Line(R"({"id":1,"type":"run","line":"echo a","idle_ms":100})", 200);
+  Line(R"({"id":2,"type":"run","line":"echo b","idle_ms":100})", 200);
+  Line(R"({"id":3,"type":"run","line":"echo c"})", 200);
+  Line(R"({"id":4,"type":"run","line":"echo d"})", 200);
+  EXPECT_EQ("echo a\r", child_.Take());
+  Line(R"({"id":5,"type":"cancel","target":3})", 210);
+  sink_.Find(R"({"id":3,"type":"reply","ok":false,"kind":"cancelled","error":"cancelled by request 5")");
+  Output("echo a\r\na\r\n$ ", 220);
+  Tick(320);
+  sink_.Find(R"({"id":1,"type":"reply","ok":true,"output":"a","program_state":"ready","question":null,"running":false})");
+  EXPECT_EQ("echo b\r", child_.Take());  // the next, at once: the prompt is back
+  Exit(0, 330);
+  sink_.Find(R"({"id":2,"type":"reply","ok":true,"output":"","program_state":"exited")");
+  sink_.Find(R"({"id":4,"type":"reply","ok":false,"kind":"exited")");
+  EXPECT_EQ("", child_.Take());
+}
+
 TEST_F(SessionCoreTest, AProgramStateSubscriberHearsEachChangeOnce) {
   child_.reader = TerminalReader::kReading;
   Begin(Raw());

@@ -79,12 +79,17 @@ class RunBash(unittest.TestCase):
             self.assertEqual(r["kind"], "cancelled")
             self.assertEqual(run(d, "echo after")["output"], "after")
 
-    def test_one_run_at_a_time(self):
+    def test_runs_go_one_at_a_time_in_arrival_order_and_a_waiting_one_can_be_cancelled(self):
         with Daemon(*BASH, env=ENV) as d:
             d.send({"id": "first", "type": "run", "line": "sleep 1; echo one"})
-            r = run(d, "echo two")
-            self.assertEqual(r["kind"], "busy", r)
+            d.send({"id": "dropped", "type": "run", "line": "echo dropped"})
+            d.send({"id": "second", "type": "run", "line": "echo two", "timeout_ms": 500})
+            self.assertTrue(d.request("cancel", target="dropped")["ok"])
+            self.assertEqual(d.wait_for(lambda m: m.get("id") == "dropped", 5)["kind"], "cancelled")
             self.assertEqual(d.wait_for(lambda m: m.get("id") == "first", 10)["output"], "one")
+            # Its 500 ms counted from its start, after the first's second.
+            self.assertEqual(d.wait_for(lambda m: m.get("id") == "second", 10)["output"], "two")
+            self.assertNotIn("dropped", "\n".join(d.request("screen")["lines"]))
 
     def test_a_pager_gives_its_screen_and_an_exit_what_was_printed(self):
         with Daemon(*BASH, env=ENV) as d:
