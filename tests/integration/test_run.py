@@ -81,14 +81,15 @@ class RunBash(unittest.TestCase):
 
     def test_runs_go_one_at_a_time_in_arrival_order_and_a_waiting_one_can_be_cancelled(self):
         with Daemon(*BASH, env=ENV) as d:
-            d.send({"id": "first", "type": "run", "line": "sleep 1; echo one"})
+            d.send({"id": "first", "type": "run", "line": "sleep 2; echo one"})
             d.send({"id": "dropped", "type": "run", "line": "echo dropped"})
-            d.send({"id": "second", "type": "run", "line": "echo two", "timeout_ms": 500})
+            d.send({"id": "second", "type": "run", "line": "echo two", "timeout_ms": 1500, "idle_ms": 100})
             self.assertTrue(d.request("cancel", target="dropped")["ok"])
             self.assertEqual(d.wait_for(lambda m: m.get("id") == "dropped", 5)["kind"], "cancelled")
             self.assertEqual(d.wait_for(lambda m: m.get("id") == "first", 10)["output"], "one")
-            # Its 500 ms counted from its start, after the first's second.
-            self.assertEqual(d.wait_for(lambda m: m.get("id") == "second", 10)["output"], "two")
+            # Its 1500 ms count from its start, after the first's 2 s.
+            second = d.wait_for(lambda m: m.get("id") == "second", 10)
+            self.assertEqual((second["output"], second["program_state"]), ("two", "ready"))
             self.assertNotIn("dropped", "\n".join(d.request("screen")["lines"]))
 
     def test_a_pager_gives_its_screen_and_an_exit_what_was_printed(self):
