@@ -128,9 +128,13 @@ std::string OutputDroppedEvent(int64_t bytes, int64_t events) {
 std::string ProgramStateEvent(const std::string& state, const std::string& question) {
   JsonObject o;
   o.Add("type", "program_state").Add("state", state);
-  if (state == "needs_input") o.Add("question", question);
-  else o.AddNull("question");
+  AddQuestion(&o, state, question);
   return o.Finish();
+}
+
+void AddQuestion(JsonObject* o, const std::string& state, const std::string& question) {
+  if (state == "needs_input") o->Add("question", question);
+  else o->AddNull("question");
 }
 
 std::string NeedsInputEvent(const RequestId& id, const InputQuestion& q) {

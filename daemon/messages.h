@@ -56,6 +56,9 @@ std::string OutputDroppedEvent(int64_t bytes, int64_t events);
 // {"type":"program_state","state":…,"question":…|null}: what a raw
 // session's program does now (program_state.h), for subscribers.
 std::string ProgramStateEvent(const std::string& state, const std::string& question);
+// "question": what a program in `state` asks, or null unless it is
+// needs_input: the field as status, run and the program_state event give it.
+void AddQuestion(JsonObject* o, const std::string& state, const std::string& question);
 // {"id":ID,"type":"needs_input","question":"...","options":[{"index":1,"label":"Yes"},...]}
 std::string NeedsInputEvent(const RequestId& id, const InputQuestion& q);
 // {"type":"error","kind":…,"error":…, …fields}: a failure no request caused

@@ -536,8 +536,7 @@ void SessionCore::UpdateRun(TimePoint now) {
 void SessionCore::ReplyRun(const RawRun::Result& result) {
   JsonObject fields;
   fields.Add("output", result.output).Add("program_state", result.state);
-  if (result.question.empty()) fields.AddNull("question");
-  else fields.Add("question", result.question);
+  AddQuestion(&fields, result.state, result.question);
   fields.Add("running", result.state == "running");
   RequestId id = run_->id();
   run_.reset();
@@ -621,8 +620,7 @@ void SessionCore::HandleStatus(const Request& r) {
   std::vector<RuleMatch> rules = matcher_.Explain(term_, options_.mode);
   ProgramLook look = ProgramLookNow(state, rules);
   o.Add("state", state).Add("program_state", look.state);
-  if (look.state == "needs_input") o.Add("question", look.question);
-  else o.AddNull("question");
+  AddQuestion(&o, look.state, look.question);
   o.Add("pid", child_->pid());
   if (state_ == State::kExited) o.AddNull("foreground_pid").AddNull("cwd");
   else o.Add("foreground_pid", child_->ForegroundPid()).Add("cwd", child_->Cwd());
