@@ -9,12 +9,6 @@
 namespace tuidriver {
 namespace {
 
-std::string JoinLines(const std::vector<std::string>& rows) {
-  std::string out;
-  for (size_t i = 0; i < rows.size(); ++i) out += (i > 0 ? "\n" : "") + rows[i];
-  return out;
-}
-
 // The lines of what was typed: split at CR LF, CR or LF, as Enter ends each.
 std::vector<std::string> TypedLines(const std::string& line) {
   std::vector<std::string> lines(1);

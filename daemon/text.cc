@@ -13,6 +13,12 @@ std::vector<std::string> SplitLines(const std::string& text) {
   }
 }
 
+std::string JoinLines(const std::vector<std::string>& lines) {
+  std::string out;
+  for (size_t i = 0; i < lines.size(); ++i) out += (i > 0 ? "\n" : "") + lines[i];
+  return out;
+}
+
 std::string TrimRight(const std::string& s) {
   size_t end = s.find_last_not_of(' ');
   return end == std::string::npos ? std::string() : s.substr(0, end + 1);

@@ -10,6 +10,8 @@ namespace tuidriver {
 
 // Every line of `text`, split at '\n': "a\nb\n" is {"a", "b", ""}.
 std::vector<std::string> SplitLines(const std::string& text);
+// The lines joined with '\n' between them: SplitLines' inverse.
+std::string JoinLines(const std::vector<std::string>& lines);
 // Without trailing spaces.
 std::string TrimRight(const std::string& s);
 // Without leading and trailing spaces.

@@ -14,6 +14,10 @@ TEST(TextTest, SplitLinesKeepsEveryLine) {
   EXPECT_EQ(Lines({"", "", "x"}), SplitLines("\n\nx"));
 }
 
+TEST(TextTest, JoinLinesUndoesSplitLines) {
+  for (const std::string& text : {"", "a", "a\nb", "a\n\nb\n"}) EXPECT_EQ(text, JoinLines(SplitLines(text)));
+}
+
 TEST(TextTest, TrimsSpacesOnly) {
   EXPECT_EQ("a b", Trim("  a b  "));
   EXPECT_EQ("", Trim("   "));
